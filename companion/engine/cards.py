@@ -1,0 +1,404 @@
+"""Card facts as frozen values: cards, wonders, progress tokens, layouts, the military track.
+
+These types hold what is printed on the components and nothing about a game in progress.
+`companion.catalog` builds them from `data/*.toml`; every type checks its own invariants in
+`__post_init__` and raises `ValueError`, to which the loader adds the file and entry.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from types import MappingProxyType
+from typing import NewType
+
+CardId = NewType("CardId", str)
+WonderId = NewType("WonderId", str)
+TokenId = NewType("TokenId", str)
+
+
+class Resource(StrEnum):
+    """The five resources. Wood, clay and stone are raw (brown); glass and papyrus grey."""
+
+    WOOD = "wood"
+    CLAY = "clay"
+    STONE = "stone"
+    GLASS = "glass"
+    PAPYRUS = "papyrus"
+
+
+RESOURCES: tuple[Resource, ...] = tuple(Resource)
+"""The resources in their fixed order; resource amounts are tuples in this order."""
+
+RESOURCE_INDEX: Mapping[Resource, int] = MappingProxyType({r: i for i, r in enumerate(RESOURCES)})
+
+
+class Color(StrEnum):
+    """The colour of a building card."""
+
+    BROWN = "brown"
+    GREY = "grey"
+    RED = "red"
+    GREEN = "green"
+    BLUE = "blue"
+    YELLOW = "yellow"
+    PURPLE = "purple"
+
+
+class Science(StrEnum):
+    """The seven science symbols; Law appears only on the Law progress token."""
+
+    GLOBE = "globe"
+    SUNDIAL = "sundial"
+    MORTAR_PESTLE = "mortar_pestle"
+    WHEEL = "wheel"
+    QUILL = "quill"
+    PLUMB_BOB = "plumb_bob"
+    LAW = "law"
+
+
+class Counted(StrEnum):
+    """What a "per X" effect counts in a city."""
+
+    BROWN_CARD = "brown_card"
+    GREY_CARD = "grey_card"
+    RED_CARD = "red_card"
+    GREEN_CARD = "green_card"
+    BLUE_CARD = "blue_card"
+    YELLOW_CARD = "yellow_card"
+    WONDER = "wonder"
+    COINS = "coins"
+
+
+Amounts = tuple[int, int, int, int, int]
+"""Units of wood, clay, stone, glass and papyrus, in that order."""
+
+NO_RESOURCES: Amounts = (0, 0, 0, 0, 0)
+
+
+def amounts(values: Mapping[Resource, int] | None = None) -> Amounts:
+    """Resource amounts as a tuple in `RESOURCES` order."""
+    values = values or {}
+    w, c, s, g, p = (values.get(r, 0) for r in RESOURCES)
+    return (w, c, s, g, p)
+
+
+def _check_count(name: str, value: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"{name}: expected a whole number, got {value!r}")
+    if value < 0:
+        raise ValueError(f"{name}: must not be negative, got {value}")
+
+
+def _check_amounts(name: str, values: Amounts) -> None:
+    if len(values) != len(RESOURCES):
+        raise ValueError(f"{name}: expected {len(RESOURCES)} amounts, got {len(values)}")
+    for resource, value in zip(RESOURCES, values, strict=True):
+        _check_count(f"{name}: {resource}", value)
+
+
+@dataclass(frozen=True, slots=True)
+class Cost:
+    """A printed cost: coins paid to the bank and resource symbols."""
+
+    coins: int = 0
+    resources: Amounts = NO_RESOURCES
+
+    def __post_init__(self) -> None:
+        _check_count("cost: coins", self.coins)
+        _check_amounts("cost", self.resources)
+
+    @property
+    def is_free(self) -> bool:
+        """Whether nothing is printed in the cost strip."""
+        return self.coins == 0 and not any(self.resources)
+
+    def amount(self, resource: Resource) -> int:
+        """Units of `resource` in the cost."""
+        return self.resources[RESOURCE_INDEX[resource]]
+
+
+@dataclass(frozen=True, slots=True)
+class CoinsPer:
+    """A yellow card's coins, counted once when built in the builder's own city."""
+
+    counts: tuple[Counted, ...]
+    coins: int
+
+    def __post_init__(self) -> None:
+        if not self.counts:
+            raise ValueError("coins_per: counts nothing")
+        _check_count("coins_per: coins", self.coins)
+
+
+@dataclass(frozen=True, slots=True)
+class GuildRule:
+    """A guild: coins when built and VP at the end, from the city that has the most.
+
+    `points` VP are scored per `per` counted items (Moneylenders: 1 VP per 3 coins).
+    """
+
+    counts: tuple[Counted, ...]
+    coins: int
+    points: int
+    per: int = 1
+
+    def __post_init__(self) -> None:
+        if not self.counts:
+            raise ValueError("guild: counts nothing")
+        _check_count("guild: coins", self.coins)
+        _check_count("guild: points", self.points)
+        if self.per < 1:
+            raise ValueError(f"guild: per must be at least 1, got {self.per}")
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """A building card of an age (guilds are age 3, purple)."""
+
+    id: CardId
+    age: int
+    color: Color
+    cost: Cost = Cost()
+    points: int = 0
+    shields: int = 0
+    science: Science | None = None
+    chain_symbol: str | None = None
+    chain_from: str | None = None
+    produces: Amounts = NO_RESOURCES
+    produces_one_of: tuple[Resource, ...] = ()
+    fixed_price: frozenset[Resource] = frozenset()
+    coins: int = 0
+    coins_per: CoinsPer | None = None
+    guild: GuildRule | None = None
+
+    def __post_init__(self) -> None:
+        if self.age not in (1, 2, 3):
+            raise ValueError(f"age: must be 1, 2 or 3, got {self.age!r}")
+        if (self.color is Color.PURPLE) != (self.guild is not None):
+            raise ValueError("guild: purple cards and only they have a guild rule")
+        if self.color is Color.PURPLE and self.age != 3:
+            raise ValueError("age: guilds belong to age 3")
+        for name in ("points", "shields", "coins"):
+            _check_count(name, getattr(self, name))
+        _check_amounts("produces", self.produces)
+        if self.science is Science.LAW:
+            raise ValueError("science: 'law' is on the Law token only, never on a card")
+        if self.chain_symbol is not None and self.chain_symbol == self.chain_from:
+            raise ValueError("chain_from: a card cannot chain from its own symbol")
+        if len(self.produces_one_of) == 1:
+            raise ValueError("produces_one_of: a choice needs at least two resources")
+
+    @property
+    def is_guild(self) -> bool:
+        """Whether this is a purple guild card."""
+        return self.color is Color.PURPLE
+
+
+@dataclass(frozen=True, slots=True)
+class Wonder:
+    """A wonder: its cost and what building it does.
+
+    Two wonders have one-off effects handled by id in the rules: the Mausoleum (build a card
+    from the discard pile for free) and the Great Library (draw 3 unused progress tokens,
+    keep 1).
+    """
+
+    id: WonderId
+    cost: Cost
+    points: int = 0
+    shields: int = 0
+    coins: int = 0
+    opponent_loses: int = 0
+    extra_turn: bool = False
+    destroys: Color | None = None
+    produces_one_of: tuple[Resource, ...] = ()
+
+    def __post_init__(self) -> None:
+        for name in ("points", "shields", "coins", "opponent_loses"):
+            _check_count(name, getattr(self, name))
+        if self.destroys not in (None, Color.BROWN, Color.GREY):
+            raise ValueError(f"destroys: only brown or grey cards, got {self.destroys}")
+        if len(self.produces_one_of) == 1:
+            raise ValueError("produces_one_of: a choice needs at least two resources")
+
+
+@dataclass(frozen=True, slots=True)
+class ProgressToken:
+    """A progress token. Effects beyond coins, VP and Law's symbol are handled by id."""
+
+    id: TokenId
+    coins: int = 0
+    points: int = 0
+    science: Science | None = None
+
+    def __post_init__(self) -> None:
+        _check_count("coins", self.coins)
+        _check_count("points", self.points)
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """One place of an age's layout. `index` is the layout order of docs/game-record.md:
+    row 1 (farthest from the players) first, each row from left (low col) to right."""
+
+    index: int
+    row: int
+    col: int
+    face_up: bool
+    covered_by: tuple[int, ...]
+    covers: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """The structure of one age: 20 positions and which covers which."""
+
+    age: int
+    positions: tuple[Position, ...]
+
+    @property
+    def rows(self) -> int:
+        """Number of rows."""
+        return max(p.row for p in self.positions)
+
+    def initially_accessible(self) -> frozenset[int]:
+        """Indices of the positions no card covers at the start of the age."""
+        return frozenset(p.index for p in self.positions if not p.covered_by)
+
+
+@dataclass(frozen=True, slots=True)
+class Zone:
+    """A zone of one half of the military track, by distance from the centre."""
+
+    first: int
+    last: int
+    points: int
+    loot: int
+
+    def __post_init__(self) -> None:
+        if not 0 < self.first <= self.last:
+            raise ValueError(f"zone: bad distances {self.first}..{self.last}")
+        _check_count("zone: points", self.points)
+        _check_count("zone: loot", self.loot)
+
+
+@dataclass(frozen=True, slots=True)
+class MilitaryTrack:
+    """One half of the track (both halves are alike): zones, then the capital."""
+
+    zones: tuple[Zone, ...]
+    capital: int
+
+    def __post_init__(self) -> None:
+        expected = 1
+        for zone in self.zones:
+            if zone.first != expected:
+                raise ValueError(f"zones: distance {expected} is in no zone")
+            expected = zone.last + 1
+        if self.capital != expected:
+            raise ValueError(f"capital: expected at distance {expected}, got {self.capital}")
+
+    def zone_at(self, distance: int) -> Zone | None:
+        """The zone at `distance` from the centre (None for the centre or the capital)."""
+        for zone in self.zones:
+            if zone.first <= distance <= zone.last:
+                return zone
+        return None
+
+    def points_at(self, distance: int) -> int:
+        """End-of-game VP for the leader when the pawn is `distance` from the centre."""
+        zone = self.zone_at(distance)
+        return zone.points if zone else 0
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """Numbers of the game setup that the rules read from data (board.toml)."""
+
+    starting_coins: int
+    wonders_per_player: int
+    max_wonders: int
+    tokens_on_board: int
+    removed_per_age: int
+    guilds_in_age_3: int
+    science_supremacy: int
+    first_game_wonders: tuple[tuple[WonderId, ...], tuple[WonderId, ...]]
+    draft_order: tuple[str, ...]
+    """Picks of the two draft rounds as "A" (first player) and "B", e.g. ABBABAAB."""
+
+
+@dataclass(frozen=True, slots=True)
+class Catalog:
+    """Every component of the base game, with lookups by id and names per language."""
+
+    cards: tuple[Card, ...]
+    wonders: tuple[Wonder, ...]
+    progress_tokens: tuple[ProgressToken, ...]
+    layouts: tuple[Layout, ...]
+    track: MilitaryTrack
+    rules: Rules
+    names: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    """Language code -> id -> name; English ("en") is complete, others fall back to it."""
+    _cards: Mapping[str, Card] = field(init=False, repr=False, compare=False)
+    _wonders: Mapping[str, Wonder] = field(init=False, repr=False, compare=False)
+    _tokens: Mapping[str, ProgressToken] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_cards", MappingProxyType({c.id: c for c in self.cards}))
+        object.__setattr__(self, "_wonders", MappingProxyType({w.id: w for w in self.wonders}))
+        object.__setattr__(
+            self, "_tokens", MappingProxyType({t.id: t for t in self.progress_tokens})
+        )
+
+    def card(self, card_id: str) -> Card:
+        """The card with this id. Raises: KeyError for an unknown id."""
+        return self._cards[card_id]
+
+    def wonder(self, wonder_id: str) -> Wonder:
+        """The wonder with this id. Raises: KeyError for an unknown id."""
+        return self._wonders[wonder_id]
+
+    def token(self, token_id: str) -> ProgressToken:
+        """The progress token with this id. Raises: KeyError for an unknown id."""
+        return self._tokens[token_id]
+
+    def is_card(self, any_id: str) -> bool:
+        """Whether `any_id` names a building card (guilds included)."""
+        return any_id in self._cards
+
+    def is_wonder(self, any_id: str) -> bool:
+        """Whether `any_id` names a wonder."""
+        return any_id in self._wonders
+
+    def is_token(self, any_id: str) -> bool:
+        """Whether `any_id` names a progress token."""
+        return any_id in self._tokens
+
+    def layout(self, age: int) -> Layout:
+        """The layout of age 1, 2 or 3."""
+        return self.layouts[age - 1]
+
+    def age_deck(self, age: int) -> tuple[Card, ...]:
+        """The non-guild cards of an age, in catalog order."""
+        return tuple(c for c in self.cards if c.age == age and not c.is_guild)
+
+    @property
+    def guilds(self) -> tuple[Card, ...]:
+        """The seven guild cards."""
+        return tuple(c for c in self.cards if c.is_guild)
+
+    def name(self, any_id: str, language: str = "en") -> str:
+        """The name of a card, wonder or token in `language`, falling back to English."""
+        for lang in (language, "en"):
+            found = self.names.get(lang, {}).get(any_id)
+            if found:
+                return found
+        return any_id
+
+    def ids(self) -> Iterable[str]:
+        """Every card, wonder and progress token id."""
+        yield from self._cards
+        yield from self._wonders
+        yield from self._tokens

@@ -1,0 +1,3 @@
+"""Adapters to the physical kit: buttons, OLED, camera."""
+
+from __future__ import annotations
