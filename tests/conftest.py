@@ -3,9 +3,16 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from companion.catalog import default_catalog
 from companion.engine.cards import Catalog
+
+# Property tests run beside other work on small machines: no deadline, no flaky slowness.
+settings.register_profile(
+    "default", deadline=None, suppress_health_check=[HealthCheck.too_slow], print_blob=True
+)
+settings.load_profile("default")
 
 
 @pytest.fixture(scope="session")

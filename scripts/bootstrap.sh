@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Set up Duel Companion on a fresh Debian or Ubuntu machine (or a Raspberry Pi for development).
+#
+#   scripts/bootstrap.sh          system libraries + .venv with the companion
+#   scripts/bootstrap.sh --test   the same, plus what the test suite needs (chromium, systemd)
+#
+# System packages are installed with apt-get only when missing, as root or through sudo.
+# Safe to run again: it only adds what is missing.
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+want_test=0
+[ "${1:-}" = "--test" ] && want_test=1
+
+# Debian packages the companion needs, as "command-or-file:package".
+needs=("/usr/lib/$(uname -m)-linux-gnu/libzbar.so.0:libzbar0")
+if [ "$want_test" = 1 ]; then
+    needs+=("/usr/bin/chromium:chromium" "/usr/bin/systemd-analyze:systemd")
+fi
+
+missing=()
+for need in "${needs[@]}"; do
+    path=${need%%:*}
+    package=${need##*:}
+    [ -e "$path" ] || missing+=("$package")
+done
+# libzbar may live elsewhere on other distributions: ask the dynamic linker too.
+if [[ " ${missing[*]-} " == *" libzbar0 "* ]] && ldconfig -p 2>/dev/null | grep -q libzbar.so.0; then
+    missing=("${missing[@]/libzbar0}")
+fi
+packages=$(printf '%s ' "${missing[@]-}" | xargs)
+if [ -n "$packages" ]; then
+    if [ "$(id -u)" = 0 ]; then
+        apt=(apt-get)
+    elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then
+        apt=(sudo apt-get)
+    else
+        echo "bootstrap: please install these Debian packages first: $packages" >&2
+        exit 1
+    fi
+    echo "bootstrap: installing $packages"
+    "${apt[@]}" update -qq
+    DEBIAN_FRONTEND=noninteractive "${apt[@]}" install -y -qq $packages >/dev/null
+fi
+
+python=${PYTHON:-python3}
+if [ ! -x .venv/bin/python ]; then
+    "$python" -m venv .venv
+fi
+extras=""
+[ "$want_test" = 1 ] && extras="[test]"
+.venv/bin/python -m pip install --quiet --disable-pip-version-check --upgrade pip
+.venv/bin/python -m pip install --quiet --disable-pip-version-check -e ".${extras}"
+echo "bootstrap: ready (.venv)"

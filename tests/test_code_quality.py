@@ -1,0 +1,60 @@
+"""The whole tree passes ruff, ruff format and mypy, and the engine stays pure."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+ENGINE_DIR = ROOT / "companion" / "engine"
+BIN = Path(sys.executable).parent
+
+
+def _run(*command: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=False)
+
+
+def imported_modules(path: Path) -> list[str]:
+    """Every module a file imports; relative imports start with dots."""
+    names: list[str] = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names.extend(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            names.append("." * node.level + (node.module or ""))
+    return names
+
+
+def test_engine_imports_only_the_standard_library() -> None:
+    paths = list(ENGINE_DIR.rglob("*.py"))
+    assert paths, "no engine modules found"
+    for path in paths:
+        for name in imported_modules(path):
+            relative = name[:1] == "." and name[:2] != ".."
+            inside = relative or name.startswith("companion.engine")
+            stdlib = name.split(".")[0] in sys.stdlib_module_names
+            assert inside or stdlib, f"{path.name} imports {name}"
+
+
+def test_imported_modules_sees_relative_and_absolute_imports(tmp_path: Path) -> None:
+    module = tmp_path / "m.py"
+    module.write_text("import os\nfrom . import cards\nfrom flask import Flask\n")
+    assert imported_modules(module) == ["os", ".", "flask"]
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ("ruff", "check", "."),
+        ("ruff", "format", "--check", "."),
+        ("mypy",),
+    ],
+    ids=["ruff", "ruff-format", "mypy"],
+)
+def test_tool_passes(command: tuple[str, ...]) -> None:
+    result = _run(str(BIN / command[0]), *command[1:])
+    assert result.returncode == 0, result.stdout + result.stderr
