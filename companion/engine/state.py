@@ -1,0 +1,179 @@
+"""The state of a game: two cities, the board, the age's structure and any pending decision.
+
+Every type here is a frozen, slotted dataclass of tuples, frozensets and enums, so a state can
+be kept, compared and shared at no cost; `rules.apply` returns a new one for every event.
+`City` holds precomputed summaries (production, choices, fixed prices, chain symbols, colour
+counts, science symbols) so that pricing and the rules never walk the card list.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from .cards import (
+    NO_RESOURCES,
+    Amounts,
+    CardId,
+    Catalog,
+    Color,
+    Resource,
+    Science,
+    TokenId,
+    WonderId,
+)
+
+
+class Player(StrEnum):
+    """One of the two players; `p1` and `p2` in game records."""
+
+    P1 = "p1"
+    P2 = "p2"
+
+    @property
+    def opponent(self) -> Player:
+        """The other player."""
+        return Player.P2 if self is Player.P1 else Player.P1
+
+
+COLORS: tuple[Color, ...] = tuple(Color)
+"""Colours in their fixed order; `City.colors` counts cards in this order."""
+
+COLOR_INDEX: dict[Color, int] = {c: i for i, c in enumerate(COLORS)}
+
+
+class PendingKind(StrEnum):
+    """A decision a rule asks for; the value is the type of the event that answers it."""
+
+    PROGRESS = "progress"
+    DESTROY = "destroy"
+    MAUSOLEUM = "mausoleum"
+    GREAT_LIBRARY = "great_library"
+    NEXT_AGE = "next_age"
+
+
+class Phase(StrEnum):
+    """Where the game stands."""
+
+    SETUP = "setup"  # waiting for the setup event
+    PLAYING = "playing"
+    FINISHED = "finished"
+
+
+class Victory(StrEnum):
+    """How the game was won."""
+
+    MILITARY = "military"
+    SCIENCE = "science"
+    CIVILIAN = "civilian"
+
+
+@dataclass(frozen=True, slots=True)
+class Pending:
+    """A decision `player` must make before anything else happens.
+
+    `extra_turn` remembers whether the action that asked for it gives its player another
+    turn once the decision is made.
+    """
+
+    kind: PendingKind
+    player: Player
+    extra_turn: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class City:
+    """One player's city: coins, built cards and wonders, progress tokens, and summaries.
+
+    The summary fields are kept up to date by the rules and read by pricing:
+    `produces` is the fixed production of its brown and grey cards (which also sets the
+    OPPONENT's trade price), `choices` has one entry per choice producer (Forum, Caravansery,
+    Great Lighthouse, Piraeus), `fixed_price` the resources it buys for 1 coin, and
+    `chain_symbols` the chain symbols of its cards.
+    """
+
+    coins: int = 7
+    cards: tuple[CardId, ...] = ()
+    wonders_built: tuple[WonderId, ...] = ()
+    wonders_unbuilt: tuple[WonderId, ...] = ()
+    tokens: frozenset[TokenId] = frozenset()
+    produces: Amounts = NO_RESOURCES
+    choices: tuple[tuple[Resource, ...], ...] = ()
+    fixed_price: frozenset[Resource] = frozenset()
+    chain_symbols: frozenset[str] = frozenset()
+    colors: tuple[int, ...] = (0,) * len(COLORS)
+    """Number of cards of each colour, in `COLORS` order."""
+    symbols: frozenset[Science] = frozenset()
+    """Science symbols owned (cards and Law)."""
+    tucked: tuple[CardId, ...] = ()
+    """Cards tucked under the built wonders, in the order of `wonders_built`."""
+
+    def count(self, color: Color) -> int:
+        """Number of cards of `color` in the city."""
+        return self.colors[COLOR_INDEX[color]]
+
+    def has(self, token: str) -> bool:
+        """Whether the city owns the progress token `token`."""
+        return token in self.tokens
+
+
+@dataclass(frozen=True, slots=True)
+class Structure:
+    """The dealt structure of the current age (known only after a `deal` event).
+
+    `cards[i]` is the card at layout position `i` (layout order, see docs/game-record.md),
+    or None once it has been taken.
+    """
+
+    age: int
+    cards: tuple[CardId | None, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class GameState:
+    """Everything the rules know after a list of events.
+
+    `position` is the conflict pawn, from -9 to 9, positive toward p2's capital. `loot`
+    holds the loot tokens still on the board as signed distances of their zones (3 and 6
+    on p2's side, -3 and -6 on p1's). `structure` is None in table mode (no deal for this
+    age): then any card of the age not yet seen may be taken.
+    """
+
+    catalog: Catalog = field(compare=False, repr=False)
+    phase: Phase = Phase.SETUP
+    age: int = 1
+    current: Player = Player.P1
+    cities: tuple[City, City] = (City(), City())
+    names: tuple[str, str] = ("", "")
+    position: int = 0
+    loot: frozenset[int] = frozenset()
+    board_tokens: tuple[TokenId, ...] = ()
+    boxed_tokens: frozenset[TokenId] = frozenset()
+    """Tokens that went back to the box (the two the Great Library does not keep)."""
+    boxed_wonders: tuple[WonderId, ...] = ()
+    """The unbuilt wonder that left the game when the 7th was built."""
+    structure: Structure | None = None
+    taken: int = 0
+    """Cards taken from the structure in the current age (20 end it)."""
+    seen: frozenset[CardId] = frozenset()
+    """Every card taken from a structure so far."""
+    discard: tuple[CardId, ...] = ()
+    pending: Pending | None = None
+    winner: Player | None = None
+    shared: bool = False
+    victory: Victory | None = None
+    last_player: Player | None = None
+    """Who took the last turn (the chooser of the next age's starter on a central pawn)."""
+
+    def city(self, player: Player) -> City:
+        """The city of `player`."""
+        return self.cities[0 if player is Player.P1 else 1]
+
+    @property
+    def finished(self) -> bool:
+        """Whether the game is over."""
+        return self.phase is Phase.FINISHED
+
+    def with_city(self, player: Player, city: City) -> tuple[City, City]:
+        """The pair of cities with `player`'s replaced by `city`."""
+        return (city, self.cities[1]) if player is Player.P1 else (self.cities[0], city)
