@@ -1,0 +1,260 @@
+"""The cheapest legal payment for a card or a wonder: trade prices, choice production, waivers.
+
+The pure core, `cheapest_purchase`, works on five-resource amounts only and is cached. The
+adapters `unit_prices` and `cheapest_payment` read the precomputed summaries of two cities
+(`state.City`: produces, choices, fixed_price, chain_symbols, tokens) and add what the core
+does not know: chains, printed coins, Masonry, Architecture and Economy. docs/pricing.md
+explains the algorithm and why it is optimal.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Protocol
+
+from .cards import (
+    NO_RESOURCES,
+    RESOURCES,
+    Amounts,
+    Card,
+    Catalog,
+    Color,
+    Resource,
+    TokenId,
+    Wonder,
+)
+
+ECONOMY = TokenId("economy")
+MASONRY = TokenId("masonry")
+ARCHITECTURE = TokenId("architecture")
+WAIVED_BY_TOKEN = 2
+"""Resources that Masonry (blue cards) and Architecture (wonders) each waive."""
+
+BASE_PRICE = 2
+FIXED_PRICE = 1
+
+Choices = tuple[tuple[Resource, ...], ...]
+"""One entry per choice producer: the resources it offers (one unit of one of them)."""
+
+_INDEX = {resource: i for i, resource in enumerate(RESOURCES)}
+
+
+class CitySummary(Protocol):
+    """What pricing reads of a city; `state.City` provides it as precomputed fields."""
+
+    @property
+    def tokens(self) -> frozenset[TokenId]: ...
+
+    @property
+    def produces(self) -> Amounts: ...
+
+    @property
+    def choices(self) -> Choices: ...
+
+    @property
+    def fixed_price(self) -> frozenset[Resource]: ...
+
+    @property
+    def chain_symbols(self) -> frozenset[str]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Purchase:
+    """The cheapest way to complete missing resources: what is chosen, waived and bought.
+
+    `chosen` has one entry per choice producer, in the order given (None: not needed);
+    `waived` and `bought` are units per resource; `coins` is what the bought units cost.
+    """
+
+    coins: int
+    bought: Amounts
+    waived: Amounts
+    chosen: tuple[Resource | None, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Payment:
+    """How a player pays for a card or wonder, at the cheapest.
+
+    `total` = `card_coins` (printed, always to the bank) + `trade` (coins for bought
+    resources, after waivers). `to_opponent` is the part of `trade` that goes to the opponent
+    through their Economy token (all of it or nothing). `bought` lists (resource, units, unit
+    price) for each resource bought; `waived` the units Masonry or Architecture removes;
+    `chosen` what each choice producer of the city provides (None: unused).
+
+    Raises: ValueError when the parts do not add up.
+    """
+
+    total: int
+    card_coins: int = 0
+    trade: int = 0
+    bought: tuple[tuple[Resource, int, int], ...] = ()
+    to_opponent: int = 0
+    chain: bool = False
+    waived: tuple[Resource, ...] = ()
+    chosen: tuple[Resource | None, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.total != self.card_coins + self.trade:
+            raise ValueError(f"payment: total {self.total} is not card coins + trade")
+        if self.trade != sum(units * price for _, units, price in self.bought):
+            raise ValueError(f"payment: trade {self.trade} is not the sum of what is bought")
+        if self.to_opponent not in (0, self.trade):
+            raise ValueError("payment: the opponent gets all of the trade or nothing")
+        if self.chain and self.total:
+            raise ValueError("payment: a build through a chain is free")
+
+    def affordable(self, coins: int) -> bool:
+        """Whether a player holding `coins` can pay this."""
+        return coins >= self.total
+
+
+FREE_BY_CHAIN = Payment(total=0, chain=True)
+
+
+def unit_prices(city: CitySummary, opponent: CitySummary) -> Amounts:
+    """Coins `city` pays the bank for one unit of each resource: 1 with a fixed price
+    (Reserves, Customs House), else 2 + the units the opponent's brown and grey cards produce.
+
+    Only `opponent.produces` counts: choice producers (yellow cards, wonders) never raise it.
+    """
+    fixed = city.fixed_price
+    w, c, s, g, p = (
+        FIXED_PRICE if resource in fixed else BASE_PRICE + units
+        for resource, units in zip(RESOURCES, opponent.produces, strict=True)
+    )
+    return (w, c, s, g, p)
+
+
+def waivers_for(city: CitySummary, target: Card | Wonder) -> int:
+    """Resources of `target`'s cost that the city need not provide: 2 with Masonry for a blue
+    card, 2 with Architecture for a wonder, else 0."""
+    if isinstance(target, Wonder):
+        return WAIVED_BY_TOKEN if ARCHITECTURE in city.tokens else 0
+    if target.color is Color.BLUE and MASONRY in city.tokens:
+        return WAIVED_BY_TOKEN
+    return 0
+
+
+def has_chain(city: CitySummary, target: Card | Wonder) -> bool:
+    """Whether `target` is a card the city builds for free through a chain symbol it owns."""
+    return (
+        isinstance(target, Card)
+        and target.chain_from is not None
+        and target.chain_from in city.chain_symbols
+    )
+
+
+def cheapest_payment(
+    catalog: Catalog, city: CitySummary, opponent: CitySummary, target: Card | Wonder
+) -> Payment:
+    """The cheapest legal way for `city` to pay for `target` (a card or one of its wonders).
+
+    A card chained from a symbol the city owns is free. Otherwise the printed coins go to the
+    bank, the missing resources are completed at best with choice production and waivers
+    (Masonry, Architecture), and the rest is bought at `unit_prices`; with the opponent's
+    Economy token the coins for bought resources go to the opponent. `catalog` is accepted for
+    the contract's signature; the target already carries its cost.
+    """
+    del catalog  # costs are on the target; kept so callers need not know that
+    if has_chain(city, target):
+        return FREE_BY_CHAIN
+    prices = unit_prices(city, opponent)
+    purchase = cheapest_purchase(
+        target.cost.resources, city.produces, city.choices, prices, waivers_for(city, target)
+    )
+    return _payment(target.cost.coins, purchase, prices, ECONOMY in opponent.tokens)
+
+
+@lru_cache(maxsize=8192)
+def _payment(card_coins: int, purchase: Purchase, prices: Amounts, economy: bool) -> Payment:
+    """The Payment for a purchase (cached: the same few values recur all game)."""
+    bought = tuple(
+        (resource, units, price)
+        for resource, units, price in zip(RESOURCES, purchase.bought, prices, strict=True)
+        if units
+    )
+    waived = tuple(
+        resource
+        for resource, units in zip(RESOURCES, purchase.waived, strict=True)
+        for _ in range(units)
+    )
+    return Payment(
+        total=card_coins + purchase.coins,
+        card_coins=card_coins,
+        trade=purchase.coins,
+        bought=bought,
+        to_opponent=purchase.coins if economy else 0,
+        waived=waived,
+        chosen=purchase.chosen,
+    )
+
+
+def cheapest_purchase(
+    need: Amounts, produces: Amounts, choices: Choices, prices: Amounts, waivers: int = 0
+) -> Purchase:
+    """The cheapest way to obtain `need` given fixed production, choice producers (one unit
+    of one of their resources each), unit prices and a number of waived units.
+
+    Exact: see docs/pricing.md (a greedy by price on a matroid). Raises: ValueError for a
+    negative number of waivers.
+    """
+    if waivers < 0:
+        raise ValueError(f"waivers: must not be negative, got {waivers}")
+    nw, nc, ns, ng, np_ = need
+    pw, pc, ps, pg, pp = produces
+    missing = (
+        nw - pw if nw > pw else 0,
+        nc - pc if nc > pc else 0,
+        ns - ps if ns > ps else 0,
+        ng - pg if ng > pg else 0,
+        np_ - pp if np_ > pp else 0,
+    )
+    if missing == NO_RESOURCES:
+        return Purchase(0, NO_RESOURCES, NO_RESOURCES, (None,) * len(choices))
+    return _cheapest(missing, choices, prices, waivers)
+
+
+@lru_cache(maxsize=16384)
+def _cheapest(missing: Amounts, choices: Choices, prices: Amounts, waivers: int) -> Purchase:
+    """Cover the most expensive missing units first: by a choice producer if an augmenting
+    path frees one for it, else by a waiver if one is left, else never (it is bought)."""
+    offers = tuple(tuple(_INDEX[r] for r in options) for options in choices)
+    holder: list[int | None] = [None] * len(choices)  # producer -> resource index it covers
+    covered = [0, 0, 0, 0, 0]
+    waived = [0, 0, 0, 0, 0]
+    waivers_left = waivers
+    # Units of one resource are alike, so take resources by price, highest first; once a
+    # unit can be neither covered nor waived, no later unit of that resource can be either.
+    for r in sorted(range(5), key=lambda i: -prices[i]):
+        for _ in range(missing[r]):
+            if _augment(r, offers, holder, [False] * len(offers)):
+                covered[r] += 1
+            elif waivers_left:
+                waivers_left -= 1
+                waived[r] += 1
+            else:
+                break
+    bw, bc, bs, bg, bp = (missing[i] - covered[i] - waived[i] for i in range(5))
+    bought = (bw, bc, bs, bg, bp)
+    coins = sum(units * price for units, price in zip(bought, prices, strict=True))
+    chosen = tuple(None if i is None else RESOURCES[i] for i in holder)
+    ww, wc, ws, wg, wp = waived
+    return Purchase(coins, bought, (ww, wc, ws, wg, wp), chosen)
+
+
+def _augment(
+    r: int, offers: tuple[tuple[int, ...], ...], holder: list[int | None], seen: list[bool]
+) -> bool:
+    """Find a producer for one more unit of resource `r`, moving others along an augmenting
+    path (Kuhn's algorithm); update `holder` and return True if one is found."""
+    for k, options in enumerate(offers):
+        if seen[k] or r not in options:
+            continue
+        seen[k] = True
+        current = holder[k]
+        if current is None or _augment(current, offers, holder, seen):
+            holder[k] = r
+            return True
+    return False
