@@ -54,9 +54,13 @@ CARD_KEYS = frozenset(
 )  # fmt: skip
 WONDER_KEYS = frozenset(
     {"id", "cost", "points", "shields", "coins", "opponent_loses", "extra_turn", "destroys",
-     "produces_one_of"}
+     "produces_one_of", "builds_from_discard", "draws_tokens", "keeps_tokens"}
 )  # fmt: skip
-TOKEN_KEYS = frozenset({"id", "coins", "points", "science"})
+TOKEN_KEYS = frozenset(
+    {"id", "coins", "points", "science", "waives_on_wonders", "waives_on_blue",
+     "points_per_token", "extra_shields_on_red", "coins_per_chain", "receives_trade",
+     "wonders_extra_turn"}
+)  # fmt: skip
 POSITION_KEYS = frozenset({"row", "col", "face_up", "covered_by"})
 
 T = TypeVar("T")
@@ -155,6 +159,13 @@ def _int(raw: Mapping[str, Any], key: str, default: int = 0) -> int:
     value = raw.get(key, default)
     if isinstance(value, bool) or not isinstance(value, int):
         raise ValueError(f"{key}: expected a whole number, got {value!r}")
+    return value
+
+
+def _bool(raw: Mapping[str, Any], key: str) -> bool:
+    value = raw.get(key, False)
+    if not isinstance(value, bool):
+        raise ValueError(f"{key}: expected true or false, got {value!r}")
     return value
 
 
@@ -257,9 +268,6 @@ def _card(raw: dict[str, Any]) -> Card:
 
 def _wonder(raw: dict[str, Any]) -> Wonder:
     _check_keys(raw, WONDER_KEYS)
-    extra = raw.get("extra_turn", False)
-    if not isinstance(extra, bool):
-        raise ValueError(f"extra_turn: expected true or false, got {extra!r}")
     destroys = raw.get("destroys")
     return Wonder(
         id=WonderId(_str(raw, "id")),
@@ -268,9 +276,12 @@ def _wonder(raw: dict[str, Any]) -> Wonder:
         shields=_int(raw, "shields"),
         coins=_int(raw, "coins"),
         opponent_loses=_int(raw, "opponent_loses"),
-        extra_turn=extra,
+        extra_turn=_bool(raw, "extra_turn"),
         destroys=None if destroys is None else _enum(Color, "color", destroys, "destroys"),
         produces_one_of=_resource_list(raw, "produces_one_of"),
+        builds_from_discard=_bool(raw, "builds_from_discard"),
+        draws_tokens=_int(raw, "draws_tokens"),
+        keeps_tokens=_int(raw, "keeps_tokens"),
     )
 
 
@@ -282,6 +293,13 @@ def _token(raw: dict[str, Any]) -> ProgressToken:
         coins=_int(raw, "coins"),
         points=_int(raw, "points"),
         science=None if science is None else _enum(Science, "science symbol", science, "science"),
+        waives_on_wonders=_int(raw, "waives_on_wonders"),
+        waives_on_blue=_int(raw, "waives_on_blue"),
+        points_per_token=_int(raw, "points_per_token"),
+        extra_shields_on_red=_int(raw, "extra_shields_on_red"),
+        coins_per_chain=_int(raw, "coins_per_chain"),
+        receives_trade=_bool(raw, "receives_trade"),
+        wonders_extra_turn=_bool(raw, "wonders_extra_turn"),
     )
 
 

@@ -214,28 +214,60 @@ class Wonder:
     extra_turn: bool = False
     destroys: Color | None = None
     produces_one_of: tuple[Resource, ...] = ()
+    builds_from_discard: bool = False
+    """The Mausoleum: build one card of the discard pile for free."""
+    draws_tokens: int = 0
+    """The Great Library: progress tokens drawn from those set aside at setup."""
+    keeps_tokens: int = 0
+    """The Great Library: how many of the drawn tokens the builder keeps."""
 
     def __post_init__(self) -> None:
-        for name in ("points", "shields", "coins", "opponent_loses"):
+        for name in ("points", "shields", "coins", "opponent_loses", "draws_tokens",
+                     "keeps_tokens"):  # fmt: skip
             _check_count(name, getattr(self, name))
         if self.destroys not in (None, Color.BROWN, Color.GREY):
             raise ValueError(f"destroys: only brown or grey cards, got {self.destroys}")
         if len(self.produces_one_of) == 1:
             raise ValueError("produces_one_of: a choice needs at least two resources")
+        if self.keeps_tokens > self.draws_tokens or (self.draws_tokens > 0) != (
+            self.keeps_tokens > 0
+        ):
+            raise ValueError(
+                f"keeps_tokens: keeps {self.keeps_tokens} of {self.draws_tokens} drawn tokens"
+            )
 
 
 @dataclass(frozen=True, slots=True)
 class ProgressToken:
-    """A progress token. Effects beyond coins, VP and Law's symbol are handled by id."""
+    """A progress token: its coins, VP and science symbol, and the numbers of its rule.
+
+    The rules of the lasting effects (Architecture, Economy, Masonry, Mathematics, Strategy,
+    Theology, Urbanism) live in the engine; these fields hold the numbers printed on them.
+    """
 
     id: TokenId
     coins: int = 0
     points: int = 0
     science: Science | None = None
+    waives_on_wonders: int = 0
+    """Architecture: resources waived from the cost of each wonder built afterwards."""
+    waives_on_blue: int = 0
+    """Masonry: resources waived from the cost of each blue card built afterwards."""
+    points_per_token: int = 0
+    """Mathematics: VP at the end per progress token owned, this one included."""
+    extra_shields_on_red: int = 0
+    """Strategy: shields added to each red card built afterwards (not wonders)."""
+    coins_per_chain: int = 0
+    """Urbanism: coins each time a card is built for free through a chain."""
+    receives_trade: bool = False
+    """Economy: the coins the opponent pays for trade go to the owner, not the bank."""
+    wonders_extra_turn: bool = False
+    """Theology: every wonder built afterwards gives an extra turn (never two)."""
 
     def __post_init__(self) -> None:
-        _check_count("coins", self.coins)
-        _check_count("points", self.points)
+        for name in ("coins", "points", "waives_on_wonders", "waives_on_blue",
+                     "points_per_token", "extra_shields_on_red", "coins_per_chain"):  # fmt: skip
+            _check_count(name, getattr(self, name))
 
 
 @dataclass(frozen=True, slots=True)
