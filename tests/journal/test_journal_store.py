@@ -1,0 +1,274 @@
+"""The journal keeps every event, derives undo, and keeps summaries of every game."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion.journal import (
+    Journal,
+    JournalError,
+    Outcome,
+    RecordRefused,
+    UnknownGame,
+    parse_record_lines,
+)
+
+SETUP = {"type": "setup", "first_player": "p1", "players": {"p1": "Ann", "p2": "Ben"}}
+BUILD = {"type": "build", "player": "p1", "card": "lumber_yard"}
+DISCARD = {"type": "discard", "player": "p2", "card": "baths"}
+
+
+class Ticks:
+    """A clock that moves one minute per reading."""
+
+    def __init__(self) -> None:
+        self.minutes = 0
+
+    def __call__(self) -> datetime:
+        self.minutes += 1
+        return datetime(2026, 1, 2, 20, self.minutes, tzinfo=UTC)
+
+
+@pytest.fixture
+def journal(tmp_path: Path) -> Journal:
+    return Journal.create(tmp_path / "journal.sqlite", clock=Ticks())
+
+
+def accept(records: Sequence[dict[str, Any]]) -> Outcome:
+    return Outcome("finished", "p1", "civilian")
+
+
+def test_new_journal_is_wal_with_full_synchronous(journal: Journal) -> None:
+    db = sqlite3.connect(journal.path)
+    assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert journal._db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+    db.close()
+
+
+def test_append_keeps_the_same_json_object_as_a_record_line(journal: Journal) -> None:
+    game = journal.new_game()
+    assert journal.append(game, SETUP) == 1
+    assert journal.append(game, BUILD) == 2
+    assert journal.effective_events(game) == [SETUP, BUILD]
+    assert [row.record for row in journal.rows(game)] == [SETUP, BUILD]
+
+
+def test_undo_is_an_appended_row_and_effective_events_are_derived(journal: Journal) -> None:
+    game = journal.new_game()
+    for record in (SETUP, BUILD, DISCARD):
+        journal.append(game, record)
+    journal.append_undo(game)
+    journal.append_undo(game)
+    journal.append(game, DISCARD)
+    assert journal.effective_events(game) == [SETUP, DISCARD]
+    assert [row.record["type"] for row in journal.rows(game)] == [
+        "setup", "build", "discard", "undo", "undo", "discard",
+    ]  # fmt: skip
+    assert journal.last_seq(game) == 6
+
+
+def test_undo_with_nothing_left_is_refused_and_writes_nothing(journal: Journal) -> None:
+    game = journal.new_game()
+    with pytest.raises(JournalError, match="Nothing to undo"):
+        journal.append_undo(game)
+    journal.append(game, SETUP)
+    journal.append_undo(game)
+    with pytest.raises(JournalError, match="Nothing to undo"):
+        journal.append_undo(game)
+    assert journal.last_seq(game) == 2
+
+
+def test_rows_cannot_be_updated_or_deleted(journal: Journal) -> None:
+    game = journal.new_game()
+    journal.append(game, SETUP)
+    db = sqlite3.connect(journal.path)
+    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+        db.execute("UPDATE events SET record = '{}'")
+    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+        db.execute("DELETE FROM events")
+    with pytest.raises(sqlite3.IntegrityError, match="kept"):
+        db.execute("DELETE FROM games")
+    db.close()
+
+
+@pytest.mark.parametrize("record", [{"card": "baths"}, {"type": 3}, {"type": "undo"}, ["build"]])
+def test_append_refuses_what_is_not_an_event_record(journal: Journal, record: Any) -> None:
+    game = journal.new_game()
+    with pytest.raises(JournalError):
+        journal.append(game, record)
+    assert journal.last_seq(game) == 0
+
+
+def test_unknown_game_is_refused_everywhere(journal: Journal) -> None:
+    for call in (
+        lambda: journal.append(7, BUILD),
+        lambda: journal.append_undo(7),
+        lambda: journal.effective_events(7),
+        lambda: journal.last_seq(7),
+        lambda: journal.export_record(7),
+        lambda: journal.game(7),
+        lambda: journal.set_meta(7, "screen", "idle"),
+        lambda: journal.set_players(7, {"p1": "Cy"}),
+    ):
+        with pytest.raises(UnknownGame, match="no game 7"):
+            call()
+
+
+def test_summary_follows_the_outcome_and_undo_reopens_it(journal: Journal) -> None:
+    game = journal.new_game()
+    journal.append(game, SETUP)
+    summary = journal.game(game)
+    assert (summary.status, summary.winner, summary.finished) == ("in_progress", None, None)
+    assert summary.players == {"p1": "Ann", "p2": "Ben"}
+    journal.append(game, BUILD, Outcome("finished", "p1", "military"))
+    summary = journal.game(game)
+    assert (summary.status, summary.winner, summary.victory) == ("finished", "p1", "military")
+    assert summary.finished is not None and summary.finished > summary.started
+    assert journal.current_game() is None
+    journal.append_undo(game, Outcome())
+    summary = journal.game(game)
+    assert (summary.status, summary.winner, summary.finished) == ("in_progress", None, None)
+    assert journal.current_game() == game
+
+
+def test_current_game_is_the_newest_unfinished_game_played_here(journal: Journal) -> None:
+    assert journal.current_game() is None
+    first = journal.new_game()
+    second = journal.new_game()
+    assert journal.current_game() == second
+    journal.append(second, SETUP, Outcome("finished", "p2", "science"))
+    assert journal.current_game() == first
+    journal.import_record([json.dumps(SETUP)], lambda records: Outcome())
+    assert journal.current_game() == first  # an imported game is never resumed by itself
+
+
+def test_games_lists_newest_first_with_the_api_fields(journal: Journal) -> None:
+    first = journal.new_game()
+    second = journal.new_game()
+    assert [g.id for g in journal.games()] == [second, first]
+    assert set(journal.games()[0].to_json()) == {
+        "id", "status", "winner", "victory", "started", "finished", "players",
+    }  # fmt: skip
+
+
+def test_export_writes_effective_events_as_json_lines_with_current_names(
+    journal: Journal,
+) -> None:
+    game = journal.new_game()
+    for record in (SETUP, BUILD, DISCARD):
+        journal.append(game, record)
+    journal.append_undo(game)
+    journal.set_players(game, {"p2": "Bea"})
+    lines = journal.export_record(game).splitlines()
+    assert [json.loads(line) for line in lines] == [
+        {**SETUP, "players": {"p1": "Ann", "p2": "Bea"}},
+        BUILD,
+    ]
+    assert journal.effective_events(game)[0] == SETUP  # the row itself stays as written
+
+
+def test_import_round_trips_an_export(journal: Journal) -> None:
+    game = journal.new_game()
+    for record in (SETUP, BUILD, DISCARD):
+        journal.append(game, record)
+    text = journal.export_record(game)
+    copy = journal.import_record(text.splitlines(), accept)
+    assert journal.export_record(copy) == text
+    summary = journal.game(copy)
+    assert (summary.origin, summary.status, summary.winner) == ("import", "finished", "p1")
+
+
+@pytest.mark.parametrize(
+    ("lines", "message"),
+    [
+        (['{"type":"setup"}', "{oops"], r"line 2: not JSON"),
+        (['{"type":"setup"}', "", "[1, 2]"], r"line 3: expected a JSON object"),
+        (['{"card":"baths"}'], r'line 1: missing "type"'),
+        (['{"type":"setup"}', '{"type":"undo"}'], r"line 2: a game record holds no undo"),
+        (["", "  "], r"holds no event"),
+    ],
+)
+def test_import_refuses_malformed_lines_naming_the_line(
+    journal: Journal, lines: list[str], message: str
+) -> None:
+    with pytest.raises(RecordRefused, match=message):
+        journal.import_record(lines, accept)
+    assert journal.games() == []
+
+
+def test_import_refused_by_the_rules_changes_nothing(journal: Journal) -> None:
+    def refuse(records: Sequence[dict[str, Any]]) -> Outcome:
+        raise RecordRefused("line 2: not your turn", 2)
+
+    with pytest.raises(RecordRefused, match="line 2: not your turn"):
+        journal.import_record([json.dumps(SETUP), json.dumps(BUILD)], refuse)
+    assert journal.games() == []
+
+
+def test_parse_record_lines_skips_blank_lines() -> None:
+    assert parse_record_lines([json.dumps(SETUP), "", json.dumps(BUILD) + "\n"]) == [
+        SETUP,
+        BUILD,
+    ]
+
+
+def test_meta_keeps_a_json_value_per_game_and_key(journal: Journal) -> None:
+    game = journal.new_game()
+    assert journal.meta(game, "screen") is None
+    journal.set_meta(game, "screen", {"view": "idle"})
+    journal.set_meta(game, "screen", {"view": "card", "card": "baths"})
+    assert journal.meta(game, "screen") == {"view": "card", "card": "baths"}
+    assert journal.meta(game, "other", 3) == 3
+
+
+def test_seq_conflict_is_refused_when_another_writer_appended(journal: Journal) -> None:
+    game = journal.new_game()
+    journal.append(game, SETUP, after_seq=0)
+    with pytest.raises(JournalError, match="changed elsewhere"):
+        journal.append(game, BUILD, after_seq=0)
+    assert journal.effective_events(game) == [SETUP]
+
+
+def test_readonly_journal_reads_but_refuses_every_write(journal: Journal) -> None:
+    game = journal.new_game()
+    journal.append(game, SETUP)
+    reader = Journal.open(journal.path, readonly=True)
+    assert reader.effective_events(game) == [SETUP]
+    with pytest.raises(JournalError, match="read-only"):
+        reader.append(game, BUILD)
+    with pytest.raises(JournalError, match="read-only"):
+        reader.new_game()
+    journal.append(game, BUILD)
+    assert reader.last_seq(game) == 2  # sees the writer's new rows
+    reader.close()
+
+
+def test_reopening_keeps_everything(tmp_path: Path) -> None:
+    path = tmp_path / "journal.sqlite"
+    with Journal.create(path) as journal:
+        game = journal.new_game()
+        journal.append(game, SETUP)
+    with Journal.open(path) as journal:
+        assert journal.effective_events(game) == [SETUP]
+        assert journal.current_game() == game
+
+
+def test_create_never_overwrites_an_existing_journal(journal: Journal) -> None:
+    journal.append(journal.new_game(), SETUP)
+    with pytest.raises(JournalError, match="already exists"):
+        Journal.create(journal.path)
+    assert journal.effective_events(1) == [SETUP]
+
+
+def test_open_creates_a_missing_journal_but_readonly_refuses(tmp_path: Path) -> None:
+    with pytest.raises(JournalError, match="no journal there"):
+        Journal.open(tmp_path / "nope.sqlite", readonly=True)
+    with Journal.open(tmp_path / "sub" / "new.sqlite") as journal:
+        assert journal.games() == []
