@@ -1,8 +1,8 @@
 """The cheapest legal payment for a card or a wonder: trade prices, choice production, waivers.
 
 The pure core, `cheapest_purchase`, works on five-resource amounts only and is cached. The
-adapters `unit_prices` and `cheapest_payment` read the precomputed summaries of two cities
-(`state.City`: produces, choices, fixed_price, chain_symbols, tokens) and add what the core
+adapters `unit_prices` and `cheapest_payment` read only the precomputed summaries of two
+cities (`City`: produces, choices, fixed_price, chain_symbols, tokens) and add what the core
 does not know: chains, printed coins, Masonry, Architecture and Economy. docs/pricing.md
 explains the algorithm and why it is optimal.
 """
@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Protocol
 
 from .cards import (
     NO_RESOURCES,
@@ -24,6 +23,7 @@ from .cards import (
     TokenId,
     Wonder,
 )
+from .state import City
 
 ECONOMY = TokenId("economy")
 MASONRY = TokenId("masonry")
@@ -38,25 +38,6 @@ Choices = tuple[tuple[Resource, ...], ...]
 """One entry per choice producer: the resources it offers (one unit of one of them)."""
 
 _INDEX = {resource: i for i, resource in enumerate(RESOURCES)}
-
-
-class CitySummary(Protocol):
-    """What pricing reads of a city; `state.City` provides it as precomputed fields."""
-
-    @property
-    def tokens(self) -> frozenset[TokenId]: ...
-
-    @property
-    def produces(self) -> Amounts: ...
-
-    @property
-    def choices(self) -> Choices: ...
-
-    @property
-    def fixed_price(self) -> frozenset[Resource]: ...
-
-    @property
-    def chain_symbols(self) -> frozenset[str]: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,7 +94,7 @@ class Payment:
 FREE_BY_CHAIN = Payment(total=0, chain=True)
 
 
-def unit_prices(city: CitySummary, opponent: CitySummary) -> Amounts:
+def unit_prices(city: City, opponent: City) -> Amounts:
     """Coins `city` pays the bank for one unit of each resource: 1 with a fixed price
     (Reserves, Customs House), else 2 + the units the opponent's brown and grey cards produce.
 
@@ -127,7 +108,7 @@ def unit_prices(city: CitySummary, opponent: CitySummary) -> Amounts:
     return (w, c, s, g, p)
 
 
-def waivers_for(city: CitySummary, target: Card | Wonder) -> int:
+def waivers_for(city: City, target: Card | Wonder) -> int:
     """Resources of `target`'s cost that the city need not provide: 2 with Masonry for a blue
     card, 2 with Architecture for a wonder, else 0."""
     if isinstance(target, Wonder):
@@ -137,7 +118,7 @@ def waivers_for(city: CitySummary, target: Card | Wonder) -> int:
     return 0
 
 
-def has_chain(city: CitySummary, target: Card | Wonder) -> bool:
+def has_chain(city: City, target: Card | Wonder) -> bool:
     """Whether `target` is a card the city builds for free through a chain symbol it owns."""
     return (
         isinstance(target, Card)
@@ -147,7 +128,7 @@ def has_chain(city: CitySummary, target: Card | Wonder) -> bool:
 
 
 def cheapest_payment(
-    catalog: Catalog, city: CitySummary, opponent: CitySummary, target: Card | Wonder
+    catalog: Catalog, city: City, opponent: City, target: Card | Wonder
 ) -> Payment:
     """The cheapest legal way for `city` to pay for `target` (a card or one of its wonders).
 
