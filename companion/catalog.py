@@ -87,7 +87,21 @@ def load_catalog(data_dir: Path) -> Catalog:
     Raises:
         CatalogError: a file is missing or malformed, or an entry or the whole is wrong.
     """
-    raw = {name: _read_toml(data_dir / name) for name in FILES}
+    return catalog_from_tables({name: _read_toml(data_dir / name) for name in FILES})
+
+
+def catalog_from_tables(raw: Mapping[str, Mapping[str, Any]]) -> Catalog:
+    """Build and check the catalog from the parsed content of each file in `FILES`.
+
+    `raw` maps each file name to its parsed TOML; `companion.catalog_json` passes JSON
+    converted to the same shape, so both are validated alike.
+
+    Raises:
+        CatalogError: an entry or the whole is wrong (the message names file and entry).
+    """
+    for name in FILES:
+        if name not in raw:
+            raise CatalogError(f"{name}: missing")
     cards = tuple(
         _entry(_card, entry, f"cards.toml: card {_label(entry, i)}")
         for i, entry in enumerate(_entries(raw["cards.toml"], "card", "cards.toml"))
@@ -204,8 +218,7 @@ def _amounts(raw: Any, key: str, allowed: Iterable[str]) -> tuple[int, Amounts]:
     allowed = set(allowed)
     for name in raw:
         if name not in allowed:
-            what = "resource" if name != "coins" else "entry"
-            raise ValueError(f"{key}: unknown {what} {name!r}")
+            raise ValueError(f"{key}: unknown resource {name!r}")
     values = [_int(raw, r.value) for r in RESOURCES]
     for resource, value in zip(RESOURCES, values, strict=True):
         if value < 0:
@@ -322,6 +335,33 @@ def _layouts(raw: Mapping[str, Any]) -> tuple[Layout, ...]:
     return tuple(by_age[age] for age in (1, 2, 3))
 
 
+def _place(place: Any, number: int) -> tuple[int, int, bool, list[tuple[int, int]]]:
+    """Row, column, face and covers of the `number`th position (errors say which one)."""
+    if not isinstance(place, dict):
+        raise ValueError(
+            f"position #{number}: expected a table {{ row, col, face_up, covered_by }}"
+        )
+    where = f"position #{number}"
+    try:
+        _check_keys(place, POSITION_KEYS)
+        row, col = _int(place, "row", -1), _int(place, "col", -1)
+        if row < 1 or col < 0:
+            raise ValueError("row and col: expected row >= 1 and col >= 0")
+        where = f"position ({row}, {col})"
+        face_up = place.get("face_up")
+        if not isinstance(face_up, bool):
+            raise ValueError("face_up: expected true or false")
+        covered = place.get("covered_by", [])
+        if not isinstance(covered, list) or not all(
+            isinstance(c, list) and len(c) == 2 and all(isinstance(n, int) for n in c)
+            for c in covered
+        ):
+            raise ValueError("covered_by: expected a list of [row, col] pairs")
+    except ValueError as bad:
+        raise ValueError(f"{where}: {bad}") from None
+    return row, col, face_up, [(r, c) for r, c in covered]
+
+
 def _layout(raw: dict[str, Any]) -> Layout:
     _check_keys(raw, frozenset({"age", "positions"}))
     age = _int(raw, "age")
@@ -331,22 +371,7 @@ def _layout(raw: dict[str, Any]) -> Layout:
     if not isinstance(places, list) or len(places) != POSITIONS_PER_LAYOUT:
         count = len(places) if isinstance(places, list) else 0
         raise ValueError(f"positions: expected {POSITIONS_PER_LAYOUT}, got {count}")
-    cells: list[tuple[int, int, bool, list[tuple[int, int]]]] = []
-    for place in places:
-        if not isinstance(place, dict):
-            raise ValueError("positions: expected tables { row, col, face_up, covered_by }")
-        _check_keys(place, POSITION_KEYS)
-        row, col = _int(place, "row"), _int(place, "col")
-        face_up = place.get("face_up")
-        if not isinstance(face_up, bool):
-            raise ValueError(f"position ({row}, {col}): face_up must be true or false")
-        covered = place.get("covered_by", [])
-        if not isinstance(covered, list) or not all(
-            isinstance(c, list) and len(c) == 2 and all(isinstance(n, int) for n in c)
-            for c in covered
-        ):
-            raise ValueError(f"position ({row}, {col}): covered_by must list [row, col] pairs")
-        cells.append((row, col, face_up, [(r, c) for r, c in covered]))
+    cells = [_place(place, n) for n, place in enumerate(places, start=1)]
     order = [(row, col) for row, col, _, _ in cells]
     if order != sorted(order):
         raise ValueError("positions: not in layout order (row by row, left to right)")
@@ -439,6 +464,10 @@ def _rules(raw: dict[str, Any]) -> Rules:
     order = raw["draft_order"]
     if not isinstance(order, list) or any(pick not in ("A", "B") for pick in order):
         raise ValueError('draft_order: expected a list of "A" and "B"')
+    for player in ("p1", "p2"):
+        picks = first[player]
+        if not isinstance(picks, list) or not all(isinstance(w, str) for w in picks):
+            raise ValueError(f"first_game_wonders: {player}: expected a list of wonder ids")
     p1 = tuple(WonderId(w) for w in first["p1"])
     p2 = tuple(WonderId(w) for w in first["p2"])
     return Rules(
@@ -478,11 +507,14 @@ def _check_whole(catalog: Catalog) -> None:
         *((w.id, "wonders.toml: wonder") for w in catalog.wonders),
         *((t.id, "progress.toml: token") for t in catalog.progress_tokens),
     ]
+    first_seen: dict[str, str] = {}
+    for any_id, where in located:
+        if any_id in first_seen:
+            before = first_seen[any_id]
+            earlier = "earlier in the file" if before == where else f"in {before}"
+            raise CatalogError(f"{where} {any_id!r}: duplicate id, already used {earlier}")
+        first_seen[any_id] = where
     all_ids = Counter(any_id for any_id, _ in located)
-    file_of = dict(reversed(located))
-    for any_id, count in all_ids.items():
-        if count > 1:
-            raise CatalogError(f"{file_of[any_id]} {any_id!r}: duplicate id")
 
     for age, expected in CARDS_PER_AGE.items():
         found = len(catalog.age_deck(age))
