@@ -20,16 +20,9 @@ from .cards import (
     Catalog,
     Color,
     Resource,
-    TokenId,
     Wonder,
 )
 from .state import City
-
-ECONOMY = TokenId("economy")
-MASONRY = TokenId("masonry")
-ARCHITECTURE = TokenId("architecture")
-WAIVED_BY_TOKEN = 2
-"""Resources that Masonry (blue cards) and Architecture (wonders) each waive."""
 
 BASE_PRICE = 2
 FIXED_PRICE = 1
@@ -108,14 +101,21 @@ def unit_prices(city: City, opponent: City) -> Amounts:
     return (w, c, s, g, p)
 
 
-def waivers_for(city: City, target: Card | Wonder) -> int:
-    """Resources of `target`'s cost that the city need not provide: 2 with Masonry for a blue
-    card, 2 with Architecture for a wonder, else 0."""
+def waivers_for(catalog: Catalog, city: City, target: Card | Wonder) -> int:
+    """Resources of `target`'s cost that the city need not provide, by its progress tokens:
+    Masonry's for a blue card, Architecture's for a wonder (2 each in the base game)."""
+    if not city.tokens:
+        return 0
     if isinstance(target, Wonder):
-        return WAIVED_BY_TOKEN if ARCHITECTURE in city.tokens else 0
-    if target.color is Color.BLUE and MASONRY in city.tokens:
-        return WAIVED_BY_TOKEN
+        return sum(catalog.token(t).waives_on_wonders for t in city.tokens)
+    if target.color is Color.BLUE:
+        return sum(catalog.token(t).waives_on_blue for t in city.tokens)
     return 0
+
+
+def receives_trade(catalog: Catalog, city: City) -> bool:
+    """Whether the city's tokens (Economy) send it the coins its opponent pays for trade."""
+    return any(catalog.token(t).receives_trade for t in city.tokens)
 
 
 def has_chain(city: City, target: Card | Wonder) -> bool:
@@ -134,18 +134,24 @@ def cheapest_payment(
 
     A card chained from a symbol the city owns is free. Otherwise the printed coins go to the
     bank, the missing resources are completed at best with choice production and waivers
-    (Masonry, Architecture), and the rest is bought at `unit_prices`; with the opponent's
-    Economy token the coins for bought resources go to the opponent. `catalog` is accepted for
-    the contract's signature; the target already carries its cost.
+    (Masonry, Architecture), and the rest is bought at `unit_prices`; when the opponent owns
+    Economy, the coins for bought resources go to the opponent. The numbers of the tokens'
+    rules come from `catalog`.
+
+    Raises: KeyError for a token id that `catalog` does not know.
     """
-    del catalog  # costs are on the target; kept so callers need not know that
     if has_chain(city, target):
         return FREE_BY_CHAIN
     prices = unit_prices(city, opponent)
     purchase = cheapest_purchase(
-        target.cost.resources, city.produces, city.choices, prices, waivers_for(city, target)
+        target.cost.resources,
+        city.produces,
+        city.choices,
+        prices,
+        waivers_for(catalog, city, target),
     )
-    return _payment(target.cost.coins, purchase, prices, ECONOMY in opponent.tokens)
+    economy = bool(purchase.coins) and receives_trade(catalog, opponent)
+    return _payment(target.cost.coins, purchase, prices, economy)
 
 
 @lru_cache(maxsize=8192)
@@ -201,28 +207,41 @@ def cheapest_purchase(
 def _cheapest(missing: Amounts, choices: Choices, prices: Amounts, waivers: int) -> Purchase:
     """Cover the most expensive missing units first: by a choice producer if an augmenting
     path frees one for it, else by a waiver if one is left, else never (it is bought)."""
-    offers = tuple(tuple(_INDEX[r] for r in options) for options in choices)
-    holder: list[int | None] = [None] * len(choices)  # producer -> resource index it covers
-    covered = [0, 0, 0, 0, 0]
+    offers = _offers(choices)
+    holder: list[int | None] = [None] * len(offers)  # producer -> resource index it covers
+    bought = list(missing)
     waived = [0, 0, 0, 0, 0]
     waivers_left = waivers
     # Units of one resource are alike, so take resources by price, highest first; once a
     # unit can be neither covered nor waived, no later unit of that resource can be either.
-    for r in sorted(range(5), key=lambda i: -prices[i]):
+    for r in _by_price(prices):
         for _ in range(missing[r]):
-            if _augment(r, offers, holder, [False] * len(offers)):
-                covered[r] += 1
+            if offers and _augment(r, offers, holder, [False] * len(offers)):
+                bought[r] -= 1
             elif waivers_left:
                 waivers_left -= 1
                 waived[r] += 1
+                bought[r] -= 1
             else:
                 break
-    bw, bc, bs, bg, bp = (missing[i] - covered[i] - waived[i] for i in range(5))
-    bought = (bw, bc, bs, bg, bp)
-    coins = sum(units * price for units, price in zip(bought, prices, strict=True))
-    chosen = tuple(None if i is None else RESOURCES[i] for i in holder)
+    bw, bc, bs, bg, bp = bought
     ww, wc, ws, wg, wp = waived
-    return Purchase(coins, bought, (ww, wc, ws, wg, wp), chosen)
+    pw, pc, ps, pg, pp = prices
+    coins = bw * pw + bc * pc + bs * ps + bg * pg + bp * pp
+    chosen = tuple(None if i is None else RESOURCES[i] for i in holder)
+    return Purchase(coins, (bw, bc, bs, bg, bp), (ww, wc, ws, wg, wp), chosen)
+
+
+@lru_cache(maxsize=256)
+def _offers(choices: Choices) -> tuple[tuple[int, ...], ...]:
+    """The producers' resources as indices into `RESOURCES`."""
+    return tuple(tuple(_INDEX[r] for r in options) for options in choices)
+
+
+@lru_cache(maxsize=1024)
+def _by_price(prices: Amounts) -> tuple[int, ...]:
+    """Resource indices, dearest first; ties keep the order of `RESOURCES`."""
+    return tuple(sorted(range(5), key=prices.__getitem__, reverse=True))
 
 
 def _augment(

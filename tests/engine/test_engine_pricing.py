@@ -4,6 +4,7 @@ chains, Economy, Masonry and Architecture, and what never raises a price."""
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 
 import pytest
 
@@ -272,3 +273,17 @@ def test_prices_never_depend_on_amounts_of_the_buyer(catalog: Catalog) -> None:
     opponent = city_of(catalog, ["clay_pool", "clay_pit"])
     for cards in ([], ["clay_pool"], ["clay_pool", "clay_pit", "brickyard"]):
         assert unit_prices(city_of(catalog, cards), opponent)[1] == 4
+
+
+def test_the_numbers_of_the_tokens_come_from_the_catalog(catalog: Catalog) -> None:
+    masonry = replace(catalog.token("masonry"), waives_on_blue=3)
+    economy = replace(catalog.token("economy"), receives_trade=False)
+    others = [t for t in catalog.progress_tokens if t.id not in ("masonry", "economy")]
+    changed = replace(catalog, progress_tokens=(*others, masonry, economy))
+    city = city_of(catalog, tokens=["masonry"])
+    opponent = city_of(catalog, tokens=["economy"])
+    town_hall = catalog.card("town_hall")  # 2 wood, 3 stone
+    assert cheapest_payment(catalog, city, opponent, town_hall).total == 6
+    assert cheapest_payment(catalog, city, opponent, town_hall).to_opponent == 6
+    assert cheapest_payment(changed, city, opponent, town_hall).total == 4
+    assert cheapest_payment(changed, city, opponent, town_hall).to_opponent == 0
