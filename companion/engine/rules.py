@@ -1,0 +1,723 @@
+"""The rules: `apply(state, event)` returns the next state or refuses the event.
+
+One rules code serves two ways of knowing the table. With a `deal` event for the current
+age the engine knows the structure and enforces which cards are accessible; without one
+(table mode, the device), a card is accepted when it belongs to the current age and has not
+been taken before, and the age ends after 20 cards. Refusals raise `IllegalEvent` with a
+one-line message and change nothing (states are immutable).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from itertools import combinations
+
+from .cards import (
+    NO_RESOURCES,
+    Card,
+    CardId,
+    Catalog,
+    Color,
+    Rules,
+    TokenId,
+    Wonder,
+    WonderId,
+)
+from .events import (
+    Build,
+    BuildFromDiscard,
+    BuildWonder,
+    ChooseStarter,
+    Deal,
+    Destroy,
+    Discard,
+    Event,
+    IllegalEvent,
+    KeepLibraryToken,
+    Setup,
+    TakeProgress,
+)
+from .military import initial_loot, move_pawn, weaker_side
+from .pricing import cheapest_payment
+from .science import has_supremacy, makes_pair
+from .scoring import count_in, score_sheet
+from .state import (
+    COLOR_INDEX,
+    City,
+    GameState,
+    Pending,
+    PendingKind,
+    Phase,
+    Player,
+    Structure,
+    Victory,
+)
+
+__all__ = [
+    "IllegalEvent",
+    "accessible_cards",
+    "apply",
+    "available_library_tokens",
+    "check_draft",
+    "draft_pickers",
+    "is_accessible",
+    "is_face_up",
+    "legal_events",
+    "new_game",
+]
+
+CARDS_PER_AGE = 20
+DISCARD_COINS = 2
+URBANISM_COINS = 4
+STRATEGY_SHIELDS = 1
+MAUSOLEUM = WonderId("the_mausoleum")
+GREAT_LIBRARY = WonderId("the_great_library")
+LIBRARY_DRAW = 3
+STRATEGY = TokenId("strategy")
+THEOLOGY = TokenId("theology")
+URBANISM = TokenId("urbanism")
+
+_BROWN = COLOR_INDEX[Color.BROWN]
+_GREY = COLOR_INDEX[Color.GREY]
+_YELLOW = COLOR_INDEX[Color.YELLOW]
+
+
+def new_game(catalog: Catalog) -> GameState:
+    """The state before the setup event: the next event must be `setup`."""
+    return GameState(catalog=catalog)
+
+
+def apply(state: GameState, event: Event) -> GameState:
+    """Return the state after `event`; raise IllegalEvent and change nothing if refused.
+
+    Raises:
+        IllegalEvent: the event is not legal now (wrong player, unknown or unavailable id,
+            unaffordable, out of order with a pending decision, game over...).
+    """
+    if state.phase is not Phase.PLAYING:
+        if state.phase is Phase.FINISHED:
+            raise IllegalEvent("The game is over")
+        if isinstance(event, Setup):
+            return _setup(state, event)
+        raise IllegalEvent("The game is not set up yet: the first event must be setup")
+    if isinstance(event, Setup):
+        raise IllegalEvent("The game is already set up")
+    pending = state.pending
+    if pending is not None:
+        return _answer(state, pending, event)
+    match event:
+        case Build():
+            return _build(state, event)
+        case Discard():
+            return _discard(state, event)
+        case BuildWonder():
+            return _build_wonder(state, event)
+        case Deal():
+            return _deal(state, event)
+        case _:
+            raise IllegalEvent(f"No {event.type} decision is pending")
+
+
+# --- Setup and deal --------------------------------------------------------------------
+
+
+def _setup(state: GameState, event: Setup) -> GameState:
+    """Set the first player, the board's tokens, 4 wonders each and 7 coins each."""
+    catalog = state.catalog
+    rules = catalog.rules
+    tokens = event.progress_tokens
+    for token in tokens:
+        if not catalog.is_token(token):
+            raise IllegalEvent(f"setup: unknown progress token {token!r}")
+    if len(set(tokens)) != rules.tokens_on_board or len(tokens) != rules.tokens_on_board:
+        raise IllegalEvent(f"setup: {rules.tokens_on_board} different progress tokens needed")
+    wonders = event.wonders[0] + event.wonders[1]
+    for wonder in wonders:
+        if not catalog.is_wonder(wonder):
+            raise IllegalEvent(f"setup: unknown wonder {wonder!r}")
+    per = rules.wonders_per_player
+    if len(event.wonders[0]) != per or len(event.wonders[1]) != per:
+        raise IllegalEvent(f"setup: each player needs {per} wonders")
+    if len(set(wonders)) != len(wonders):
+        raise IllegalEvent("setup: a wonder is given twice")
+    cities = (
+        City(coins=rules.starting_coins, wonders_unbuilt=event.wonders[0]),
+        City(coins=rules.starting_coins, wonders_unbuilt=event.wonders[1]),
+    )
+    return replace(
+        state,
+        phase=Phase.PLAYING,
+        age=1,
+        current=event.first_player,
+        cities=cities,
+        names=event.players,
+        loot=initial_loot(catalog.track),
+        board_tokens=tokens,
+    )
+
+
+def _deal(state: GameState, event: Deal) -> GameState:
+    """Record the structure of the current age, before its first card is taken."""
+    if event.age != state.age:
+        raise IllegalEvent(f"deal: this is age {state.age}, not age {event.age}")
+    if state.structure is not None:
+        raise IllegalEvent(f"deal: age {state.age} is already dealt")
+    if state.taken:
+        raise IllegalEvent(f"deal: cards of age {state.age} have already been taken")
+    catalog = state.catalog
+    for card_id in event.layout:
+        if not catalog.is_card(card_id):
+            raise IllegalEvent(f"deal: unknown card {card_id!r}")
+        if catalog.card(card_id).age != event.age:
+            raise IllegalEvent(f"deal: {card_id!r} is not an age {event.age} card")
+    if len(set(event.layout)) != CARDS_PER_AGE or len(event.layout) != CARDS_PER_AGE:
+        raise IllegalEvent(f"deal: {CARDS_PER_AGE} different cards needed")
+    guilds = sum(catalog.card(c).is_guild for c in event.layout)
+    if guilds > catalog.rules.guilds_in_age_3:
+        raise IllegalEvent(f"deal: age 3 has {catalog.rules.guilds_in_age_3} guilds, not {guilds}")
+    return replace(state, structure=Structure(event.age, event.layout))
+
+
+# --- Draft -----------------------------------------------------------------------------
+
+
+def draft_pickers(rules: Rules, first_player: Player) -> tuple[Player, ...]:
+    """Who picks each of the 8 draft wonders, in order (A-B-B-A then B-A-A-B)."""
+    other = first_player.opponent
+    return tuple(first_player if letter == "A" else other for letter in rules.draft_order)
+
+
+def check_draft(
+    catalog: Catalog,
+    first_player: Player,
+    revealed: Sequence[Sequence[str]],
+    picks: Sequence[tuple[Player, str]],
+) -> tuple[tuple[WonderId, ...], tuple[WonderId, ...]]:
+    """The wonders of (p1, p2) after a draft whose picks follow the draft order and take
+    each wonder from its round's revealed four.
+
+    Raises:
+        IllegalEvent: a pick by the wrong player, of a wonder not revealed in that round,
+            taken twice or unknown, or a wrong number of picks.
+    """
+    order = draft_pickers(catalog.rules, first_player)
+    per_round = len(order) // len(revealed) if revealed else 0
+    if len(picks) != len(order) or per_round * len(revealed) != len(order):
+        raise IllegalEvent(f"draft: {len(order)} picks needed, got {len(picks)}")
+    taken: set[str] = set()
+    wonders: tuple[list[WonderId], list[WonderId]] = ([], [])
+    for number, ((player, wonder), picker) in enumerate(zip(picks, order, strict=True)):
+        if not catalog.is_wonder(wonder):
+            raise IllegalEvent(f"draft: unknown wonder {wonder!r}")
+        if player is not picker:
+            raise IllegalEvent(f"draft: pick {number + 1} is {picker}'s, not {player}'s")
+        if wonder not in revealed[number // per_round]:
+            raise IllegalEvent(f"draft: {wonder!r} is not among the wonders revealed")
+        if wonder in taken:
+            raise IllegalEvent(f"draft: {wonder!r} is already taken")
+        taken.add(wonder)
+        wonders[0 if player is Player.P1 else 1].append(WonderId(wonder))
+    return tuple(wonders[0]), tuple(wonders[1])
+
+
+# --- Taking a card from the structure ------------------------------------------------------
+
+
+def is_accessible(state: GameState, index: int) -> bool:
+    """Whether the card at layout position `index` is still there and uncovered."""
+    structure = state.structure
+    if structure is None or structure.cards[index] is None:
+        return False
+    cards = structure.cards
+    position = state.catalog.layout(structure.age).positions[index]
+    return all(cards[i] is None for i in position.covered_by)
+
+
+def is_face_up(state: GameState, index: int) -> bool:
+    """Whether the card at `index` shows its face: dealt face up, or uncovered since (a
+    face-down card is turned over as soon as the action that freed it is done)."""
+    structure = state.structure
+    if structure is None:
+        return False
+    position = state.catalog.layout(structure.age).positions[index]
+    return position.face_up or all(structure.cards[i] is None for i in position.covered_by)
+
+
+def accessible_cards(state: GameState) -> tuple[CardId, ...]:
+    """The cards that may be taken now in a dealt age, in layout order (empty in table
+    mode, where the engine does not know the table)."""
+    structure = state.structure
+    if structure is None:
+        return ()
+    cards = structure.cards
+    positions = state.catalog.layout(structure.age).positions
+    found: list[CardId] = []
+    for position in positions:
+        card = cards[position.index]
+        if card is not None and all(cards[i] is None for i in position.covered_by):
+            found.append(card)
+    return tuple(found)
+
+
+def _take(state: GameState, player: Player, card_id: CardId) -> tuple[GameState, Card]:
+    """Check that `player` may take `card_id` now; return the state without it and the card."""
+    if player is not state.current:
+        raise IllegalEvent(f"It is {state.current}'s turn, not {player}'s")
+    catalog = state.catalog
+    if not catalog.is_card(card_id):
+        raise IllegalEvent(f"Unknown card {card_id!r}")
+    card = catalog.card(card_id)
+    if card.age != state.age:
+        raise IllegalEvent(
+            f"{catalog.name(card_id)} is an age {card.age} card, not age {state.age}"
+        )
+    if card_id in state.seen:
+        raise IllegalEvent(f"{catalog.name(card_id)} has already been taken")
+    structure = state.structure
+    if structure is not None:
+        cards = structure.cards
+        try:
+            index = cards.index(card_id)
+        except ValueError:
+            raise IllegalEvent(
+                f"{catalog.name(card_id)} is not in the age {state.age} structure"
+            ) from None
+        for above in catalog.layout(structure.age).positions[index].covered_by:
+            if cards[above] is not None:
+                raise IllegalEvent(f"{catalog.name(card_id)} is covered")
+        structure = Structure(structure.age, (*cards[:index], None, *cards[index + 1 :]))
+    elif card.is_guild:
+        guilds = sum(1 for c in state.seen if catalog.card(c).is_guild)
+        if guilds >= catalog.rules.guilds_in_age_3:
+            raise IllegalEvent(f"Only {guilds} guilds are in age 3: {catalog.name(card_id)}?")
+    taken = replace(state, structure=structure, taken=state.taken + 1, seen=state.seen | {card_id})
+    return taken, card
+
+
+# --- The three actions -----------------------------------------------------------------
+
+
+def _build(state: GameState, event: Build) -> GameState:
+    """Construct the building: pay its cheapest price (free through a chain, Urbanism +4)."""
+    state, card = _take(state, event.player, event.card)
+    player = event.player
+    city, opponent = state.city(player), state.city(player.opponent)
+    payment = cheapest_payment(state.catalog, city, opponent, card)
+    if payment.total > city.coins:
+        raise IllegalEvent(
+            f"{state.catalog.name(card.id)} costs {payment.total} coins, {player} has {city.coins}"
+        )
+    coins = city.coins - payment.total
+    if payment.chain and URBANISM in city.tokens:
+        coins += URBANISM_COINS
+    city = replace(city, coins=coins)
+    if payment.to_opponent:
+        opponent = replace(opponent, coins=opponent.coins + payment.to_opponent)
+    cities = (city, opponent) if player is Player.P1 else (opponent, city)
+    state = replace(state, cities=cities)
+    return _construct(state, player, card, extra_turn=False)
+
+
+def _discard(state: GameState, event: Discard) -> GameState:
+    """Discard the card for 2 coins + 1 per yellow card in the city."""
+    state, card = _take(state, event.player, event.card)
+    city = state.city(event.player)
+    city = replace(city, coins=city.coins + DISCARD_COINS + city.colors[_YELLOW])
+    state = replace(
+        state, cities=state.with_city(event.player, city), discard=(*state.discard, card.id)
+    )
+    return _end_turn(state, event.player, extra_turn=False)
+
+
+def _build_wonder(state: GameState, event: BuildWonder) -> GameState:
+    """Construct a wonder with the card tucked under it, and apply the wonder's effects."""
+    player = event.player
+    catalog = state.catalog
+    if player is not state.current:
+        raise IllegalEvent(f"It is {state.current}'s turn, not {player}'s")
+    if not catalog.is_wonder(event.wonder):
+        raise IllegalEvent(f"Unknown wonder {event.wonder!r}")
+    city = state.city(player)
+    if event.wonder not in city.wonders_unbuilt:
+        if event.wonder in city.wonders_built:
+            raise IllegalEvent(f"{catalog.name(event.wonder)} is already built")
+        if event.wonder in state.boxed_wonders:
+            raise IllegalEvent(f"{catalog.name(event.wonder)} has left the game (7 wonders built)")
+        raise IllegalEvent(f"{catalog.name(event.wonder)} is not one of {player}'s wonders")
+    state, card = _take(state, player, event.card)
+    wonder = catalog.wonder(event.wonder)
+    city, opponent = state.city(player), state.city(player.opponent)
+    payment = cheapest_payment(catalog, city, opponent, wonder)
+    if payment.total > city.coins:
+        raise IllegalEvent(
+            f"{catalog.name(wonder.id)} costs {payment.total} coins, {player} has {city.coins}"
+        )
+    city = replace(
+        city,
+        coins=city.coins - payment.total + wonder.coins,
+        wonders_built=(*city.wonders_built, wonder.id),
+        wonders_unbuilt=tuple(w for w in city.wonders_unbuilt if w != wonder.id),
+        tucked=(*city.tucked, card.id),
+        choices=(*city.choices, wonder.produces_one_of) if wonder.produces_one_of else city.choices,
+    )
+    opponent = replace(
+        opponent,
+        coins=max(0, opponent.coins + payment.to_opponent - wonder.opponent_loses),
+    )
+    cities = (city, opponent) if player is Player.P1 else (opponent, city)
+    state = replace(state, cities=cities)
+    state = _limit_wonders(state)
+    if wonder.shields:
+        state = _shields(state, player, wonder.shields)
+        if state.finished:
+            return state
+    extra = wonder.extra_turn or THEOLOGY in city.tokens
+    pending = _wonder_decision(state, player, wonder)
+    if pending is not None:
+        return replace(state, pending=replace(pending, extra_turn=extra), last_player=player)
+    return _end_turn(state, player, extra_turn=extra)
+
+
+def _limit_wonders(state: GameState) -> GameState:
+    """As soon as the 7th wonder is built, the last unbuilt one goes back to the box."""
+    built = len(state.cities[0].wonders_built) + len(state.cities[1].wonders_built)
+    if built < state.catalog.rules.max_wonders:
+        return state
+    left = state.cities[0].wonders_unbuilt + state.cities[1].wonders_unbuilt
+    if not left:
+        return state
+    cities = (
+        replace(state.cities[0], wonders_unbuilt=()),
+        replace(state.cities[1], wonders_unbuilt=()),
+    )
+    return replace(state, cities=cities, boxed_wonders=state.boxed_wonders + left)
+
+
+def _wonder_decision(state: GameState, player: Player, wonder: Wonder) -> Pending | None:
+    """The choice a wonder asks for, if there is anything to choose from."""
+    if wonder.destroys is not None:
+        if state.city(player.opponent).colors[COLOR_INDEX[wonder.destroys]]:
+            return Pending(PendingKind.DESTROY, player)
+    elif wonder.id == MAUSOLEUM:  # one-off effect, handled by id
+        if state.discard:
+            return Pending(PendingKind.MAUSOLEUM, player)
+    elif wonder.id == GREAT_LIBRARY and len(available_library_tokens(state)) >= 1:
+        return Pending(PendingKind.GREAT_LIBRARY, player)
+    return None
+
+
+# --- Constructing a card: effects ----------------------------------------------------------
+
+
+def _add_card(city: City, card: Card) -> City:
+    """The city with `card` added and its summaries updated."""
+    colors = list(city.colors)
+    colors[COLOR_INDEX[card.color]] += 1
+    produces = city.produces
+    if card.produces != NO_RESOURCES:
+        w, c, s, g, p = (a + b for a, b in zip(produces, card.produces, strict=True))
+        produces = (w, c, s, g, p)
+    return replace(
+        city,
+        cards=(*city.cards, card.id),
+        colors=tuple(colors),
+        produces=produces,
+        choices=(*city.choices, card.produces_one_of) if card.produces_one_of else city.choices,
+        fixed_price=city.fixed_price | card.fixed_price if card.fixed_price else city.fixed_price,
+        chain_symbols=(
+            city.chain_symbols | {card.chain_symbol} if card.chain_symbol else city.chain_symbols
+        ),
+        symbols=city.symbols | {card.science} if card.science else city.symbols,
+    )
+
+
+def _construct(state: GameState, player: Player, card: Card, *, extra_turn: bool) -> GameState:
+    """Add a paid-for card to `player`'s city and apply its effects, then end the turn."""
+    city = _add_card(state.city(player), card)
+    pair = makes_pair(state.city(player), card.science)
+    coins = card.coins
+    if card.coins_per is not None:  # counted once, in the builder's city, the card included
+        coins += card.coins_per.coins * count_in(city, card.coins_per.counts)
+    if card.guild is not None:  # counted in the city that has the most
+        opponent = state.city(player.opponent)
+        most = max(count_in(city, card.guild.counts), count_in(opponent, card.guild.counts))
+        coins += card.guild.coins * most
+    if coins:
+        city = replace(city, coins=city.coins + coins)
+    state = replace(state, cities=state.with_city(player, city))
+    if card.shields:
+        shields = card.shields + (STRATEGY_SHIELDS if STRATEGY in city.tokens else 0)
+        state = _shields(state, player, shields)
+        if state.finished:
+            return state
+    if card.science is not None:
+        if has_supremacy(city, state.catalog.rules.science_supremacy):
+            return _win(state, player, Victory.SCIENCE)
+        if pair and state.board_tokens:
+            pending = Pending(PendingKind.PROGRESS, player, extra_turn)
+            return replace(state, pending=pending, last_player=player)
+    return _end_turn(state, player, extra_turn=extra_turn)
+
+
+def _shields(state: GameState, player: Player, shields: int) -> GameState:
+    """Move the conflict pawn; apply loot; military supremacy ends the game."""
+    move = move_pawn(state.catalog.track, state.position, state.loot, player, shields)
+    cities = state.cities
+    if move.lost != (0, 0):
+        cities = (
+            replace(cities[0], coins=max(0, cities[0].coins - move.lost[0])),
+            replace(cities[1], coins=max(0, cities[1].coins - move.lost[1])),
+        )
+    state = replace(state, position=move.position, loot=move.loot, cities=cities)
+    if move.supremacy:
+        return _win(state, player, Victory.MILITARY)
+    return state
+
+
+def _win(state: GameState, player: Player | None, victory: Victory) -> GameState:
+    """End the game at once (player None: a shared victory)."""
+    return replace(
+        state,
+        phase=Phase.FINISHED,
+        winner=player,
+        shared=player is None,
+        victory=victory,
+        pending=None,
+        last_player=state.current,
+    )
+
+
+# --- End of a turn, of an age, of the game ----------------------------------------------
+
+
+def _end_turn(state: GameState, player: Player, *, extra_turn: bool) -> GameState:
+    """Pass the turn (or keep it for an extra turn), ending the age after its 20th card."""
+    if state.taken < CARDS_PER_AGE:
+        current = player if extra_turn else player.opponent
+        return replace(state, current=current, pending=None, last_player=player)
+    # The age is over: an extra turn is lost.
+    if state.age == 3:
+        return _civilian_end(replace(state, last_player=player))
+    chooser = weaker_side(state.position) or player
+    return replace(
+        state,
+        current=chooser,
+        pending=Pending(PendingKind.NEXT_AGE, chooser),
+        last_player=player,
+    )
+
+
+def _civilian_end(state: GameState) -> GameState:
+    """After the last card of age 3: most VP wins, then most blue VP, else shared."""
+    sheet = score_sheet(state)
+    one, two = sheet.p1, sheet.p2
+    winner: Player | None = None
+    if (one.total, one.blue) > (two.total, two.blue):
+        winner = Player.P1
+    elif (one.total, one.blue) < (two.total, two.blue):
+        winner = Player.P2
+    return _win(state, winner, Victory.CIVILIAN)
+
+
+# --- Pending decisions -------------------------------------------------------------------
+
+
+def _answer(state: GameState, pending: Pending, event: Event) -> GameState:
+    """Apply the event that answers the pending decision; refuse anything else."""
+    if event.type != pending.kind.value:
+        raise IllegalEvent(f"{pending.player} must first answer: {_ASKS[pending.kind]}")
+    player = getattr(event, "player", None)
+    if player is not pending.player:
+        raise IllegalEvent(f"{_ASKS[pending.kind]}: it is {pending.player}'s choice")
+    match event:
+        case TakeProgress():
+            return _take_progress(state, pending, event)
+        case Destroy():
+            return _destroy(state, pending, event)
+        case BuildFromDiscard():
+            return _build_from_discard(state, pending, event)
+        case KeepLibraryToken():
+            return _keep_library_token(state, pending, event)
+        case ChooseStarter():
+            return _choose_starter(state, event)
+    raise IllegalEvent(f"{event.type}: not a decision")  # pragma: no cover
+
+
+_ASKS = {
+    PendingKind.PROGRESS: "choose a progress token",
+    PendingKind.DESTROY: "choose a card to destroy",
+    PendingKind.MAUSOLEUM: "choose a card from the discard pile",
+    PendingKind.GREAT_LIBRARY: "choose a Great Library token",
+    PendingKind.NEXT_AGE: "choose who begins the next age",
+}
+
+
+def _gain_token(state: GameState, player: Player, token_id: TokenId, extra: bool) -> GameState:
+    """Add a progress token to the city: its coins now, Law's symbol (maybe supremacy)."""
+    token = state.catalog.token(token_id)
+    city = state.city(player)
+    city = replace(
+        city,
+        tokens=city.tokens | {token_id},
+        coins=city.coins + token.coins,
+        symbols=city.symbols | {token.science} if token.science else city.symbols,
+    )
+    state = replace(state, cities=state.with_city(player, city), pending=None)
+    if token.science is not None and has_supremacy(city, state.catalog.rules.science_supremacy):
+        return _win(state, player, Victory.SCIENCE)
+    return _end_turn(state, player, extra_turn=extra)
+
+
+def _take_progress(state: GameState, pending: Pending, event: TakeProgress) -> GameState:
+    """Take one of the progress tokens still on the board."""
+    if event.token not in state.board_tokens:
+        name = state.catalog.name(event.token) if state.catalog.is_token(event.token) else None
+        raise IllegalEvent(f"{name or repr(event.token)} is not on the board")
+    state = replace(state, board_tokens=tuple(t for t in state.board_tokens if t != event.token))
+    return _gain_token(state, event.player, event.token, pending.extra_turn)
+
+
+def _destroy(state: GameState, pending: Pending, event: Destroy) -> GameState:
+    """Put an opponent's card of the wonder's colour on the discard pile."""
+    catalog = state.catalog
+    player = event.player
+    color = catalog.wonder(state.city(player).wonders_built[-1]).destroys
+    opponent = state.city(player.opponent)
+    if event.card not in opponent.cards:
+        raise IllegalEvent(f"{event.card!r} is not in {player.opponent}'s city")
+    card = catalog.card(event.card)
+    if card.color is not color:
+        raise IllegalEvent(f"{catalog.name(card.id)} is not a {color} card")
+    opponent = _remove_card(opponent, card)
+    state = replace(
+        state,
+        cities=state.with_city(player.opponent, opponent),
+        discard=(*state.discard, card.id),
+        pending=None,
+    )
+    return _end_turn(state, player, extra_turn=pending.extra_turn)
+
+
+def _remove_card(city: City, card: Card) -> City:
+    """The city without `card` (a brown or grey card: production is all it gives)."""
+    colors = list(city.colors)
+    colors[COLOR_INDEX[card.color]] -= 1
+    w, c, s, g, p = (a - b for a, b in zip(city.produces, card.produces, strict=True))
+    return replace(
+        city,
+        cards=tuple(c for c in city.cards if c != card.id),
+        colors=tuple(colors),
+        produces=(w, c, s, g, p),
+    )
+
+
+def _build_from_discard(state: GameState, pending: Pending, event: BuildFromDiscard) -> GameState:
+    """The Mausoleum: build a card of the discard pile for free, with all its effects."""
+    catalog = state.catalog
+    if event.card not in state.discard:
+        label = catalog.name(event.card) if catalog.is_card(event.card) else repr(event.card)
+        raise IllegalEvent(f"{label} is not in the discard pile")
+    index = state.discard.index(event.card)
+    state = replace(state, discard=state.discard[:index] + state.discard[index + 1 :], pending=None)
+    return _construct(state, event.player, catalog.card(event.card), extra_turn=pending.extra_turn)
+
+
+def available_library_tokens(state: GameState) -> tuple[TokenId, ...]:
+    """The progress tokens the Great Library may draw: not on the board, owned or boxed."""
+    owned = state.cities[0].tokens | state.cities[1].tokens
+    return tuple(
+        t.id
+        for t in state.catalog.progress_tokens
+        if t.id not in state.board_tokens and t.id not in owned and t.id not in state.boxed_tokens
+    )
+
+
+def _keep_library_token(state: GameState, pending: Pending, event: KeepLibraryToken) -> GameState:
+    """The Great Library: keep one of the 3 tokens drawn; the other 2 go back to the box."""
+    available = available_library_tokens(state)
+    drawn = event.drawn
+    wanted = min(LIBRARY_DRAW, len(available))
+    if len(set(drawn)) != len(drawn) or len(drawn) != wanted:
+        raise IllegalEvent(f"great_library: {wanted} different tokens must be drawn")
+    for token in drawn:
+        if token not in available:
+            raise IllegalEvent(f"great_library: {token!r} cannot be drawn")
+    if event.token not in drawn:
+        raise IllegalEvent(f"great_library: {event.token!r} was not drawn")
+    boxed = state.boxed_tokens | {t for t in drawn if t != event.token}
+    state = replace(state, boxed_tokens=boxed)
+    return _gain_token(state, event.player, event.token, pending.extra_turn)
+
+
+def _choose_starter(state: GameState, event: ChooseStarter) -> GameState:
+    """Begin the next age with the chosen player."""
+    return replace(
+        state,
+        age=state.age + 1,
+        current=event.starter,
+        structure=None,
+        taken=0,
+        pending=None,
+    )
+
+
+# --- Legal events ------------------------------------------------------------------------
+
+
+def legal_events(state: GameState) -> list[Event]:
+    """Every legal event now, except `setup` and `deal` (which carry hidden information).
+
+    In table mode every unseen card of the age counts as takeable. Great Library events
+    list every draw of 3 available tokens.
+    """
+    if state.phase is not Phase.PLAYING:
+        return []
+    pending = state.pending
+    if pending is not None:
+        return _decisions(state, pending)
+    player = state.current
+    if state.structure is not None:
+        cards = accessible_cards(state)
+    else:
+        catalog = state.catalog
+        cards = tuple(c.id for c in catalog.cards if c.age == state.age and c.id not in state.seen)
+    found: list[Event] = []
+    for card in cards:
+        options: list[Event] = [Build(player, card), Discard(player, card)]
+        options += [BuildWonder(player, w, card) for w in state.city(player).wonders_unbuilt]
+        for event in options:
+            try:
+                apply(state, event)
+            except IllegalEvent:
+                continue
+            found.append(event)
+    return found
+
+
+def _decisions(state: GameState, pending: Pending) -> list[Event]:
+    """The events that answer `pending`."""
+    player = pending.player
+    catalog = state.catalog
+    match pending.kind:
+        case PendingKind.PROGRESS:
+            return [TakeProgress(player, t) for t in state.board_tokens]
+        case PendingKind.DESTROY:
+            color = catalog.wonder(state.city(player).wonders_built[-1]).destroys
+            return [
+                Destroy(player, c)
+                for c in state.city(player.opponent).cards
+                if catalog.card(c).color is color
+            ]
+        case PendingKind.MAUSOLEUM:
+            return [BuildFromDiscard(player, c) for c in dict.fromkeys(state.discard)]
+        case PendingKind.GREAT_LIBRARY:
+            tokens = available_library_tokens(state)
+            draws = _combinations(tokens, min(LIBRARY_DRAW, len(tokens)))
+            return [KeepLibraryToken(player, d, t) for d in draws for t in d]
+        case PendingKind.NEXT_AGE:
+            return [ChooseStarter(player, Player.P1), ChooseStarter(player, Player.P2)]
+
+
+def _combinations(items: tuple[TokenId, ...], size: int) -> list[tuple[TokenId, ...]]:
+    return list(combinations(items, size))

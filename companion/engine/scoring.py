@@ -1,0 +1,131 @@
+"""Victory points: the score pad of each city, row by row, with where each row comes from."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .cards import Catalog, Color, Counted
+from .military import military_points
+from .state import COLOR_INDEX, City, GameState, Player
+
+COINS_PER_POINT = 3
+MATHEMATICS = "mathematics"
+MATHEMATICS_POINTS = 3
+
+_COUNTED_COLOR = {
+    Counted.BROWN_CARD: COLOR_INDEX[Color.BROWN],
+    Counted.GREY_CARD: COLOR_INDEX[Color.GREY],
+    Counted.RED_CARD: COLOR_INDEX[Color.RED],
+    Counted.GREEN_CARD: COLOR_INDEX[Color.GREEN],
+    Counted.BLUE_CARD: COLOR_INDEX[Color.BLUE],
+    Counted.YELLOW_CARD: COLOR_INDEX[Color.YELLOW],
+}
+
+ROWS: tuple[str, ...] = (
+    "blue", "green", "yellow", "purple", "wonders", "progress", "coins", "military",
+)  # fmt: skip
+"""The rows of the score pad, in the order the rulebook's pad lists them."""
+
+
+@dataclass(frozen=True, slots=True)
+class Score:
+    """One player's VP per row, the total, and the sources: (row, id, VP) for every card,
+    wonder, token, the coins ("coins") and the pawn ("military") that scores."""
+
+    blue: int
+    green: int
+    yellow: int
+    purple: int
+    wonders: int
+    progress: int
+    coins: int
+    military: int
+    sources: tuple[tuple[str, str, int], ...] = ()
+
+    @property
+    def total(self) -> int:
+        """The sum of the rows."""
+        return (
+            self.blue + self.green + self.yellow + self.purple + self.wonders
+            + self.progress + self.coins + self.military
+        )  # fmt: skip
+
+    def row(self, name: str) -> int:
+        """The VP of the row `name` (one of `ROWS`, or "total")."""
+        value: int = getattr(self, name)
+        return value
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreSheet:
+    """Both players' scores as if the game were scored now."""
+
+    p1: Score
+    p2: Score
+
+    def of(self, player: Player) -> Score:
+        """The score of `player`."""
+        return self.p1 if player is Player.P1 else self.p2
+
+
+def count_in(city: City, counted: Sequence[Counted]) -> int:
+    """How many of the `counted` items the city has (cards of colours, wonders, coins)."""
+    total = 0
+    for item in counted:
+        if item is Counted.WONDER:
+            total += len(city.wonders_built)
+        elif item is Counted.COINS:
+            total += city.coins
+        else:
+            total += city.colors[_COUNTED_COLOR[item]]
+    return total
+
+
+def score_sheet(state: GameState) -> ScoreSheet:
+    """The score pad of both cities now (the final score once the game is over)."""
+    military = military_points(state.catalog.track, state.position)
+    one, two = state.cities
+    return ScoreSheet(
+        p1=_score(state.catalog, one, two, military[0]),
+        p2=_score(state.catalog, two, one, military[1]),
+    )
+
+
+_ROW_OF_COLOR = {
+    Color.BLUE: "blue",
+    Color.GREEN: "green",
+    Color.YELLOW: "yellow",
+    Color.PURPLE: "purple",
+}
+
+
+def _score(catalog: Catalog, city: City, opponent: City, military: int) -> Score:
+    """The score of `city`; guilds count the city (either one) that has the most."""
+    rows = dict.fromkeys(ROWS, 0)
+    sources: list[tuple[str, str, int],] = []
+
+    def add(row: str, source: str, points: int) -> None:
+        if points:
+            rows[row] += points
+            sources.append((row, source, points))
+
+    for card_id in city.cards:
+        card = catalog.card(card_id)
+        row = _ROW_OF_COLOR.get(card.color)
+        if card.guild is not None:
+            most = max(count_in(city, card.guild.counts), count_in(opponent, card.guild.counts))
+            add("purple", card_id, card.guild.points * (most // card.guild.per))
+        elif row is not None:
+            add(row, card_id, card.points)
+    for wonder_id in city.wonders_built:
+        add("wonders", wonder_id, catalog.wonder(wonder_id).points)
+    for token in catalog.progress_tokens:  # catalog order: a stable order of sources
+        if token.id in city.tokens:
+            points = token.points
+            if token.id == MATHEMATICS:  # 3 VP per token owned, itself included
+                points += MATHEMATICS_POINTS * len(city.tokens)
+            add("progress", token.id, points)
+    add("coins", "coins", city.coins // COINS_PER_POINT)
+    add("military", "military", military)
+    return Score(**rows, sources=tuple(sources))
