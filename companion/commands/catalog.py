@@ -1,0 +1,246 @@
+"""`duel-companion catalog`: the card catalog as a readable table, or as JSON.
+
+The table lists the cards (filtered by age, colour), then the wonders and the progress
+tokens when no filter is given; names are shown in the chosen language, falling back to
+English. `--json` prints the whole catalog as one object (docs/catalog.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+from companion.catalog import LANGUAGES, CatalogError, default_catalog, load_catalog
+from companion.catalog_json import catalog_to_json
+from companion.engine.cards import (
+    RESOURCES,
+    Amounts,
+    Card,
+    Catalog,
+    Color,
+    Cost,
+    Counted,
+    ProgressToken,
+    Wonder,
+)
+
+HELP = "Print the card catalog: a table of cards, wonders and progress tokens, or --json."
+
+AGES = ("1", "2", "3", "guild")
+COUNTED = {
+    Counted.BROWN_CARD: "brown card",
+    Counted.GREY_CARD: "grey card",
+    Counted.RED_CARD: "red card",
+    Counted.GREEN_CARD: "green card",
+    Counted.BLUE_CARD: "blue card",
+    Counted.YELLOW_CARD: "yellow card",
+    Counted.WONDER: "wonder",
+    Counted.COINS: "coins",
+}
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Filters for the table, --json, and the hidden --data folder (for tests)."""
+    parser.add_argument(
+        "--age",
+        choices=AGES,
+        help="only the cards of this age (3: the 20 Age III cards; guild: the 7 guilds)",
+    )
+    parser.add_argument(
+        "--color", choices=[c.value for c in Color], help="only the cards of this colour"
+    )
+    parser.add_argument(
+        "--language",
+        choices=LANGUAGES,
+        default="en",
+        help="language of the names (default en; missing names fall back to English)",
+    )
+    parser.add_argument(
+        "--json", action="store_true", help="print the whole catalog as one JSON object"
+    )
+    parser.add_argument("--data", type=Path, help=argparse.SUPPRESS)
+
+
+def main(args: argparse.Namespace) -> int:
+    """Print the table or the JSON; exit 2 with the loader's message on bad card data."""
+    if args.json and (args.age or args.color or args.language != "en"):
+        _refuse("--json prints the whole catalog; --age, --color and --language are for the table")
+        return 2
+    try:
+        catalog = load_catalog(args.data) if args.data else default_catalog()
+    except CatalogError as bad:
+        _refuse(str(bad))
+        return 2
+    if args.json:
+        json.dump(catalog_to_json(catalog), sys.stdout, ensure_ascii=False, indent=1)
+        sys.stdout.write("\n")
+    else:
+        sys.stdout.write(render_table(catalog, args.age, args.color, args.language))
+    return 0
+
+
+def _refuse(message: str) -> None:
+    print(f"duel-companion catalog: {message}", file=sys.stderr)
+
+
+def render_table(
+    catalog: Catalog, age: str | None = None, color: str | None = None, language: str = "en"
+) -> str:
+    """The catalog as text tables: the chosen cards, then wonders and tokens if unfiltered."""
+    cards = [c for c in catalog.cards if _chosen(c, age, color)]
+    lines = [f"Cards ({len(cards)})"]
+    lines += _table(
+        ("ID", "NAME", "AGE", "COLOUR", "COST", "EFFECT"),
+        [
+            (
+                c.id,
+                catalog.name(c.id, language),
+                "guild" if c.is_guild else str(c.age),
+                c.color.value,
+                _cost(c.cost),
+                describe_card(c),
+            )
+            for c in cards
+        ],
+    )
+    if age is None and color is None:
+        lines += ["", f"Wonders ({len(catalog.wonders)})"]
+        lines += _table(
+            ("ID", "NAME", "COST", "EFFECT"),
+            [
+                (w.id, catalog.name(w.id, language), _cost(w.cost), describe_wonder(w))
+                for w in catalog.wonders
+            ],
+        )
+        lines += ["", f"Progress tokens ({len(catalog.progress_tokens)})"]
+        lines += _table(
+            ("ID", "NAME", "EFFECT"),
+            [
+                (t.id, catalog.name(t.id, language), describe_token(t))
+                for t in catalog.progress_tokens
+            ],
+        )
+    return "\n".join(lines) + "\n"
+
+
+def _chosen(card: Card, age: str | None, color: str | None) -> bool:
+    if age == "guild" and not card.is_guild:
+        return False
+    if age in ("1", "2", "3") and (card.is_guild or str(card.age) != age):
+        return False
+    return color is None or card.color.value == color
+
+
+def _table(header: Sequence[str], rows: Iterable[Sequence[str]]) -> list[str]:
+    """Left-aligned columns two spaces apart; the last column is not padded."""
+    all_rows = [tuple(header), *(tuple(r) for r in rows)]
+    widths = [max(len(r[i]) for r in all_rows) for i in range(len(header) - 1)]
+    return [
+        "  ".join([*(cell.ljust(w) for cell, w in zip(r, widths, strict=False)), r[-1]]).rstrip()
+        for r in all_rows
+    ]
+
+
+def _units(values: Amounts) -> list[str]:
+    return [f"{n} {r.value}" for r, n in zip(RESOURCES, values, strict=True) if n]
+
+
+def _cost(cost: Cost) -> str:
+    parts = ([f"{cost.coins} coin{'s' if cost.coins > 1 else ''}"] if cost.coins else []) + _units(
+        cost.resources
+    )
+    return ", ".join(parts) or "free"
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def describe_card(card: Card) -> str:
+    """What a card does, in a few words: production, VP, shields, science, coins, chains."""
+    parts = [f"+{u}" for u in _units(card.produces)]
+    if card.produces_one_of:
+        parts.append("one of " + "/".join(r.value for r in card.produces_one_of))
+    if card.fixed_price:
+        bought = "/".join(r.value for r in RESOURCES if r in card.fixed_price)
+        parts.append(f"buys {bought} at 1")
+    if card.shields:
+        parts.append(_plural(card.shields, "shield"))
+    if card.science:
+        parts.append(f"science {card.science.value}")
+    if card.points:
+        parts.append(f"{card.points} VP")
+    if card.coins:
+        parts.append(f"+{card.coins} coins")
+    if card.coins_per:
+        per = " + ".join(COUNTED[c] for c in card.coins_per.counts)
+        parts.append(f"{_plural(card.coins_per.coins, 'coin')} per {per}")
+    if card.guild:
+        parts.append(_guild(card))
+    if card.chain_symbol:
+        parts.append(f"gives {card.chain_symbol}")
+    if card.chain_from:
+        parts.append(f"free with {card.chain_from}")
+    return "; ".join(parts)
+
+
+def _guild(card: Card) -> str:
+    rule = card.guild
+    assert rule is not None
+    counted = " + ".join(COUNTED[c] for c in rule.counts)
+    per = f"{rule.per} {counted}" if rule.per > 1 else counted
+    gains = [_plural(rule.coins, "coin")] if rule.coins else []
+    gains.append(f"{rule.points} VP")
+    return f"{' + '.join(gains)} per {per} (city with the most)"
+
+
+def describe_wonder(wonder: Wonder) -> str:
+    """What a wonder does, in a few words."""
+    parts = []
+    if wonder.coins:
+        parts.append(f"+{wonder.coins} coins")
+    if wonder.opponent_loses:
+        parts.append(f"opponent loses {wonder.opponent_loses} coins")
+    if wonder.destroys:
+        parts.append(f"destroys a {wonder.destroys.value} card")
+    if wonder.produces_one_of:
+        parts.append("one of " + "/".join(r.value for r in wonder.produces_one_of))
+    if wonder.builds_from_discard:
+        parts.append("builds a discarded card for free")
+    if wonder.draws_tokens:
+        parts.append(f"draws {wonder.draws_tokens} set-aside tokens, keeps {wonder.keeps_tokens}")
+    if wonder.shields:
+        parts.append(_plural(wonder.shields, "shield"))
+    if wonder.extra_turn:
+        parts.append("extra turn")
+    parts.append(f"{wonder.points} VP")
+    return "; ".join(parts)
+
+
+def describe_token(token: ProgressToken) -> str:
+    """What a progress token does, in a few words."""
+    parts = []
+    if token.coins:
+        parts.append(f"+{token.coins} coins")
+    if token.science:
+        parts.append(f"science {token.science.value}")
+    if token.waives_on_wonders:
+        parts.append(f"wonders cost {token.waives_on_wonders} fewer resources")
+    if token.waives_on_blue:
+        parts.append(f"blue cards cost {token.waives_on_blue} fewer resources")
+    if token.receives_trade:
+        parts.append("receives the opponent's trade coins")
+    if token.points_per_token:
+        parts.append(f"{token.points_per_token} VP per progress token")
+    if token.extra_shields_on_red:
+        parts.append(f"+{_plural(token.extra_shields_on_red, 'shield')} on red cards")
+    if token.wonders_extra_turn:
+        parts.append("wonders give an extra turn")
+    if token.coins_per_chain:
+        parts.append(f"+{token.coins_per_chain} coins per chain build")
+    if token.points:
+        parts.append(f"{token.points} VP")
+    return "; ".join(parts)
