@@ -1,0 +1,258 @@
+"""Measure the service as installed: install size, start-up time to the first screen, memory.
+
+    .venv/bin/python benchmarks/pi_service.py            measure and rewrite "## Raspberry Pi"
+                                                         in BENCHMARKS.md
+    .venv/bin/python benchmarks/pi_service.py --print    measure and print only
+
+1. Install size: `pip install .` (not editable, with its dependencies) into a fresh temporary
+   venv, then the size of its site-packages, of our own packages, and of the largest
+   dependencies.
+2. Start-up: `duel-companion run` from that venv, as systemd starts it: NOTIFY_SOCKET set, an
+   emulated OLED, a folder camera and a scratch journal. Start-up time is from exec to READY=1,
+   which the run loop sends once the first screen is shown; memory is the RSS then, and the peak
+   (VmHWM) 5 s later. Repeated RUNS times; the median is reported. Skipped if the checkout has
+   no `run` command yet.
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+BENCHMARKS = REPO / "BENCHMARKS.md"
+HEADING = "## Raspberry Pi"
+RUNS = 5
+READY_TIMEOUT = 120.0
+
+
+@dataclass(frozen=True)
+class InstallSize:
+    site_packages: int
+    ours: int
+    largest: list[tuple[str, int]]
+    seconds: float
+
+
+@dataclass(frozen=True)
+class Startup:
+    seconds: list[float]
+    rss_ready: list[int]
+    rss_peak: list[int]
+
+
+def du(path: Path) -> int:
+    """Bytes used by the files under `path` (apparent size, like du -sb)."""
+    if path.is_file():
+        return path.stat().st_size
+    return sum(p.stat().st_size for p in path.rglob("*") if p.is_file() and not p.is_symlink())
+
+
+def install(venv: Path) -> InstallSize:
+    """Create a venv and pip-install this checkout into it; return the sizes."""
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    pip = [str(venv / "bin" / "python"), "-m", "pip", "--disable-pip-version-check"]
+    subprocess.run([*pip, "install", "--quiet", "--upgrade", "pip"], check=True)
+    started = time.perf_counter()
+    subprocess.run([*pip, "install", "--quiet", str(REPO)], check=True)
+    seconds = time.perf_counter() - started
+    (site,) = (venv / "lib").glob("python3*/site-packages")
+    ours = sum(
+        du(site / name) for name in ("companion", "hardware", "web") if (site / name).exists()
+    )
+    entries = [
+        (p.name, du(p))
+        for p in site.iterdir()
+        if not p.name.endswith((".dist-info", ".pth")) and p.name != "__pycache__"
+    ]
+    largest = sorted(entries, key=lambda e: -e[1])[:8]
+    return InstallSize(du(site), ours, largest, seconds)
+
+
+def has_run_command(venv: Path) -> bool:
+    """Whether the installed package has the `run` subcommand."""
+    probe = "import importlib.util as u; print(u.find_spec('companion.commands.run') is not None)"
+    result = subprocess.run(
+        [str(venv / "bin" / "python"), "-c", probe], capture_output=True, text=True, check=True
+    )
+    return result.stdout.strip() == "True"
+
+
+def vm_kib(pid: int, field: str) -> int:
+    """A VmRSS/VmHWM line of /proc/PID/status, in KiB."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith(field + ":"):
+            return int(line.split()[1])
+    raise RuntimeError(f"no {field} for {pid}")
+
+
+def start_once(venv: Path, scratch: Path) -> tuple[float, int, int]:
+    """One start of `duel-companion run` under a fake systemd; (seconds, RSS KiB, peak KiB)."""
+    frames = scratch / "frames"
+    frames.mkdir(exist_ok=True)
+    config = scratch / "config.toml"
+    config.write_text(
+        f'journal = "{scratch / "journal.sqlite"}"\n'
+        f'[web]\nhost = "127.0.0.1"\nport = {free_port()}\n'
+        f'[display]\ndriver = "emulated"\nemulated_dir = "{scratch / "oled"}"\n'
+        f'[camera]\nsource = "folder:{frames}"\n',
+        encoding="utf-8",
+    )
+    address = str(scratch / "notify")
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as notify:
+        notify.bind(address)
+        notify.settimeout(READY_TIMEOUT)
+        env = {
+            **os.environ,
+            "NOTIFY_SOCKET": address,
+            "DUEL_COMPANION_CONFIG": str(config),
+            "WATCHDOG_USEC": "30000000",
+            "STATE_DIRECTORY": str(scratch),
+        }
+        started = time.perf_counter()
+        process = subprocess.Popen(
+            [str(venv / "bin" / "duel-companion"), "run"],
+            env=env,
+            cwd=scratch,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
+        try:
+            while True:
+                message = notify.recv(4096).decode()
+                if "READY=1" in message.split("\n"):
+                    seconds = time.perf_counter() - started
+                    break
+            rss = vm_kib(process.pid, "VmRSS")
+            time.sleep(5.0)  # let the loop run: scans, web server threads
+            peak = vm_kib(process.pid, "VmHWM")
+        except (TimeoutError, RuntimeError, FileNotFoundError) as error:
+            process.kill()
+            _, err = process.communicate()
+            raise RuntimeError(
+                f"run did not become ready: {error}: {err.decode()[-500:]}"
+            ) from None
+        finally:
+            if process.poll() is None:
+                process.terminate()
+                try:
+                    process.wait(timeout=20)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+                    process.wait()
+            if process.stderr is not None:
+                process.stderr.close()
+    os.unlink(address)
+    return seconds, rss, peak
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def measure_startup(venv: Path, scratch: Path) -> Startup:
+    runs = []
+    for i in range(RUNS):
+        folder = scratch / f"run{i}"
+        folder.mkdir()
+        runs.append(start_once(venv, folder))
+    return Startup([r[0] for r in runs], [r[1] for r in runs], [r[2] for r in runs])
+
+
+def machine() -> str:
+    cpu = next(
+        (
+            line.split(":", 1)[1].strip()
+            for line in Path("/proc/cpuinfo").read_text().splitlines()
+            if line.startswith("model name")
+        ),
+        platform.machine(),
+    )
+    return (
+        f"{os.cpu_count()} cores, {cpu}, Python {platform.python_version()}, {platform.machine()}"
+    )
+
+
+def mib(n: int) -> str:
+    return f"{n / 2**20:.1f} MiB"
+
+
+def section(size: InstallSize, startup: Startup | None, note: str) -> str:
+    lines = [
+        HEADING,
+        "",
+        "Measured by `.venv/bin/python benchmarks/pi_service.py` on a development machine "
+        f"({machine()}), shared with other work while measuring, **not on a Raspberry Pi**: a "
+        "Pi 4 is several times slower to start, a Pi Zero 2 W slower again. To measure a Pi, run "
+        "the same command there from a checkout (it installs into a temporary venv).",
+        "",
+        "Install size (`pip install .` with its dependencies into a fresh venv, site-packages):",
+        "",
+        "| what | size |",
+        "| --- | --- |",
+        f"| whole site-packages | {mib(size.site_packages)} |",
+        f"| our packages (companion, hardware, web) | {mib(size.ours)} |",
+    ]
+    lines += [f"| {name} | {mib(n)} |" for name, n in size.largest]
+    lines += ["", f"`pip install .` took {size.seconds:.0f} s (downloads included).", ""]
+    if startup is None:
+        lines += [f"Start-up time and memory of `duel-companion run`: not measured ({note}).", ""]
+    else:
+        median = statistics.median
+        lines += [
+            f"`duel-companion run` as systemd starts it (NOTIFY_SOCKET; emulated OLED, folder "
+            f"camera, empty journal), {RUNS} starts, median (min..max):",
+            "",
+            "| what | value |",
+            "| --- | --- |",
+            f"| exec to READY=1 (first screen shown) | {median(startup.seconds):.2f} s "
+            f"({min(startup.seconds):.2f}..{max(startup.seconds):.2f}) |",
+            f"| RSS at READY=1 | {median(startup.rss_ready) / 1024:.0f} MiB |",
+            f"| peak RSS (VmHWM) 5 s later | {median(startup.rss_peak) / 1024:.0f} MiB |",
+            "",
+        ]
+    return "\n".join(lines)
+
+
+def write_section(text: str) -> None:
+    """Replace our section of BENCHMARKS.md (or append it), leaving the others as they are."""
+    current = BENCHMARKS.read_text(encoding="utf-8")
+    start = current.find(f"\n{HEADING}\n")
+    if start == -1:
+        updated = current.rstrip("\n") + "\n\n" + text
+    else:
+        end = current.find("\n## ", start + 1)
+        tail = current[end:] if end != -1 else "\n"
+        updated = current[: start + 1] + text + tail
+    BENCHMARKS.write_text(updated, encoding="utf-8")
+
+
+def main() -> int:
+    with tempfile.TemporaryDirectory(prefix="duel-bench-") as tmp:
+        venv = Path(tmp) / "venv"
+        size = install(venv)
+        startup, note = None, ""
+        if has_run_command(venv):
+            startup = measure_startup(venv, Path(tmp))
+        else:
+            note = "this checkout has no `duel-companion run` yet"
+    text = section(size, startup, note)
+    print(text)
+    if "--print" not in sys.argv[1:]:
+        write_section(text)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
