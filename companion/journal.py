@@ -166,13 +166,14 @@ def dumps(record: Mapping[str, Any]) -> str:
     return json.dumps(record, ensure_ascii=False, separators=(",", ":"))
 
 
-def parse_record_lines(lines: Iterable[str]) -> list[Record]:
-    """JSON Lines -> records, skipping blank lines.
+def parse_record_lines(lines: Iterable[str]) -> list[tuple[int, Record]]:
+    """JSON Lines -> (line number, record) pairs, skipping blank lines.
 
     Raises:
-        RecordRefused: a line that is not a JSON object, or is an undo row; names the line.
+        RecordRefused: a line that is not a JSON object with a "type", or an undo row; the
+            message names the line.
     """
-    records: list[Record] = []
+    records: list[tuple[int, Record]] = []
     for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
@@ -186,7 +187,7 @@ def parse_record_lines(lines: Iterable[str]) -> list[Record]:
             raise RecordRefused(f'line {number}: missing "type"', number)
         if record["type"] == "undo":
             raise RecordRefused(f"line {number}: a game record holds no undo", number)
-        records.append(record)
+        records.append((number, record))
     if not records:
         raise RecordRefused("the record holds no event")
     return records
@@ -428,12 +429,13 @@ class Journal:
             )
 
     def import_record(
-        self, lines: Iterable[str], check: Callable[[Sequence[Record]], Outcome]
+        self, lines: Iterable[str], check: Callable[[Sequence[tuple[int, Record]]], Outcome]
     ) -> int:
         """Add a game record as a new game (origin "import") and return its id.
 
-        `check` replays the records through the rules and returns the outcome, or raises
-        `RecordRefused` naming the line (`companion.game.import_record` passes the engine's).
+        `check` replays the (line number, record) pairs through the rules and returns the
+        outcome, or raises `RecordRefused` naming the line (`companion.game.import_record`
+        passes the engine's).
         All rows go in one transaction: a refused record changes nothing.
 
         Raises:
@@ -445,7 +447,7 @@ class Journal:
             now = self._now()
             cursor = db.execute("INSERT INTO games (started, origin) VALUES (?, 'import')", (now,))
             game_id = int(cursor.lastrowid or 0)
-            for seq, record in enumerate(records, start=1):
+            for seq, (_, record) in enumerate(records, start=1):
                 db.execute(
                     "INSERT INTO events (game_id, seq, record, written_at) VALUES (?, ?, ?, ?)",
                     (game_id, seq, dumps(record), now),

@@ -41,7 +41,7 @@ def journal(tmp_path: Path) -> Journal:
     return Journal.create(tmp_path / "journal.sqlite", clock=Ticks())
 
 
-def accept(records: Sequence[dict[str, Any]]) -> Outcome:
+def accept(records: Sequence[tuple[int, dict[str, Any]]]) -> Outcome:
     return Outcome("finished", "p1", "civilian")
 
 
@@ -204,7 +204,7 @@ def test_import_refuses_malformed_lines_naming_the_line(
 
 
 def test_import_refused_by_the_rules_changes_nothing(journal: Journal) -> None:
-    def refuse(records: Sequence[dict[str, Any]]) -> Outcome:
+    def refuse(records: Sequence[tuple[int, dict[str, Any]]]) -> Outcome:
         raise RecordRefused("line 2: not your turn", 2)
 
     with pytest.raises(RecordRefused, match="line 2: not your turn"):
@@ -214,8 +214,8 @@ def test_import_refused_by_the_rules_changes_nothing(journal: Journal) -> None:
 
 def test_parse_record_lines_skips_blank_lines() -> None:
     assert parse_record_lines([json.dumps(SETUP), "", json.dumps(BUILD) + "\n"]) == [
-        SETUP,
-        BUILD,
+        (1, SETUP),
+        (3, BUILD),
     ]
 
 

@@ -1,0 +1,163 @@
+"""Game is the journal's only writer: apply first, then append; recovery is replay."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from journal_playout import finished_seed, playout
+
+from companion.engine.cards import CardId, Catalog
+from companion.engine.events import Build, IllegalEvent, event_from_record
+from companion.engine.rules import apply
+from companion.engine.state import Player
+from companion.game import Game, import_record, outcome_of, replay_records
+from companion.journal import Journal, JournalError, RecordRefused
+
+
+@pytest.fixture
+def journal(tmp_path: Path) -> Journal:
+    return Journal.create(tmp_path / "journal.sqlite")
+
+
+def play(game: Game, records: list[dict[str, object]]) -> None:
+    for record in records:
+        game.submit(event_from_record(record))
+
+
+def test_submit_appends_each_event_as_its_record(catalog: Catalog, journal: Journal) -> None:
+    records = playout(catalog, 3, events=12)
+    game = Game.start(catalog, journal)
+    play(game, records)
+    assert journal.effective_events(game.game_id) == records
+    assert game.seq == journal.last_seq(game.game_id) == 12
+
+
+def test_a_refused_event_writes_nothing(catalog: Catalog, journal: Journal) -> None:
+    game = Game.start(catalog, journal)
+    play(game, playout(catalog, 3, events=2))
+    before = game.state
+    wrong = Player.P2 if game.state.current is Player.P1 else Player.P1
+    with pytest.raises(IllegalEvent):
+        game.submit(Build(wrong, CardId("lumber_yard")))
+    with pytest.raises(IllegalEvent):
+        game.submit(Build(game.state.current, CardId("no_such_card")))
+    assert game.state == before
+    assert journal.last_seq(game.game_id) == 2
+
+
+def test_undo_appends_a_row_and_restores_the_exact_state(
+    catalog: Catalog, journal: Journal
+) -> None:
+    game = Game.start(catalog, journal)
+    play(game, playout(catalog, 5, events=10))
+    states = game.states
+    assert game.undo() == states[-2]
+    assert game.undo() == states[-3]
+    assert journal.rows(game.game_id)[-1].record == {"type": "undo"}
+    assert len(journal.effective_events(game.game_id)) == 8
+
+
+def test_nothing_to_undo_at_the_start(catalog: Catalog, journal: Journal) -> None:
+    game = Game.start(catalog, journal)
+    with pytest.raises(IllegalEvent, match="Nothing to undo"):
+        game.undo()
+    assert journal.last_seq(game.game_id) == 0
+
+
+def test_resume_replays_to_the_same_state(catalog: Catalog, tmp_path: Path) -> None:
+    path = tmp_path / "journal.sqlite"
+    records = playout(catalog, 7, events=30)
+    with Journal.create(path) as journal:
+        game = Game.start(catalog, journal)
+        play(game, records)
+        game.undo()
+        game.submit(event_from_record(records[-1]))
+        expected = game.state
+    with Journal.open(path) as journal:
+        resumed = Game.resume_or_start(catalog, journal)
+        assert resumed.game_id == game.game_id
+        assert resumed.state == expected
+        assert resumed.states == game.states
+
+
+def test_resume_or_start_starts_when_the_last_game_is_finished(
+    catalog: Catalog, journal: Journal
+) -> None:
+    game = Game.start(catalog, journal)
+    play(game, playout(catalog, finished_seed(catalog, "civilian")))
+    assert game.state.finished
+    assert journal.game(game.game_id).status == "finished"
+    fresh = Game.resume_or_start(catalog, journal)
+    assert fresh.game_id != game.game_id
+    assert len(fresh.states) == 1
+
+
+def test_summary_follows_the_game_to_its_end_and_back(catalog: Catalog, journal: Journal) -> None:
+    records = playout(catalog, finished_seed(catalog, "military"))
+    game = Game.start(catalog, journal)
+    play(game, records)
+    summary = journal.game(game.game_id)
+    assert (summary.status, summary.victory) == ("finished", "military")
+    assert summary.winner == game.state.winner
+    game.undo()
+    assert journal.game(game.game_id).status == "in_progress"
+
+
+def test_two_writers_on_one_game_are_refused(catalog: Catalog, journal: Journal) -> None:
+    records = playout(catalog, 3, events=4)
+    first = Game.start(catalog, journal)
+    play(first, records[:3])
+    second = Game(catalog, journal, first.game_id)
+    second.submit(event_from_record(records[3]))
+    with pytest.raises(JournalError, match="changed elsewhere"):
+        first.undo()
+    assert journal.effective_events(first.game_id) == records
+
+
+def test_a_game_that_no_longer_replays_is_reported(catalog: Catalog, journal: Journal) -> None:
+    game_id = journal.new_game()
+    journal.append(game_id, {"type": "build", "player": "p1", "card": "baths"})  # before setup
+    with pytest.raises(JournalError, match=f"game {game_id} no longer replays: line 1"):
+        Game(catalog, journal, game_id)
+
+
+def test_import_then_export_gives_back_the_record(catalog: Catalog, journal: Journal) -> None:
+    records = playout(catalog, finished_seed(catalog, "civilian"))
+    text = "".join(json.dumps(r) + "\n" for r in records)
+    game_id = import_record(catalog, journal, text.splitlines())
+    assert [json.loads(line) for line in journal.export_record(game_id).splitlines()] == records
+    summary = journal.game(game_id)
+    assert (summary.status, summary.victory, summary.origin) == ("finished", "civilian", "import")
+    assert summary.players == {"p1": "Ann", "p2": "Ben"}
+
+
+def test_import_refusal_names_the_line_and_changes_nothing(
+    catalog: Catalog, journal: Journal
+) -> None:
+    records = playout(catalog, 3, events=6)
+    lines = [json.dumps(r) for r in records]
+    lines.insert(3, "")
+    lines[5] = lines[4]  # the same card taken twice: refused on file line 6
+    with pytest.raises(RecordRefused, match=r"^line 6: ") as refused:
+        import_record(catalog, journal, lines)
+    assert refused.value.line == 6
+    assert journal.games() == []
+
+
+def test_replay_records_gives_every_state(catalog: Catalog) -> None:
+    records = playout(catalog, 9, events=15)
+    states = replay_records(catalog, records)
+    assert len(states) == 16
+    assert states[-1] == apply(states[-2], event_from_record(records[-1]))
+    assert outcome_of(states[-1]).status == "in_progress"
+
+
+def test_the_device_screen_is_kept_with_the_game(catalog: Catalog, journal: Journal) -> None:
+    game = Game.start(catalog, journal)
+    game.remember("screen", {"view": "wonder_draft", "picked": 2})
+    assert Game(catalog, journal, game.game_id).recall("screen") == {
+        "view": "wonder_draft",
+        "picked": 2,
+    }
