@@ -117,14 +117,16 @@ def start_once(venv: Path, scratch: Path) -> tuple[float, int, int]:
             "WATCHDOG_USEC": "30000000",
             "STATE_DIRECTORY": str(scratch),
         }
+        log = scratch / "run.log"  # a file, not a pipe: a chatty run must not block
         started = time.perf_counter()
-        process = subprocess.Popen(
-            [str(venv / "bin" / "duel-companion"), "run"],
-            env=env,
-            cwd=scratch,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-        )
+        with log.open("wb") as sink:
+            process = subprocess.Popen(
+                [str(venv / "bin" / "duel-companion"), "run"],
+                env=env,
+                cwd=scratch,
+                stdout=sink,
+                stderr=subprocess.STDOUT,
+            )
         try:
             while True:
                 message = notify.recv(4096).decode()
@@ -136,10 +138,9 @@ def start_once(venv: Path, scratch: Path) -> tuple[float, int, int]:
             peak = vm_kib(process.pid, "VmHWM")
         except (TimeoutError, RuntimeError, FileNotFoundError) as error:
             process.kill()
-            _, err = process.communicate()
-            raise RuntimeError(
-                f"run did not become ready: {error}: {err.decode()[-500:]}"
-            ) from None
+            process.wait()
+            detail = log.read_text(errors="replace")[-500:]
+            raise RuntimeError(f"run did not become ready: {error}: {detail}") from None
         finally:
             if process.poll() is None:
                 process.terminate()
@@ -148,8 +149,6 @@ def start_once(venv: Path, scratch: Path) -> tuple[float, int, int]:
                 except subprocess.TimeoutExpired:
                     process.kill()
                     process.wait()
-            if process.stderr is not None:
-                process.stderr.close()
     os.unlink(address)
     return seconds, rss, peak
 
