@@ -9,9 +9,12 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import tomllib
 from pathlib import Path
 
 import pytest
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
 
 REPO = Path(__file__).resolve().parents[2]
 INSTALL = REPO / "scripts" / "install-pi.sh"
@@ -181,3 +184,39 @@ def test_uninstall_dry_run_prints_and_removes_nothing(tmp_path: Path, shims: Pat
     assert "+ rm -rf /var/lib/duel-companion /etc/duel-companion" in result.stdout
     assert sorted(p.relative_to(root) for p in root.rglob("*")) == before
     assert calls(shims) == []
+
+
+def requirements(lines: list[str]) -> dict[str, Requirement]:
+    parsed = [Requirement(line) for line in lines]
+    return {canonicalize_name(r.name): r for r in parsed}
+
+
+def test_pi_constraints_leave_versions_the_package_accepts() -> None:
+    project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    wanted = requirements(project["dependencies"])
+    constraints = requirements(
+        [
+            line
+            for line in (REPO / "scripts" / "pi-constraints.txt").read_text().splitlines()
+            if line.strip() and not line.startswith("#")
+        ]
+    )
+    assert "numpy<2" in {str(r) for r in constraints.values()}
+    # Debian Bookworm's NumPy, the last OpenCV for NumPy 1.x, the first gpiozero for the Pi 5.
+    known_good = {
+        "numpy": "1.24.2",
+        "opencv-python-headless": "4.11.0.86",
+        "gpiozero": "2.0.1.post3",
+    }
+    for name, version in known_good.items():
+        assert constraints[name].specifier.contains(version, prereleases=True), name
+        assert wanted[name].specifier.contains(version, prereleases=True), name
+    assert not constraints["opencv-python-headless"].specifier.contains("4.12.0.88")
+
+
+def test_pi_extra_brings_lgpio_on_the_pi_only() -> None:
+    project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    (lgpio,) = [Requirement(r) for r in project["optional-dependencies"]["pi"] if "lgpio" in r]
+    assert lgpio.marker is not None
+    assert lgpio.marker.evaluate({"platform_machine": "aarch64"})
+    assert not lgpio.marker.evaluate({"platform_machine": "x86_64"})
