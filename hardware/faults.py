@@ -17,6 +17,7 @@ The game never depends on a part: the journal is written by the run loop whateve
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -167,10 +168,13 @@ class Reconnecting(Generic[T]):
 class StuckButtonGuard:
     """Ignore a button held down for more than `stuck_after` seconds until it is released.
 
-    The buttons adapter calls `pressed(name)` and `released(name)` as the pin changes, and asks
-    `allows(name)` before it passes a press on. The run loop calls `check()` on every turn;
+    The buttons adapter calls `pressed(name)` and `released(name)` as the pin changes (also
+    `pressed(name)` at start for a button already down: gpiozero reports no edge for it), and
+    asks `allows(name)` before it passes a press on. The run loop calls `check()` on every turn;
     it returns the buttons that just became stuck (each is logged and reported once). A normal
-    long press (hold_time, about a second) is far shorter than `stuck_after`.
+    long press (hold_time, about a second) is far shorter than `stuck_after`, so a button that
+    sticks gives one long press before it is found stuck. Safe to call from gpiozero's threads
+    and the run loop at once.
     """
 
     def __init__(
@@ -187,41 +191,47 @@ class StuckButtonGuard:
         self._clock = clock
         self._down_since: dict[str, float] = {}
         self._stuck: set[str] = set()
+        self._lock = threading.Lock()
 
     def pressed(self, name: str) -> None:
         """The button's pin went to its pressed level."""
-        self._down_since.setdefault(name, self._clock())
+        with self._lock:
+            self._down_since.setdefault(name, self._clock())
 
     def released(self, name: str) -> bool:
         """The pin came back; return False if the button was stuck (ignore this release)."""
-        self._down_since.pop(name, None)
-        if name in self._stuck:
+        with self._lock:
+            self._down_since.pop(name, None)
+            was_stuck = name in self._stuck
             self._stuck.discard(name)
-            log.info("button %s released, in use again", name)
-            if self._on_change is not None:
-                self._on_change(f"button {name}", None)
-            return False
-        return True
+        if not was_stuck:
+            return True
+        log.info("button %s released, in use again", name)
+        if self._on_change is not None:
+            self._on_change(f"button {name}", None)
+        return False
 
     def allows(self, name: str) -> bool:
         """Whether a press of `name` may be passed on (it is not stuck)."""
         self.check()
-        return name not in self._stuck
+        return not self.is_stuck(name)
 
     def is_stuck(self, name: str) -> bool:
         """Whether `name` is held past the limit and ignored."""
-        return name in self._stuck
+        with self._lock:
+            return name in self._stuck
 
     def check(self) -> list[str]:
         """Mark buttons held past the limit as stuck; return those newly stuck."""
-        now = self._clock()
-        newly = sorted(
-            name
-            for name, since in self._down_since.items()
-            if name not in self._stuck and now - since >= self._stuck_after
-        )
+        with self._lock:
+            now = self._clock()
+            newly = sorted(
+                name
+                for name, since in self._down_since.items()
+                if name not in self._stuck and now - since >= self._stuck_after
+            )
+            self._stuck.update(newly)
         for name in newly:
-            self._stuck.add(name)
             problem = f"button {name} stuck"
             log.warning("%s (held %.0f s); ignored until released", problem, self._stuck_after)
             if self._on_change is not None:
@@ -234,13 +244,15 @@ class Health:
 
     def __init__(self) -> None:
         self._problems: dict[str, str] = {}
+        self._lock = threading.Lock()
 
     def __call__(self, part: str, problem: str | None) -> None:
         """Record that `part` has `problem`, or is fine again (None)."""
-        if problem is None:
-            self._problems.pop(part, None)
-        else:
-            self._problems[part] = problem
+        with self._lock:
+            if problem is None:
+                self._problems.pop(part, None)
+            else:
+                self._problems[part] = problem
 
     @property
     def ok(self) -> bool:
@@ -249,7 +261,8 @@ class Health:
 
     def problems(self) -> dict[str, str]:
         """Part -> one-line problem, oldest first."""
-        return dict(self._problems)
+        with self._lock:
+            return dict(self._problems)
 
     def lost(self, part: str) -> bool:
         """Whether `part` is currently reported lost or stuck."""
@@ -257,11 +270,10 @@ class Health:
 
     def summary(self) -> str:
         """Short line for the OLED and systemctl status: "camera lost", "ok"."""
-        if not self._problems:
+        problems = self.problems()
+        if not problems:
             return "ok"
-        return ", ".join(
-            f"{part} {_short(problem, part)}" for part, problem in self._problems.items()
-        )
+        return ", ".join(f"{part} {_short(problem, part)}" for part, problem in problems.items())
 
 
 def _short(problem: str, part: str) -> str:
