@@ -61,20 +61,22 @@ def install(venv: Path) -> InstallSize:
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
     pip = [str(venv / "bin" / "python"), "-m", "pip", "--disable-pip-version-check"]
     subprocess.run([*pip, "install", "--quiet", "--upgrade", "pip"], check=True)
+    (site,) = (venv / "lib").glob("python3*/site-packages")
+    baseline = {p.name for p in site.iterdir()}  # pip and setuptools: in every venv
+    empty = du(site)
     started = time.perf_counter()
     subprocess.run([*pip, "install", "--quiet", str(REPO)], check=True)
     seconds = time.perf_counter() - started
-    (site,) = (venv / "lib").glob("python3*/site-packages")
     ours = sum(
         du(site / name) for name in ("companion", "hardware", "web") if (site / name).exists()
     )
     entries = [
         (p.name, du(p))
         for p in site.iterdir()
-        if not p.name.endswith((".dist-info", ".pth")) and p.name != "__pycache__"
+        if p.name not in baseline and not p.name.endswith((".dist-info", ".pth"))
     ]
     largest = sorted(entries, key=lambda e: -e[1])[:8]
-    return InstallSize(du(site), ours, largest, seconds)
+    return InstallSize(du(site) - empty, ours, largest, seconds)
 
 
 def has_run_command(venv: Path) -> bool:
@@ -196,11 +198,13 @@ def section(size: InstallSize, startup: Startup | None, note: str) -> str:
         "Pi 4 is several times slower to start, a Pi Zero 2 W slower again. To measure a Pi, run "
         "the same command there from a checkout (it installs into a temporary venv).",
         "",
-        "Install size (`pip install .` with its dependencies into a fresh venv, site-packages):",
+        "Install size: what `pip install .` (with its dependencies) adds to the site-packages "
+        "of a fresh venv; OpenCV's and NumPy's wheels differ in size between x86_64 and "
+        "aarch64, and on the Pi NumPy comes from Debian (system site packages).",
         "",
         "| what | size |",
         "| --- | --- |",
-        f"| whole site-packages | {mib(size.site_packages)} |",
+        f"| everything installed | {mib(size.site_packages)} |",
         f"| our packages (companion, hardware, web) | {mib(size.ours)} |",
     ]
     lines += [f"| {name} | {mib(n)} |" for name, n in size.largest]
