@@ -154,7 +154,7 @@ def test_config_is_frozen(pc_model: Path) -> None:
 
 
 def test_defaults_take_overrides_as_values_or_tables(tmp_path: Path) -> None:
-    config = Config.defaults(journal=tmp_path / "j.sqlite", web={"port": 0 + 9000})
+    config = Config.defaults(journal=tmp_path / "j.sqlite", web={"port": 9000})
     assert config.journal == tmp_path / "j.sqlite"
     assert config.web.port == 9000
     buttons = ButtonsConfig(hold_time=0.5)
