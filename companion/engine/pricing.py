@@ -30,8 +30,6 @@ FIXED_PRICE = 1
 Choices = tuple[tuple[Resource, ...], ...]
 """One entry per choice producer: the resources it offers (one unit of one of them)."""
 
-_INDEX = {resource: i for i, resource in enumerate(RESOURCES)}
-
 
 @dataclass(frozen=True, slots=True)
 class Purchase:
@@ -72,7 +70,7 @@ class Payment:
     def __post_init__(self) -> None:
         if self.total != self.card_coins + self.trade:
             raise ValueError(f"payment: total {self.total} is not card coins + trade")
-        if self.trade != sum(units * price for _, units, price in self.bought):
+        if self.trade != sum([units * price for _, units, price in self.bought]):
             raise ValueError(f"payment: trade {self.trade} is not the sum of what is bought")
         if self.to_opponent not in (0, self.trade):
             raise ValueError("payment: the opponent gets all of the trade or nothing")
@@ -93,12 +91,17 @@ def unit_prices(city: City, opponent: City) -> Amounts:
 
     Only `opponent.produces` counts: choice producers (yellow cards, wonders) never raise it.
     """
+    w, c, s, g, p = opponent.produces
     fixed = city.fixed_price
-    w, c, s, g, p = (
-        FIXED_PRICE if resource in fixed else BASE_PRICE + units
-        for resource, units in zip(RESOURCES, opponent.produces, strict=True)
+    if not fixed:  # the common case, kept quick: pricing is on the hot path
+        return (BASE_PRICE + w, BASE_PRICE + c, BASE_PRICE + s, BASE_PRICE + g, BASE_PRICE + p)
+    return (
+        FIXED_PRICE if Resource.WOOD in fixed else BASE_PRICE + w,
+        FIXED_PRICE if Resource.CLAY in fixed else BASE_PRICE + c,
+        FIXED_PRICE if Resource.STONE in fixed else BASE_PRICE + s,
+        FIXED_PRICE if Resource.GLASS in fixed else BASE_PRICE + g,
+        FIXED_PRICE if Resource.PAPYRUS in fixed else BASE_PRICE + p,
     )
-    return (w, c, s, g, p)
 
 
 def waivers_for(catalog: Catalog, city: City, target: Card | Wonder) -> int:
@@ -157,16 +160,8 @@ def cheapest_payment(
 @lru_cache(maxsize=8192)
 def _payment(card_coins: int, purchase: Purchase, prices: Amounts, economy: bool) -> Payment:
     """The Payment for a purchase (cached: the same few values recur all game)."""
-    bought = tuple(
-        (resource, units, price)
-        for resource, units, price in zip(RESOURCES, purchase.bought, prices, strict=True)
-        if units
-    )
-    waived = tuple(
-        resource
-        for resource, units in zip(RESOURCES, purchase.waived, strict=True)
-        for _ in range(units)
-    )
+    bought = tuple([(RESOURCES[i], n, prices[i]) for i, n in enumerate(purchase.bought) if n])
+    waived = tuple([RESOURCES[i] for i, n in enumerate(purchase.waived) for _ in range(n)])
     return Payment(
         total=card_coins + purchase.coins,
         card_coins=card_coins,
@@ -176,6 +171,12 @@ def _payment(card_coins: int, purchase: Purchase, prices: Amounts, economy: bool
         waived=waived,
         chosen=purchase.chosen,
     )
+
+
+def clear_caches() -> None:
+    """Empty the pricing caches (the benchmarks measure the uncached path with it)."""
+    for cached in (_cheapest, _payment, _offering, _by_price):
+        cached.cache_clear()
 
 
 def cheapest_purchase(
@@ -207,8 +208,8 @@ def cheapest_purchase(
 def _cheapest(missing: Amounts, choices: Choices, prices: Amounts, waivers: int) -> Purchase:
     """Cover the most expensive missing units first: by a choice producer if an augmenting
     path frees one for it, else by a waiver if one is left, else never (it is bought)."""
-    offers = _offers(choices)
-    holder: list[int | None] = [None] * len(offers)  # producer -> resource index it covers
+    offering = _offering(choices)
+    holder: list[int | None] = [None] * len(choices)  # producer -> resource index it covers
     bought = list(missing)
     waived = [0, 0, 0, 0, 0]
     waivers_left = waivers
@@ -216,7 +217,7 @@ def _cheapest(missing: Amounts, choices: Choices, prices: Amounts, waivers: int)
     # unit can be neither covered nor waived, no later unit of that resource can be either.
     for r in _by_price(prices):
         for _ in range(missing[r]):
-            if offers and _augment(r, offers, holder, [False] * len(offers)):
+            if offering[r] and _augment(r, offering, holder, [False] * len(holder)):
                 bought[r] -= 1
             elif waivers_left:
                 waivers_left -= 1
@@ -228,14 +229,17 @@ def _cheapest(missing: Amounts, choices: Choices, prices: Amounts, waivers: int)
     ww, wc, ws, wg, wp = waived
     pw, pc, ps, pg, pp = prices
     coins = bw * pw + bc * pc + bs * ps + bg * pg + bp * pp
-    chosen = tuple(None if i is None else RESOURCES[i] for i in holder)
+    chosen = tuple([None if i is None else RESOURCES[i] for i in holder])
     return Purchase(coins, (bw, bc, bs, bg, bp), (ww, wc, ws, wg, wp), chosen)
 
 
 @lru_cache(maxsize=256)
-def _offers(choices: Choices) -> tuple[tuple[int, ...], ...]:
-    """The producers' resources as indices into `RESOURCES`."""
-    return tuple(tuple(_INDEX[r] for r in options) for options in choices)
+def _offering(choices: Choices) -> tuple[tuple[int, ...], ...]:
+    """For each resource (by index), the producers that offer it."""
+    return tuple(
+        tuple(k for k, options in enumerate(choices) if resource in options)
+        for resource in RESOURCES
+    )
 
 
 @lru_cache(maxsize=1024)
@@ -245,16 +249,16 @@ def _by_price(prices: Amounts) -> tuple[int, ...]:
 
 
 def _augment(
-    r: int, offers: tuple[tuple[int, ...], ...], holder: list[int | None], seen: list[bool]
+    r: int, offering: tuple[tuple[int, ...], ...], holder: list[int | None], seen: list[bool]
 ) -> bool:
     """Find a producer for one more unit of resource `r`, moving others along an augmenting
     path (Kuhn's algorithm); update `holder` and return True if one is found."""
-    for k, options in enumerate(offers):
-        if seen[k] or r not in options:
+    for k in offering[r]:
+        if seen[k]:
             continue
         seen[k] = True
         current = holder[k]
-        if current is None or _augment(current, offers, holder, seen):
+        if current is None or _augment(current, offering, holder, seen):
             holder[k] = r
             return True
     return False
