@@ -5,10 +5,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import replace
+from itertools import combinations_with_replacement, product
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from companion.engine.cards import RESOURCES, Catalog, Color, Resource, TokenId
+from companion.catalog import default_catalog
+from companion.engine.cards import RESOURCES, Card, Catalog, Color, Resource, TokenId, Wonder
 from companion.engine.pricing import Payment, cheapest_payment, unit_prices
 from companion.engine.state import City
 
@@ -287,3 +291,82 @@ def test_the_numbers_of_the_tokens_come_from_the_catalog(catalog: Catalog) -> No
     assert cheapest_payment(catalog, city, opponent, town_hall).to_opponent == 6
     assert cheapest_payment(changed, city, opponent, town_hall).total == 4
     assert cheapest_payment(changed, city, opponent, town_hall).to_opponent == 0
+
+
+# --- Whole payments against a brute force, on random cities --------------------------------
+
+CARD_IDS = [card.id for card in default_catalog().cards]
+WONDER_IDS = [wonder.id for wonder in default_catalog().wonders]
+SOME_TOKENS = ["masonry", "architecture", "economy", "urbanism"]
+
+
+def brute_force_payment(
+    catalog: Catalog,
+    cards: list[str],
+    wonders: list[str],
+    tokens: list[str],
+    opponent_cards: list[str],
+    opponent_tokens: list[str],
+    target_id: str,
+) -> tuple[int, int, bool]:
+    """(total, to opponent, chain) straight from RULES.md "Costs", trying every choice of
+    every producer and every placement of the waivers."""
+    owned = [catalog.card(c) for c in cards]
+    target: Card | Wonder
+    if catalog.is_card(target_id):
+        target = catalog.card(target_id)
+        if target.chain_from and any(c.chain_symbol == target.chain_from for c in owned):
+            return 0, 0, True
+        waivers = 2 if "masonry" in tokens and target.color is Color.BLUE else 0
+    else:
+        target = catalog.wonder(target_id)
+        waivers = 2 if "architecture" in tokens else 0
+    opponents = [catalog.card(c) for c in opponent_cards]
+    prices = [
+        1
+        if any(r in c.fixed_price for c in owned)
+        else 2 + sum(c.produces[i] for c in opponents if c.color in (Color.BROWN, Color.GREY))
+        for i, r in enumerate(RESOURCES)
+    ]
+    have = [sum(c.produces[i] for c in owned) for i in range(5)]
+    producers = [c.produces_one_of for c in owned if c.produces_one_of]
+    producers += [catalog.wonder(w).produces_one_of for w in wonders]
+    trade = min(
+        sum(
+            max(0, target.cost.resources[i] - have[i] - picks.count(r) - placed.count(i))
+            * prices[i]
+            for i, r in enumerate(RESOURCES)
+        )
+        for picks in product(*(options or (None,) for options in producers))
+        for placed in combinations_with_replacement(range(6), waivers)  # 5: a waiver unused
+    )
+    economy = "economy" in opponent_tokens
+    return target.cost.coins + trade, trade if economy else 0, False
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    cards=st.lists(st.sampled_from(CARD_IDS), unique=True, max_size=14),
+    wonders=st.lists(st.sampled_from(WONDER_IDS), unique=True, max_size=3),
+    tokens=st.lists(st.sampled_from(SOME_TOKENS), unique=True),
+    opponent_cards=st.lists(st.sampled_from(CARD_IDS), unique=True, max_size=14),
+    opponent_tokens=st.lists(st.sampled_from(SOME_TOKENS), unique=True),
+    target_id=st.sampled_from(CARD_IDS + WONDER_IDS),
+)
+def test_cheapest_payment_equals_brute_force(
+    cards: list[str],
+    wonders: list[str],
+    tokens: list[str],
+    opponent_cards: list[str],
+    opponent_tokens: list[str],
+    target_id: str,
+) -> None:
+    catalog = default_catalog()
+    city = city_of(catalog, cards, wonders, tokens)
+    opponent = city_of(catalog, opponent_cards, tokens=opponent_tokens)
+    payment = price(catalog, city, opponent, target_id)
+    expected = brute_force_payment(
+        catalog, cards, wonders, tokens, opponent_cards, opponent_tokens, target_id
+    )
+    assert (payment.total, payment.to_opponent, payment.chain) == expected
+    assert len(payment.waived) <= 2
