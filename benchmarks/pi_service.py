@@ -195,8 +195,8 @@ def section(size: InstallSize, startup: Startup | None, note: str) -> str:
         "",
         "Measured by `.venv/bin/python benchmarks/pi_service.py` on a development machine "
         f"({machine()}), shared with other work while measuring, **not on a Raspberry Pi**: a "
-        "Pi 4 is several times slower to start, a Pi Zero 2 W slower again. To measure a Pi, run "
-        "the same command there from a checkout (it installs into a temporary venv).",
+        "Pi is slower, and these figures are no promise for one. To measure a Pi, run the same "
+        "command there from a checkout (it installs into a temporary venv).",
         "",
         "Install size: what `pip install .` (with its dependencies) adds to the site-packages "
         "of a fresh venv; OpenCV's and NumPy's wheels differ in size between x86_64 and "
