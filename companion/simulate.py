@@ -26,8 +26,8 @@ from companion.engine.events import (
     event_from_record,
     event_to_record,
 )
+from companion.engine.pricing import cheapest_payment
 from companion.engine.rules import (
-    IllegalEvent,
     accessible_cards,
     apply,
     available_library_tokens,
@@ -41,6 +41,10 @@ from companion.engine.state import GameState, PendingKind, Player
 VICTORY_KINDS = ("military", "science", "civilian", "shared")
 MAX_EVENTS = 400
 """More events than any game can have: a longer game is a failure (the engine loops)."""
+
+
+WONDER_CHANCE = 0.3
+"""How often a random turn tries to build a wonder (then a building, else a discard)."""
 
 
 class InvariantError(AssertionError):
@@ -82,32 +86,31 @@ def random_deal(catalog: Catalog, rng: random.Random, age: int) -> Deal:
     return Deal(age=age, layout=tuple(deck))
 
 
-def random_turn(state: GameState, rng: random.Random) -> Event:
-    """A random legal event for the state (a structure must be dealt)."""
+def random_turn(state: GameState, rng: random.Random) -> tuple[Event, GameState]:
+    """A random legal event for the state (a structure must be dealt), and the state after it."""
     pending = state.pending
     if pending is not None:
         if pending.kind is PendingKind.GREAT_LIBRARY:
             drawn = tuple(rng.sample(available_library_tokens(state), 3))
-            return KeepLibraryToken(pending.player, drawn, rng.choice(drawn))
-        return rng.choice(legal_events(state))
+            event: Event = KeepLibraryToken(pending.player, drawn, rng.choice(drawn))
+        else:
+            event = rng.choice(legal_events(state))
+        return event, apply(state, event)
     player = state.current
     card = rng.choice(accessible_cards(state))
-    wonders = list(state.city(player).wonders_unbuilt)
-    rng.shuffle(wonders)
-    roll = rng.random()
-    tries: list[Event] = []
-    if roll < 0.6:
-        tries.append(Build(player, card))
-    if roll < 0.85:
-        tries += [BuildWonder(player, w, card) for w in wonders]
-    tries.append(Build(player, card))
-    for event in tries:
-        try:
-            apply(state, event)
-        except IllegalEvent:
-            continue
-        return event
-    return Discard(player, card)
+    city, opponent = state.city(player), state.city(player.opponent)
+    catalog = state.catalog
+    if city.wonders_unbuilt and rng.random() < WONDER_CHANCE:
+        wonder = rng.choice(city.wonders_unbuilt)
+        price = cheapest_payment(catalog, city, opponent, catalog.wonder(wonder)).total
+        if price <= city.coins:
+            event = BuildWonder(player, wonder, card)
+            return event, apply(state, event)
+    if cheapest_payment(catalog, city, opponent, catalog.card(card)).total <= city.coins:
+        event = Build(player, card)
+    else:
+        event = Discard(player, card)
+    return event, apply(state, event)
 
 
 @dataclass
@@ -135,9 +138,10 @@ def play(catalog: Catalog, rng: random.Random, *, check: bool = True) -> Playout
             state = game.states[-1]
             if state.structure is None and state.pending is None:
                 event: Event = random_deal(catalog, rng, state.age)
+                _submit(game, event, dealt, check)
             else:
-                event = random_turn(state, rng)
-            _submit(game, event, dealt, check)
+                event, after = random_turn(state, rng)
+                _submit(game, event, dealt, check, after)
             if len(game.events) > MAX_EVENTS:
                 raise InvariantError(f"no end after {MAX_EVENTS} events")
         if check:
@@ -147,10 +151,17 @@ def play(catalog: Catalog, rng: random.Random, *, check: bool = True) -> Playout
     return game
 
 
-def _submit(game: Playout, event: Event, dealt: list[CardId], check: bool) -> None:
+def _submit(
+    game: Playout,
+    event: Event,
+    dealt: list[CardId],
+    check: bool,
+    after: GameState | None = None,
+) -> None:
     game.events.append(event)  # recorded first, so a failing event is in the record
     before = game.states[-1]
-    after = apply(before, event)
+    if after is None:
+        after = apply(before, event)
     if isinstance(event, Deal):
         dealt.extend(event.layout)
     game.states.append(after)
@@ -177,10 +188,10 @@ def check_invariants(state: GameState, dealt: list[CardId]) -> None:
     built = len(one.wonders_built) + len(two.wonders_built)
     if built > state.catalog.rules.max_wonders:
         raise InvariantError(f"{built} wonders built")
-    placed: list[str] = [*one.cards, *two.cards, *one.tucked, *two.tucked, *state.discard]
+    placed: list[CardId] = [*one.cards, *two.cards, *one.tucked, *two.tucked, *state.discard]
     if state.structure is not None:
         placed += [c for c in state.structure.cards if c is not None]
-    if Counter(placed) != Counter(dealt):
+    if len(placed) != len(dealt) or set(placed) != set(dealt):  # dealt cards are distinct
         lost = Counter(dealt) - Counter(placed)
         extra = Counter(placed) - Counter(dealt)
         raise InvariantError(f"cards not conserved: lost {sorted(lost)}, extra {sorted(extra)}")

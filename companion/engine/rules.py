@@ -10,7 +10,6 @@ one-line message and change nothing (states are immutable).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 from itertools import combinations
 
 from .cards import (
@@ -52,6 +51,7 @@ from .state import (
     Player,
     Structure,
     Victory,
+    evolve,
 )
 
 __all__ = [
@@ -145,7 +145,7 @@ def _setup(state: GameState, event: Setup) -> GameState:
         City(coins=rules.starting_coins, wonders_unbuilt=event.wonders[0]),
         City(coins=rules.starting_coins, wonders_unbuilt=event.wonders[1]),
     )
-    return replace(
+    return evolve(
         state,
         phase=Phase.PLAYING,
         age=1,
@@ -176,7 +176,8 @@ def _deal(state: GameState, event: Deal) -> GameState:
     guilds = sum(catalog.card(c).is_guild for c in event.layout)
     if guilds > catalog.rules.guilds_in_age_3:
         raise IllegalEvent(f"deal: age 3 has {catalog.rules.guilds_in_age_3} guilds, not {guilds}")
-    return replace(state, structure=Structure(event.age, event.layout))
+    covered_by = tuple(p.covered_by for p in catalog.layout(event.age).positions)
+    return evolve(state, structure=Structure(event.age, event.layout, covered_by))
 
 
 # --- Draft -----------------------------------------------------------------------------
@@ -251,17 +252,127 @@ def accessible_cards(state: GameState) -> tuple[CardId, ...]:
     if structure is None:
         return ()
     cards = structure.cards
-    positions = state.catalog.layout(structure.age).positions
     found: list[CardId] = []
-    for position in positions:
-        card = cards[position.index]
-        if card is not None and all(cards[i] is None for i in position.covered_by):
-            found.append(card)
+    for card, covers in zip(cards, structure.covered_by, strict=True):
+        if card is not None:
+            for above in covers:
+                if cards[above] is not None:
+                    break
+            else:
+                found.append(card)
     return tuple(found)
 
 
-def _take(state: GameState, player: Player, card_id: CardId) -> tuple[GameState, Card]:
-    """Check that `player` may take `card_id` now; return the state without it and the card."""
+def was_taken(state: GameState, card_id: CardId) -> bool:
+    """Whether `card_id` has been taken from a structure (it is in a city, under a wonder
+    or in the discard pile)."""
+    one, two = state.cities
+    return (
+        card_id in one.cards
+        or card_id in two.cards
+        or card_id in state.discard
+        or card_id in one.tucked
+        or card_id in two.tucked
+    )
+
+
+class _Turn:
+    """The parts of the state that an event changes, gathered in a mutable working copy so
+    that the new state is built once, at the end (copying a `GameState` is the engine's
+    main cost)."""
+
+    __slots__ = (
+        "age",
+        "base",
+        "board_tokens",
+        "boxed_tokens",
+        "boxed_wonders",
+        "cities",
+        "current",
+        "discard",
+        "loot",
+        "pending",
+        "phase",
+        "player",
+        "position",
+        "shared",
+        "structure",
+        "taken",
+        "victory",
+        "winner",
+    )  # fmt: skip
+
+    def __init__(self, state: GameState, player: Player) -> None:
+        self.base = state
+        self.player = player
+        self.cities = list(state.cities)
+        self.position = state.position
+        self.loot = state.loot
+        self.structure = state.structure
+        self.taken = state.taken
+        self.discard = state.discard
+        self.board_tokens = state.board_tokens
+        self.boxed_tokens = state.boxed_tokens
+        self.boxed_wonders = state.boxed_wonders
+        self.pending: Pending | None = state.pending
+        self.current = state.current
+        self.age = state.age
+        self.phase = state.phase
+        self.winner = state.winner
+        self.shared = state.shared
+        self.victory = state.victory
+
+    @property
+    def catalog(self) -> Catalog:
+        return self.base.catalog
+
+    @property
+    def city(self) -> City:
+        """The acting player's city."""
+        return self.cities[0 if self.player is Player.P1 else 1]
+
+    @city.setter
+    def city(self, city: City) -> None:
+        self.cities[0 if self.player is Player.P1 else 1] = city
+
+    @property
+    def opponent(self) -> City:
+        """The other player's city."""
+        return self.cities[1 if self.player is Player.P1 else 0]
+
+    @opponent.setter
+    def opponent(self, city: City) -> None:
+        self.cities[1 if self.player is Player.P1 else 0] = city
+
+    @property
+    def finished(self) -> bool:
+        return self.phase is Phase.FINISHED
+
+    def state(self) -> GameState:
+        """The new state."""
+        return evolve(
+            self.base,
+            cities=(self.cities[0], self.cities[1]),
+            position=self.position,
+            loot=self.loot,
+            structure=self.structure,
+            taken=self.taken,
+            discard=self.discard,
+            board_tokens=self.board_tokens,
+            boxed_tokens=self.boxed_tokens,
+            boxed_wonders=self.boxed_wonders,
+            pending=self.pending,
+            current=self.current,
+            age=self.age,
+            phase=self.phase,
+            winner=self.winner,
+            shared=self.shared,
+            victory=self.victory,
+        )
+
+
+def _take(state: GameState, player: Player, card_id: CardId) -> tuple[_Turn, Card]:
+    """Check that `player` may take `card_id` now; return the turn without it and the card."""
     if player is not state.current:
         raise IllegalEvent(f"It is {state.current}'s turn, not {player}'s")
     catalog = state.catalog
@@ -272,27 +383,43 @@ def _take(state: GameState, player: Player, card_id: CardId) -> tuple[GameState,
         raise IllegalEvent(
             f"{catalog.name(card_id)} is an age {card.age} card, not age {state.age}"
         )
-    if card_id in state.seen:
-        raise IllegalEvent(f"{catalog.name(card_id)} has already been taken")
     structure = state.structure
     if structure is not None:
         cards = structure.cards
         try:
             index = cards.index(card_id)
         except ValueError:
+            if was_taken(state, card_id):
+                raise IllegalEvent(f"{catalog.name(card_id)} has already been taken") from None
             raise IllegalEvent(
                 f"{catalog.name(card_id)} is not in the age {state.age} structure"
             ) from None
-        for above in catalog.layout(structure.age).positions[index].covered_by:
+        for above in structure.covered_by[index]:
             if cards[above] is not None:
                 raise IllegalEvent(f"{catalog.name(card_id)} is covered")
-        structure = Structure(structure.age, (*cards[:index], None, *cards[index + 1 :]))
-    elif card.is_guild:
-        guilds = sum(1 for c in state.seen if catalog.card(c).is_guild)
-        if guilds >= catalog.rules.guilds_in_age_3:
-            raise IllegalEvent(f"Only {guilds} guilds are in age 3: {catalog.name(card_id)}?")
-    taken = replace(state, structure=structure, taken=state.taken + 1, seen=state.seen | {card_id})
-    return taken, card
+        structure = Structure(
+            structure.age, (*cards[:index], None, *cards[index + 1 :]), structure.covered_by
+        )
+    else:
+        if was_taken(state, card_id):
+            raise IllegalEvent(f"{catalog.name(card_id)} has already been taken")
+        if card.is_guild and _guilds_taken(state) >= catalog.rules.guilds_in_age_3:
+            raise IllegalEvent(
+                f"Age 3 has only {catalog.rules.guilds_in_age_3} guilds: "
+                f"{catalog.name(card_id)} cannot be a 4th"
+            )
+    turn = _Turn(state, player)
+    turn.structure = structure
+    turn.taken += 1
+    return turn, card
+
+
+def _guilds_taken(state: GameState) -> int:
+    """Guilds taken so far (in cities, under wonders, discarded)."""
+    one, two = state.cities
+    catalog = state.catalog
+    taken = (*one.cards, *two.cards, *one.tucked, *two.tucked, *state.discard)
+    return sum(1 for c in taken if catalog.card(c).is_guild)
 
 
 # --- The three actions -----------------------------------------------------------------
@@ -300,9 +427,9 @@ def _take(state: GameState, player: Player, card_id: CardId) -> tuple[GameState,
 
 def _build(state: GameState, event: Build) -> GameState:
     """Construct the building: pay its cheapest price (free through a chain, Urbanism +4)."""
-    state, card = _take(state, event.player, event.card)
+    turn, card = _take(state, event.player, event.card)
     player = event.player
-    city, opponent = state.city(player), state.city(player.opponent)
+    city, opponent = turn.city, turn.opponent
     payment = cheapest_payment(state.catalog, city, opponent, card)
     if payment.total > city.coins:
         raise IllegalEvent(
@@ -311,23 +438,22 @@ def _build(state: GameState, event: Build) -> GameState:
     coins = city.coins - payment.total
     if payment.chain and URBANISM in city.tokens:
         coins += URBANISM_COINS
-    city = replace(city, coins=coins)
     if payment.to_opponent:
-        opponent = replace(opponent, coins=opponent.coins + payment.to_opponent)
-    cities = (city, opponent) if player is Player.P1 else (opponent, city)
-    state = replace(state, cities=cities)
-    return _construct(state, player, card, extra_turn=False)
+        turn.opponent = evolve(opponent, coins=opponent.coins + payment.to_opponent)
+    _construct(turn, card, coins)
+    if not turn.finished and turn.pending is None:
+        _end_turn(turn, extra_turn=False)
+    return turn.state()
 
 
 def _discard(state: GameState, event: Discard) -> GameState:
     """Discard the card for 2 coins + 1 per yellow card in the city."""
-    state, card = _take(state, event.player, event.card)
-    city = state.city(event.player)
-    city = replace(city, coins=city.coins + DISCARD_COINS + city.colors[_YELLOW])
-    state = replace(
-        state, cities=state.with_city(event.player, city), discard=(*state.discard, card.id)
-    )
-    return _end_turn(state, event.player, extra_turn=False)
+    turn, card = _take(state, event.player, event.card)
+    city = turn.city
+    turn.city = evolve(city, coins=city.coins + DISCARD_COINS + city.colors[_YELLOW])
+    turn.discard = (*turn.discard, card.id)
+    _end_turn(turn, extra_turn=False)
+    return turn.state()
 
 
 def _build_wonder(state: GameState, event: BuildWonder) -> GameState:
@@ -345,15 +471,15 @@ def _build_wonder(state: GameState, event: BuildWonder) -> GameState:
         if event.wonder in state.boxed_wonders:
             raise IllegalEvent(f"{catalog.name(event.wonder)} has left the game (7 wonders built)")
         raise IllegalEvent(f"{catalog.name(event.wonder)} is not one of {player}'s wonders")
-    state, card = _take(state, player, event.card)
+    turn, card = _take(state, player, event.card)
     wonder = catalog.wonder(event.wonder)
-    city, opponent = state.city(player), state.city(player.opponent)
+    opponent = turn.opponent
     payment = cheapest_payment(catalog, city, opponent, wonder)
     if payment.total > city.coins:
         raise IllegalEvent(
             f"{catalog.name(wonder.id)} costs {payment.total} coins, {player} has {city.coins}"
         )
-    city = replace(
+    turn.city = evolve(
         city,
         coins=city.coins - payment.total + wonder.coins,
         wonders_built=(*city.wonders_built, wonder.id),
@@ -361,65 +487,62 @@ def _build_wonder(state: GameState, event: BuildWonder) -> GameState:
         tucked=(*city.tucked, card.id),
         choices=(*city.choices, wonder.produces_one_of) if wonder.produces_one_of else city.choices,
     )
-    opponent = replace(
-        opponent,
-        coins=max(0, opponent.coins + payment.to_opponent - wonder.opponent_loses),
-    )
-    cities = (city, opponent) if player is Player.P1 else (opponent, city)
-    state = replace(state, cities=cities)
-    state = _limit_wonders(state)
+    if payment.to_opponent or wonder.opponent_loses:
+        turn.opponent = evolve(
+            opponent,
+            coins=max(0, opponent.coins + payment.to_opponent - wonder.opponent_loses),
+        )
+    _limit_wonders(turn)
     if wonder.shields:
-        state = _shields(state, player, wonder.shields)
-        if state.finished:
-            return state
+        _shields(turn, wonder.shields)
+        if turn.finished:
+            return turn.state()
     extra = wonder.extra_turn or THEOLOGY in city.tokens
-    pending = _wonder_decision(state, player, wonder)
-    if pending is not None:
-        return replace(state, pending=replace(pending, extra_turn=extra), last_player=player)
-    return _end_turn(state, player, extra_turn=extra)
+    turn.pending = _wonder_decision(turn, wonder, extra)
+    if turn.pending is None:
+        _end_turn(turn, extra_turn=extra)
+    return turn.state()
 
 
-def _limit_wonders(state: GameState) -> GameState:
+def _limit_wonders(turn: _Turn) -> None:
     """As soon as the 7th wonder is built, the last unbuilt one goes back to the box."""
-    built = len(state.cities[0].wonders_built) + len(state.cities[1].wonders_built)
-    if built < state.catalog.rules.max_wonders:
-        return state
-    left = state.cities[0].wonders_unbuilt + state.cities[1].wonders_unbuilt
-    if not left:
-        return state
-    cities = (
-        replace(state.cities[0], wonders_unbuilt=()),
-        replace(state.cities[1], wonders_unbuilt=()),
-    )
-    return replace(state, cities=cities, boxed_wonders=state.boxed_wonders + left)
+    one, two = turn.cities
+    if len(one.wonders_built) + len(two.wonders_built) < turn.catalog.rules.max_wonders:
+        return
+    left = one.wonders_unbuilt + two.wonders_unbuilt
+    if left:
+        turn.cities = [evolve(one, wonders_unbuilt=()), evolve(two, wonders_unbuilt=())]
+        turn.boxed_wonders = turn.boxed_wonders + left
 
 
-def _wonder_decision(state: GameState, player: Player, wonder: Wonder) -> Pending | None:
+def _wonder_decision(turn: _Turn, wonder: Wonder, extra: bool) -> Pending | None:
     """The choice a wonder asks for, if there is anything to choose from."""
+    player = turn.player
     if wonder.destroys is not None:
-        if state.city(player.opponent).colors[COLOR_INDEX[wonder.destroys]]:
-            return Pending(PendingKind.DESTROY, player)
+        if turn.opponent.colors[COLOR_INDEX[wonder.destroys]]:
+            return Pending(PendingKind.DESTROY, player, extra)
     elif wonder.id == MAUSOLEUM:  # one-off effect, handled by id
-        if state.discard:
-            return Pending(PendingKind.MAUSOLEUM, player)
-    elif wonder.id == GREAT_LIBRARY and len(available_library_tokens(state)) >= 1:
-        return Pending(PendingKind.GREAT_LIBRARY, player)
+        if turn.discard:
+            return Pending(PendingKind.MAUSOLEUM, player, extra)
+    elif wonder.id == GREAT_LIBRARY:  # one-off effect, handled by id
+        return Pending(PendingKind.GREAT_LIBRARY, player, extra)
     return None
 
 
 # --- Constructing a card: effects ----------------------------------------------------------
 
 
-def _add_card(city: City, card: Card) -> City:
-    """The city with `card` added and its summaries updated."""
+def _add_card(city: City, card: Card, coins: int) -> City:
+    """The city with `card` added, `coins` coins and its summaries updated."""
     colors = list(city.colors)
     colors[COLOR_INDEX[card.color]] += 1
     produces = city.produces
     if card.produces != NO_RESOURCES:
         w, c, s, g, p = (a + b for a, b in zip(produces, card.produces, strict=True))
         produces = (w, c, s, g, p)
-    return replace(
+    return evolve(
         city,
+        coins=coins,
         cards=(*city.cards, card.id),
         colors=tuple(colors),
         produces=produces,
@@ -432,92 +555,82 @@ def _add_card(city: City, card: Card) -> City:
     )
 
 
-def _construct(state: GameState, player: Player, card: Card, *, extra_turn: bool) -> GameState:
-    """Add a paid-for card to `player`'s city and apply its effects, then end the turn."""
-    city = _add_card(state.city(player), card)
-    pair = makes_pair(state.city(player), card.science)
-    coins = card.coins
+def _construct(turn: _Turn, card: Card, coins: int) -> None:
+    """Add a paid-for card to the acting city (left with `coins` coins) and apply its
+    effects: coins, shields, science. May end the game or ask for a progress token."""
+    before = turn.city
+    city = _add_card(before, card, coins)
+    gained = card.coins
     if card.coins_per is not None:  # counted once, in the builder's city, the card included
-        coins += card.coins_per.coins * count_in(city, card.coins_per.counts)
+        gained += card.coins_per.coins * count_in(city, card.coins_per.counts)
     if card.guild is not None:  # counted in the city that has the most
-        opponent = state.city(player.opponent)
-        most = max(count_in(city, card.guild.counts), count_in(opponent, card.guild.counts))
-        coins += card.guild.coins * most
-    if coins:
-        city = replace(city, coins=city.coins + coins)
-    state = replace(state, cities=state.with_city(player, city))
+        counts = card.guild.counts
+        gained += card.guild.coins * max(count_in(city, counts), count_in(turn.opponent, counts))
+    if gained:
+        city = evolve(city, coins=city.coins + gained)
+    turn.city = city
     if card.shields:
-        shields = card.shields + (STRATEGY_SHIELDS if STRATEGY in city.tokens else 0)
-        state = _shields(state, player, shields)
-        if state.finished:
-            return state
-    if card.science is not None:
-        if has_supremacy(city, state.catalog.rules.science_supremacy):
-            return _win(state, player, Victory.SCIENCE)
-        if pair and state.board_tokens:
-            pending = Pending(PendingKind.PROGRESS, player, extra_turn)
-            return replace(state, pending=pending, last_player=player)
-    return _end_turn(state, player, extra_turn=extra_turn)
+        _shields(turn, card.shields + (STRATEGY_SHIELDS if STRATEGY in city.tokens else 0))
+    elif card.science is not None:
+        if has_supremacy(city, turn.catalog.rules.science_supremacy):
+            _win(turn, turn.player, Victory.SCIENCE)
+        elif makes_pair(before, card.science) and turn.board_tokens:
+            turn.pending = Pending(PendingKind.PROGRESS, turn.player)
 
 
-def _shields(state: GameState, player: Player, shields: int) -> GameState:
+def _shields(turn: _Turn, shields: int) -> None:
     """Move the conflict pawn; apply loot; military supremacy ends the game."""
-    move = move_pawn(state.catalog.track, state.position, state.loot, player, shields)
-    cities = state.cities
+    move = move_pawn(turn.catalog.track, turn.position, turn.loot, turn.player, shields)
     if move.lost != (0, 0):
-        cities = (
-            replace(cities[0], coins=max(0, cities[0].coins - move.lost[0])),
-            replace(cities[1], coins=max(0, cities[1].coins - move.lost[1])),
-        )
-    state = replace(state, position=move.position, loot=move.loot, cities=cities)
+        one, two = turn.cities
+        turn.cities = [
+            evolve(one, coins=max(0, one.coins - move.lost[0])) if move.lost[0] else one,
+            evolve(two, coins=max(0, two.coins - move.lost[1])) if move.lost[1] else two,
+        ]
+    turn.position = move.position
+    turn.loot = move.loot
     if move.supremacy:
-        return _win(state, player, Victory.MILITARY)
-    return state
+        _win(turn, turn.player, Victory.MILITARY)
 
 
-def _win(state: GameState, player: Player | None, victory: Victory) -> GameState:
+def _win(turn: _Turn, player: Player | None, victory: Victory) -> None:
     """End the game at once (player None: a shared victory)."""
-    return replace(
-        state,
-        phase=Phase.FINISHED,
-        winner=player,
-        shared=player is None,
-        victory=victory,
-        pending=None,
-        last_player=state.current,
-    )
+    turn.phase = Phase.FINISHED
+    turn.winner = player
+    turn.shared = player is None
+    turn.victory = victory
+    turn.pending = None
 
 
 # --- End of a turn, of an age, of the game ----------------------------------------------
 
 
-def _end_turn(state: GameState, player: Player, *, extra_turn: bool) -> GameState:
+def _end_turn(turn: _Turn, *, extra_turn: bool) -> None:
     """Pass the turn (or keep it for an extra turn), ending the age after its 20th card."""
-    if state.taken < CARDS_PER_AGE:
-        current = player if extra_turn else player.opponent
-        return replace(state, current=current, pending=None, last_player=player)
+    player = turn.player
+    turn.pending = None
+    if turn.taken < CARDS_PER_AGE:
+        turn.current = player if extra_turn else player.opponent
+        return
     # The age is over: an extra turn is lost.
-    if state.age == 3:
-        return _civilian_end(replace(state, last_player=player))
-    chooser = weaker_side(state.position) or player
-    return replace(
-        state,
-        current=chooser,
-        pending=Pending(PendingKind.NEXT_AGE, chooser),
-        last_player=player,
-    )
+    if turn.age == 3:
+        _civilian_end(turn)
+        return
+    chooser = weaker_side(turn.position) or player
+    turn.current = chooser
+    turn.pending = Pending(PendingKind.NEXT_AGE, chooser)
 
 
-def _civilian_end(state: GameState) -> GameState:
+def _civilian_end(turn: _Turn) -> None:
     """After the last card of age 3: most VP wins, then most blue VP, else shared."""
-    sheet = score_sheet(state)
+    sheet = score_sheet(turn.state())
     one, two = sheet.p1, sheet.p2
     winner: Player | None = None
     if (one.total, one.blue) > (two.total, two.blue):
         winner = Player.P1
     elif (one.total, one.blue) < (two.total, two.blue):
         winner = Player.P2
-    return _win(state, winner, Victory.CIVILIAN)
+    _win(turn, winner, Victory.CIVILIAN)
 
 
 # --- Pending decisions -------------------------------------------------------------------
@@ -526,22 +639,28 @@ def _civilian_end(state: GameState) -> GameState:
 def _answer(state: GameState, pending: Pending, event: Event) -> GameState:
     """Apply the event that answers the pending decision; refuse anything else."""
     if event.type != pending.kind.value:
-        raise IllegalEvent(f"{pending.player} must first answer: {_ASKS[pending.kind]}")
+        raise IllegalEvent(f"{pending.player} must first {_ASKS[pending.kind]}")
     player = getattr(event, "player", None)
     if player is not pending.player:
-        raise IllegalEvent(f"{_ASKS[pending.kind]}: it is {pending.player}'s choice")
+        raise IllegalEvent(f"It is {pending.player}'s choice: {_ASKS[pending.kind]}")
+    if isinstance(event, ChooseStarter):
+        return _choose_starter(state, event)
+    turn = _Turn(state, pending.player)
+    turn.pending = None
     match event:
         case TakeProgress():
-            return _take_progress(state, pending, event)
+            _take_progress(turn, event)
         case Destroy():
-            return _destroy(state, pending, event)
+            _destroy(turn, event)
         case BuildFromDiscard():
-            return _build_from_discard(state, pending, event)
+            _build_from_discard(turn, event)
         case KeepLibraryToken():
-            return _keep_library_token(state, pending, event)
-        case ChooseStarter():
-            return _choose_starter(state, event)
-    raise IllegalEvent(f"{event.type}: not a decision")  # pragma: no cover
+            _keep_library_token(turn, event)
+    if not turn.finished and turn.pending is None:
+        _end_turn(turn, extra_turn=pending.extra_turn)
+    elif turn.pending is not None:  # a Mausoleum card that makes a pair: the turn goes on
+        turn.pending = evolve(turn.pending, extra_turn=pending.extra_turn)
+    return turn.state()
 
 
 _ASKS = {
@@ -553,50 +672,44 @@ _ASKS = {
 }
 
 
-def _gain_token(state: GameState, player: Player, token_id: TokenId, extra: bool) -> GameState:
+def _gain_token(turn: _Turn, token_id: TokenId) -> None:
     """Add a progress token to the city: its coins now, Law's symbol (maybe supremacy)."""
-    token = state.catalog.token(token_id)
-    city = state.city(player)
-    city = replace(
+    token = turn.catalog.token(token_id)
+    city = turn.city
+    city = evolve(
         city,
         tokens=city.tokens | {token_id},
         coins=city.coins + token.coins,
         symbols=city.symbols | {token.science} if token.science else city.symbols,
     )
-    state = replace(state, cities=state.with_city(player, city), pending=None)
-    if token.science is not None and has_supremacy(city, state.catalog.rules.science_supremacy):
-        return _win(state, player, Victory.SCIENCE)
-    return _end_turn(state, player, extra_turn=extra)
+    turn.city = city
+    if token.science is not None and has_supremacy(city, turn.catalog.rules.science_supremacy):
+        _win(turn, turn.player, Victory.SCIENCE)
 
 
-def _take_progress(state: GameState, pending: Pending, event: TakeProgress) -> GameState:
+def _take_progress(turn: _Turn, event: TakeProgress) -> None:
     """Take one of the progress tokens still on the board."""
-    if event.token not in state.board_tokens:
-        name = state.catalog.name(event.token) if state.catalog.is_token(event.token) else None
-        raise IllegalEvent(f"{name or repr(event.token)} is not on the board")
-    state = replace(state, board_tokens=tuple(t for t in state.board_tokens if t != event.token))
-    return _gain_token(state, event.player, event.token, pending.extra_turn)
+    if event.token not in turn.board_tokens:
+        catalog = turn.catalog
+        name = catalog.name(event.token) if catalog.is_token(event.token) else repr(event.token)
+        raise IllegalEvent(f"{name} is not on the board")
+    turn.board_tokens = tuple(t for t in turn.board_tokens if t != event.token)
+    _gain_token(turn, event.token)
 
 
-def _destroy(state: GameState, pending: Pending, event: Destroy) -> GameState:
+def _destroy(turn: _Turn, event: Destroy) -> None:
     """Put an opponent's card of the wonder's colour on the discard pile."""
-    catalog = state.catalog
-    player = event.player
-    color = catalog.wonder(state.city(player).wonders_built[-1]).destroys
-    opponent = state.city(player.opponent)
+    catalog = turn.catalog
+    color = catalog.wonder(turn.city.wonders_built[-1]).destroys
+    opponent = turn.opponent
     if event.card not in opponent.cards:
-        raise IllegalEvent(f"{event.card!r} is not in {player.opponent}'s city")
+        label = catalog.name(event.card) if catalog.is_card(event.card) else repr(event.card)
+        raise IllegalEvent(f"{label} is not in {turn.player.opponent}'s city")
     card = catalog.card(event.card)
     if card.color is not color:
         raise IllegalEvent(f"{catalog.name(card.id)} is not a {color} card")
-    opponent = _remove_card(opponent, card)
-    state = replace(
-        state,
-        cities=state.with_city(player.opponent, opponent),
-        discard=(*state.discard, card.id),
-        pending=None,
-    )
-    return _end_turn(state, player, extra_turn=pending.extra_turn)
+    turn.opponent = _remove_card(opponent, card)
+    turn.discard = (*turn.discard, card.id)
 
 
 def _remove_card(city: City, card: Card) -> City:
@@ -604,7 +717,7 @@ def _remove_card(city: City, card: Card) -> City:
     colors = list(city.colors)
     colors[COLOR_INDEX[card.color]] -= 1
     w, c, s, g, p = (a - b for a, b in zip(city.produces, card.produces, strict=True))
-    return replace(
+    return evolve(
         city,
         cards=tuple(c for c in city.cards if c != card.id),
         colors=tuple(colors),
@@ -612,15 +725,15 @@ def _remove_card(city: City, card: Card) -> City:
     )
 
 
-def _build_from_discard(state: GameState, pending: Pending, event: BuildFromDiscard) -> GameState:
+def _build_from_discard(turn: _Turn, event: BuildFromDiscard) -> None:
     """The Mausoleum: build a card of the discard pile for free, with all its effects."""
-    catalog = state.catalog
-    if event.card not in state.discard:
+    catalog = turn.catalog
+    if event.card not in turn.discard:
         label = catalog.name(event.card) if catalog.is_card(event.card) else repr(event.card)
         raise IllegalEvent(f"{label} is not in the discard pile")
-    index = state.discard.index(event.card)
-    state = replace(state, discard=state.discard[:index] + state.discard[index + 1 :], pending=None)
-    return _construct(state, event.player, catalog.card(event.card), extra_turn=pending.extra_turn)
+    index = turn.discard.index(event.card)
+    turn.discard = turn.discard[:index] + turn.discard[index + 1 :]
+    _construct(turn, catalog.card(event.card), turn.city.coins)
 
 
 def available_library_tokens(state: GameState) -> tuple[TokenId, ...]:
@@ -633,26 +746,27 @@ def available_library_tokens(state: GameState) -> tuple[TokenId, ...]:
     )
 
 
-def _keep_library_token(state: GameState, pending: Pending, event: KeepLibraryToken) -> GameState:
+def _keep_library_token(turn: _Turn, event: KeepLibraryToken) -> None:
     """The Great Library: keep one of the 3 tokens drawn; the other 2 go back to the box."""
-    available = available_library_tokens(state)
+    available = available_library_tokens(turn.base)
     drawn = event.drawn
     wanted = min(LIBRARY_DRAW, len(available))
     if len(set(drawn)) != len(drawn) or len(drawn) != wanted:
         raise IllegalEvent(f"great_library: {wanted} different tokens must be drawn")
     for token in drawn:
         if token not in available:
-            raise IllegalEvent(f"great_library: {token!r} cannot be drawn")
+            raise IllegalEvent(
+                f"great_library: {token!r} cannot be drawn (on the board, owned or unknown)"
+            )
     if event.token not in drawn:
         raise IllegalEvent(f"great_library: {event.token!r} was not drawn")
-    boxed = state.boxed_tokens | {t for t in drawn if t != event.token}
-    state = replace(state, boxed_tokens=boxed)
-    return _gain_token(state, event.player, event.token, pending.extra_turn)
+    turn.boxed_tokens = turn.boxed_tokens | {t for t in drawn if t != event.token}
+    _gain_token(turn, event.token)
 
 
 def _choose_starter(state: GameState, event: ChooseStarter) -> GameState:
     """Begin the next age with the chosen player."""
-    return replace(
+    return evolve(
         state,
         age=state.age + 1,
         current=event.starter,
@@ -681,7 +795,9 @@ def legal_events(state: GameState) -> list[Event]:
         cards = accessible_cards(state)
     else:
         catalog = state.catalog
-        cards = tuple(c.id for c in catalog.cards if c.age == state.age and c.id not in state.seen)
+        cards = tuple(
+            c.id for c in catalog.cards if c.age == state.age and not was_taken(state, c.id)
+        )
     found: list[Event] = []
     for card in cards:
         options: list[Event] = [Build(player, card), Discard(player, card)]

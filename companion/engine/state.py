@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Any, TypeVar
 
 from .cards import (
     NO_RESOURCES,
@@ -22,6 +23,31 @@ from .cards import (
     TokenId,
     WonderId,
 )
+
+_T = TypeVar("_T")
+
+
+def evolve(obj: _T, **changes: Any) -> _T:
+    """A copy of a frozen, slotted dataclass with some fields changed.
+
+    `dataclasses.replace` costs about 10 us on a `GameState` (it walks `fields()` and calls
+    `__init__`); this copies the slots directly, in about a fifth of the time. Only for the
+    classes of this package, which have no `__post_init__`.
+
+    Raises:
+        TypeError: a name in `changes` is not a field.
+    """
+    cls = type(obj)
+    slots: tuple[str, ...] = cls.__slots__  # type: ignore[attr-defined]
+    if not changes.keys() <= _SLOT_SETS.setdefault(cls, frozenset(slots)):
+        raise TypeError(f"{cls.__name__} has no field {sorted(changes.keys() - set(slots))}")
+    new = object.__new__(cls)
+    for name in slots:
+        object.__setattr__(new, name, changes[name] if name in changes else getattr(obj, name))
+    return new
+
+
+_SLOT_SETS: dict[type, frozenset[str]] = {}
 
 
 class Player(StrEnum):
@@ -127,6 +153,8 @@ class Structure:
 
     age: int
     cards: tuple[CardId | None, ...]
+    covered_by: tuple[tuple[int, ...], ...] = field(default=(), compare=False, repr=False)
+    """For each position, the positions that cover it (from the age's layout)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,15 +183,11 @@ class GameState:
     structure: Structure | None = None
     taken: int = 0
     """Cards taken from the structure in the current age (20 end it)."""
-    seen: frozenset[CardId] = frozenset()
-    """Every card taken from a structure so far."""
     discard: tuple[CardId, ...] = ()
     pending: Pending | None = None
     winner: Player | None = None
     shared: bool = False
     victory: Victory | None = None
-    last_player: Player | None = None
-    """Who took the last turn (the chooser of the next age's starter on a central pawn)."""
 
     def city(self, player: Player) -> City:
         """The city of `player`."""
