@@ -428,8 +428,10 @@ def main(argv: list[str] | None = None) -> int:
         print(refused, file=sys.stderr)
         return 2
     for key, value in flatten(config).items():
-        shown = str(value) if isinstance(value, Path) else value
-        print(f"{key} = {shown!r}")
+        if key == "display.i2c_address":
+            print(f"{key} = 0x{value:02X}")
+        else:
+            print(f"{key} = {str(value) if isinstance(value, Path) else value!r}")
     return 0
 
 

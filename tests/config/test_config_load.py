@@ -203,7 +203,10 @@ def test_check_command_prints_settings_or_the_refusal(
 ) -> None:
     good = write(tmp_path, "[web]\nport = 8123\n")
     assert main([str(good)]) == 0
-    assert "web.port = 8123" in capsys.readouterr().out
+    out = capsys.readouterr().out.splitlines()
+    assert "web.port = 8123" in out
+    assert "display.i2c_address = 0x3C" in out
+    assert "language = 'en'" in out
     good.write_text("[web]\nport = 0\n", encoding="utf-8")
     assert main([str(good)]) == 2
     assert capsys.readouterr().err.strip() == f"{good}: web.port: 0 is out of range 1..65535"
