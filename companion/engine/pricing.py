@@ -14,6 +14,7 @@ from functools import lru_cache
 
 from .cards import (
     NO_RESOURCES,
+    RESOURCE_INDEX,
     RESOURCES,
     Amounts,
     Card,
@@ -70,7 +71,10 @@ class Payment:
     def __post_init__(self) -> None:
         if self.total != self.card_coins + self.trade:
             raise ValueError(f"payment: total {self.total} is not card coins + trade")
-        if self.trade != sum([units * price for _, units, price in self.bought]):
+        spent = 0
+        for _, units, price in self.bought:
+            spent += units * price
+        if self.trade != spent:
             raise ValueError(f"payment: trade {self.trade} is not the sum of what is bought")
         if self.to_opponent not in (0, self.trade):
             raise ValueError("payment: the opponent gets all of the trade or nothing")
@@ -145,21 +149,31 @@ def cheapest_payment(
     """
     if has_chain(city, target):
         return FREE_BY_CHAIN
-    prices = unit_prices(city, opponent)
-    purchase = cheapest_purchase(
-        target.cost.resources,
+    cost = target.cost
+    return _payment(
+        cost.coins,
+        cost.resources,
         city.produces,
         city.choices,
-        prices,
+        unit_prices(city, opponent),
         waivers_for(catalog, city, target),
+        bool(opponent.tokens) and receives_trade(catalog, opponent),
     )
-    economy = bool(purchase.coins) and receives_trade(catalog, opponent)
-    return _payment(target.cost.coins, purchase, prices, economy)
 
 
-@lru_cache(maxsize=8192)
-def _payment(card_coins: int, purchase: Purchase, prices: Amounts, economy: bool) -> Payment:
-    """The Payment for a purchase (cached: the same few values recur all game)."""
+@lru_cache(maxsize=16384)
+def _payment(
+    card_coins: int,
+    need: Amounts,
+    produces: Amounts,
+    choices: Choices,
+    prices: Amounts,
+    waivers: int,
+    economy: bool,
+) -> Payment:
+    """The Payment for a printed cost in a city (cached: the same questions recur all game,
+    and one cache lookup is all a repeated question costs)."""
+    purchase = _solve(_missing(need, produces), choices, prices, waivers)
     bought = tuple([(RESOURCES[i], n, prices[i]) for i, n in enumerate(purchase.bought) if n])
     waived = tuple([RESOURCES[i] for i, n in enumerate(purchase.waived) for _ in range(n)])
     return Payment(
@@ -175,7 +189,7 @@ def _payment(card_coins: int, purchase: Purchase, prices: Amounts, economy: bool
 
 def clear_caches() -> None:
     """Empty the pricing caches (the benchmarks measure the uncached path with it)."""
-    for cached in (_cheapest, _payment, _offering, _by_price):
+    for cached in (_cheapest_cached, _payment, _offering, _by_price):
         cached.cache_clear()
 
 
@@ -190,24 +204,27 @@ def cheapest_purchase(
     """
     if waivers < 0:
         raise ValueError(f"waivers: must not be negative, got {waivers}")
+    return _cheapest_cached(_missing(need, produces), choices, prices, waivers)
+
+
+def _missing(need: Amounts, produces: Amounts) -> Amounts:
+    """Units of `need` that fixed production does not give."""
     nw, nc, ns, ng, np_ = need
     pw, pc, ps, pg, pp = produces
-    missing = (
+    return (
         nw - pw if nw > pw else 0,
         nc - pc if nc > pc else 0,
         ns - ps if ns > ps else 0,
         ng - pg if ng > pg else 0,
         np_ - pp if np_ > pp else 0,
     )
-    if missing == NO_RESOURCES:
-        return Purchase(0, NO_RESOURCES, NO_RESOURCES, (None,) * len(choices))
-    return _cheapest(missing, choices, prices, waivers)
 
 
-@lru_cache(maxsize=16384)
-def _cheapest(missing: Amounts, choices: Choices, prices: Amounts, waivers: int) -> Purchase:
+def _solve(missing: Amounts, choices: Choices, prices: Amounts, waivers: int) -> Purchase:
     """Cover the most expensive missing units first: by a choice producer if an augmenting
     path frees one for it, else by a waiver if one is left, else never (it is bought)."""
+    if missing == NO_RESOURCES:
+        return Purchase(0, NO_RESOURCES, NO_RESOURCES, (None,) * len(choices))
     offering = _offering(choices)
     holder: list[int | None] = [None] * len(choices)  # producer -> resource index it covers
     bought = list(missing)
@@ -233,13 +250,18 @@ def _cheapest(missing: Amounts, choices: Choices, prices: Amounts, waivers: int)
     return Purchase(coins, (bw, bc, bs, bg, bp), (ww, wc, ws, wg, wp), chosen)
 
 
+_cheapest_cached = lru_cache(maxsize=16384)(_solve)
+
+
 @lru_cache(maxsize=256)
 def _offering(choices: Choices) -> tuple[tuple[int, ...], ...]:
     """For each resource (by index), the producers that offer it."""
-    return tuple(
-        tuple(k for k, options in enumerate(choices) if resource in options)
-        for resource in RESOURCES
-    )
+    offering: list[list[int]] = [[], [], [], [], []]
+    for k, options in enumerate(choices):
+        for resource in options:
+            offering[RESOURCE_INDEX[resource]].append(k)
+    w, c, s, g, p = offering
+    return (tuple(w), tuple(c), tuple(s), tuple(g), tuple(p))
 
 
 @lru_cache(maxsize=1024)
