@@ -60,6 +60,7 @@ __all__ = [
     "apply",
     "available_library_tokens",
     "check_draft",
+    "city_of",
     "draft_pickers",
     "is_accessible",
     "is_face_up",
@@ -774,6 +775,38 @@ def _choose_starter(state: GameState, event: ChooseStarter) -> GameState:
         taken=0,
         pending=None,
     )
+
+
+def city_of(
+    catalog: Catalog,
+    cards: Sequence[str] = (),
+    *,
+    coins: int = 7,
+    tokens: Sequence[str] = (),
+    wonders_built: Sequence[str] = (),
+    wonders_unbuilt: Sequence[str] = (),
+) -> City:
+    """A city holding these cards, wonders and tokens, with its summaries computed (for
+    tests and tools that need a position without playing up to it; no effect is applied).
+
+    Raises:
+        KeyError: an unknown id.
+    """
+    city = City(
+        coins=coins,
+        tokens=frozenset(catalog.token(t).id for t in tokens),
+        wonders_unbuilt=tuple(catalog.wonder(w).id for w in wonders_unbuilt),
+    )
+    for card_id in cards:
+        city = _add_card(city, catalog.card(card_id), coins)
+    for wonder_id in wonders_built:
+        wonder = catalog.wonder(wonder_id)
+        choices = (
+            (*city.choices, wonder.produces_one_of) if wonder.produces_one_of else city.choices
+        )
+        city = evolve(city, wonders_built=(*city.wonders_built, wonder.id), choices=choices)
+    law = [catalog.token(t).science for t in tokens if catalog.token(t).science]
+    return evolve(city, symbols=city.symbols | frozenset(s for s in law if s is not None))
 
 
 # --- Legal events ------------------------------------------------------------------------
