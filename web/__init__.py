@@ -1,0 +1,170 @@
+"""The phone pages: final scoring, the live game, the log and the history, with a JSON API.
+
+`create_app(config)` builds the Flask app over the journal that the device loop writes; it
+opens the journal read-only per request. Anything that changes a game goes through a
+`Control` (web/control.py): by default one that opens the journal for writing and uses
+`companion.game.Game`; the run loop passes its own (`CONTROL=...`) so that the one `Game` it
+holds stays the only writer. `serve` runs the app under waitress, never Flask's dev server.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import secrets
+import threading
+from collections import OrderedDict
+from typing import Any
+
+from flask import Flask, current_app, jsonify, redirect, render_template, request, url_for
+from werkzeug.exceptions import HTTPException, NotFound
+from werkzeug.routing import IntegerConverter, Map
+from werkzeug.wrappers import Response
+
+from companion.catalog import default_catalog
+from companion.config import Config
+from companion.journal import JournalError
+
+from . import api, history, live, scoring, security
+from .access import close_journal, get_journal, wants_json
+from .control import JournalControl
+from .present import Unreplayable
+
+MAX_BODY = 256 * 1024  # a whole game record is about 10 KB
+SQLITE_MAX_ID = 2**63 - 1
+
+
+class GameIdConverter(IntegerConverter):
+    """A game id in a URL: a non-negative integer SQLite can hold (else no route: 404)."""
+
+    def __init__(self, url_map: Map) -> None:
+        super().__init__(url_map, min=1, max=SQLITE_MAX_ID)
+
+
+def create_app(config: Config, **overrides: Any) -> Flask:
+    """The phone pages, reading the journal that the device loop writes.
+
+    Overrides (Flask config keys): `JOURNAL`, `LANGUAGE`, `CATALOG`, `PAIRING_CODE`,
+    `CONTROL`, `POLL_SECONDS`, `TESTING`, ...
+    """
+    app = Flask(__name__)
+    catalog = overrides.pop("CATALOG", None) or default_catalog()
+    app.config.from_mapping(
+        JOURNAL=str(config.journal),
+        LANGUAGE=config.language,
+        PAIRING_CODE=security.new_pairing_code(),
+        SECRET_KEY=secrets.token_hex(32),
+        MAX_CONTENT_LENGTH=MAX_BODY,
+        POLL_SECONDS=2.0,
+        PAIRING_FAILURES_PER_MINUTE=10,
+    )
+    app.config.update(overrides)
+    app.config.setdefault("CONTROL", JournalControl(app.config["JOURNAL"], catalog))
+    app.extensions["duel"] = {"catalog": catalog, "cache": OrderedDict(), "lock": threading.Lock()}
+    app.url_map.converters["game"] = GameIdConverter
+    app.teardown_appcontext(close_journal)
+    app.register_blueprint(scoring.bp)
+    app.register_blueprint(live.bp)
+    app.register_blueprint(history.bp)
+    app.register_blueprint(api.bp, url_prefix="/api")
+    app.register_error_handler(HTTPException, _http_error)
+    app.register_error_handler(JournalError, _journal_error)
+    app.register_error_handler(Unreplayable, _unreplayable)
+    app.context_processor(_template_globals)
+    app.after_request(_headers)
+    app.add_url_rule("/", "index", _index)
+    return app
+
+
+def _index() -> Response:
+    journal = get_journal()
+    current = journal.current_game() if journal is not None else None
+    if current is not None:
+        return redirect(url_for("live.board", game_id=current))
+    return redirect(url_for("history.games"))
+
+
+def _template_globals() -> dict[str, Any]:
+    return {
+        "csrf_token": security.csrf_token(),
+        "poll_seconds": current_app.config["POLL_SECONDS"],
+    }
+
+
+def _headers(response: Response) -> Response:
+    response.headers.setdefault("X-Content-Type-Options", "nosniff")
+    response.headers.setdefault("Referrer-Policy", "same-origin")
+    response.headers.setdefault("X-Frame-Options", "DENY")
+    response.headers.setdefault(
+        "Content-Security-Policy",
+        "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'; form-action 'self'",
+    )
+    if request.path.startswith("/static/"):
+        response.headers.setdefault("Cache-Control", "public, max-age=3600")
+    else:
+        response.headers.setdefault("Cache-Control", "no-store")
+    return response
+
+
+def _error(status: int, message: str) -> tuple[Response | str, int]:
+    if wants_json():
+        return jsonify({"error": message, "status": status}), status
+    return render_template("error.html", status=status, message=message), status
+
+
+def _http_error(error: HTTPException) -> Any:
+    if error.code is None or error.code < 400:
+        return error
+    message = error.description or error.name
+    if error.code == 413:
+        message = f"The request body is larger than {MAX_BODY // 1024} KB"
+    elif error.code == 404 and message == NotFound.description:
+        message = f"Nothing here: {request.path}"
+    result = _error(error.code, str(message))
+    if error.code == 405 and isinstance(result[0], Response):
+        result[0].headers["Allow"] = ", ".join(error.valid_methods or [])  # type: ignore[attr-defined]
+    return result
+
+
+def _journal_error(error: JournalError) -> Any:
+    return _error(503, f"The journal cannot be read now: {error}")
+
+
+def _unreplayable(error: Unreplayable) -> Any:
+    return _error(409, f"This game no longer replays: {error}")
+
+
+def serve(app: Flask, host: str, port: int, threads: int) -> None:
+    """Serve `app` with waitress until the process ends (call it in a thread beside the loop)."""
+    import waitress
+
+    waitress.serve(app, host=host, port=port, threads=threads, ident="duel-companion")
+
+
+class WebServer:
+    """A waitress server running in a daemon thread; `close()` stops it."""
+
+    def __init__(self, app: Flask, host: str, port: int, threads: int) -> None:
+        import waitress.server
+
+        self._server: Any = waitress.server.create_server(
+            app, host=host, port=port, threads=threads, ident="duel-companion"
+        )
+        self.port: int = int(self._server.effective_port)
+        self.url = f"http://{host}:{self.port}"
+        self._thread = threading.Thread(target=self._run, name="web", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        with contextlib.suppress(OSError):  # the sockets closed under it on close()
+            self._server.run()
+
+    def close(self) -> None:
+        """Stop serving and wait for the thread."""
+        self._server.close()
+        self._thread.join(timeout=5)
+
+    def __enter__(self) -> WebServer:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

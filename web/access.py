@@ -1,0 +1,88 @@
+"""The journal and the catalog as the pages see them: read-only, per request, cached replays."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from flask import current_app, g, request
+from werkzeug.exceptions import NotFound
+
+from companion.engine.cards import Catalog
+from companion.journal import GameSummary, Journal, JournalError, UnknownGame
+
+from .present import Loaded, load
+
+CACHE_SIZE = 32
+
+
+def catalog() -> Catalog:
+    """The catalog the app names cards with."""
+    found: Catalog = current_app.extensions["duel"]["catalog"]
+    return found
+
+
+def language() -> str:
+    """The configured language of card names."""
+    return str(current_app.config["LANGUAGE"])
+
+
+def get_journal() -> Journal | None:
+    """The journal, opened read-only once per request; None while no journal exists yet."""
+    if "journal" not in g:
+        try:
+            g.journal = Journal.open(current_app.config["JOURNAL"], readonly=True)
+        except JournalError:
+            if not _journal_exists():
+                g.journal = None
+            else:
+                raise
+    journal: Journal | None = g.journal
+    return journal
+
+
+def _journal_exists() -> bool:
+    return Path(current_app.config["JOURNAL"]).exists()
+
+
+def close_journal(_error: BaseException | None = None) -> None:
+    """Close this request's journal connection, if one was opened."""
+    journal = g.pop("journal", None)
+    if journal is not None:
+        journal.close()
+
+
+def summary_or_404(game_id: int) -> GameSummary:
+    """The summary of a game, or a 404 naming the id."""
+    journal = get_journal()
+    if journal is None:
+        raise NotFound(f"No game {game_id}: the journal is empty")
+    try:
+        return journal.game(game_id)
+    except UnknownGame:
+        raise NotFound(f"No game {game_id} in the journal") from None
+
+
+def loaded_or_404(game_id: int) -> Loaded:
+    """A game replayed from the journal (cached by its last seq), or a 404."""
+    summary = summary_or_404(game_id)
+    journal = get_journal()
+    assert journal is not None
+    seq = journal.last_seq(game_id)
+    key = (game_id, seq, tuple(sorted(summary.players.items())), summary.status)
+    state = current_app.extensions["duel"]
+    with state["lock"]:
+        if key in state["cache"]:
+            state["cache"].move_to_end(key)
+            cached: Loaded = state["cache"][key]
+            return cached
+    loaded = load(catalog(), language(), summary, journal.rows(game_id))
+    with state["lock"]:
+        state["cache"][key] = loaded
+        while len(state["cache"]) > CACHE_SIZE:
+            state["cache"].popitem(last=False)
+    return loaded
+
+
+def wants_json() -> bool:
+    """Whether the answer should be JSON: API paths and `.json` twins."""
+    return request.path.startswith("/api/") or request.path.endswith(".json")

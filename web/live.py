@@ -1,0 +1,118 @@
+"""The live game (refreshed by polling a tiny seq endpoint), its log, and the phone's changes.
+
+Polling rather than server-sent events: each open SSE stream would hold one of waitress's few
+worker threads for as long as a phone keeps the page open, so a handful of phones could starve
+every other request on a Pi. A poll is one short request every few seconds that answers a
+few dozen bytes; the board itself is fetched only when the seq has moved.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from flask import (
+    Blueprint,
+    current_app,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from werkzeug.exceptions import BadRequest, Conflict, NotFound
+from werkzeug.wrappers import Response
+
+from companion.engine.events import IllegalEvent
+from companion.journal import JournalError, UnknownGame
+
+from .access import catalog, language, loaded_or_404, summary_or_404
+from .present import live_view, log_view
+from .security import require_pairing, require_same_origin_form
+
+bp = Blueprint("live", __name__)
+NAME_LENGTH = 24
+
+
+@bp.get("/games/<game:game_id>")
+def board(game_id: int) -> str:
+    """The board now: refreshes itself when an event is added."""
+    view = live_view(catalog(), language(), loaded_or_404(game_id))
+    return render_template("live/board.html", view=view)
+
+
+@bp.get("/games/<game:game_id>/board")
+def board_fragment(game_id: int) -> str:
+    """The board's inner part, which the page swaps in when the seq has moved."""
+    view = live_view(catalog(), language(), loaded_or_404(game_id))
+    return render_template("live/_board.html", view=view)
+
+
+@bp.get("/games/<game:game_id>.json")
+def board_json(game_id: int) -> Response:
+    """The JSON twin of the live board."""
+    return jsonify(live_view(catalog(), language(), loaded_or_404(game_id)))
+
+
+@bp.get("/games/<game:game_id>/log")
+def log(game_id: int) -> str:
+    """Every event of the game in plain words, undone ones struck through."""
+    loaded = loaded_or_404(game_id)
+    names = dict(loaded.summary.players)
+    return render_template("live/log.html", view=log_view(loaded), names=names)
+
+
+@bp.get("/games/<game:game_id>/log.json")
+def log_json(game_id: int) -> Response:
+    """The JSON twin of the log."""
+    return jsonify(log_view(loaded_or_404(game_id)))
+
+
+@bp.post("/games/<game:game_id>/undo")
+def undo_form(game_id: int) -> Response:
+    """Undo from the page's form (pairing code and form token needed)."""
+    require_same_origin_form()
+    require_pairing()
+    summary_or_404(game_id)
+    try:
+        current_app.config["CONTROL"].undo(game_id)
+    except UnknownGame:
+        raise NotFound(f"No game {game_id} in the journal") from None
+    except (IllegalEvent, JournalError) as refused:
+        raise Conflict(str(refused)) from None
+    return redirect(url_for("live.board", game_id=game_id), code=303)
+
+
+@bp.post("/games/<game:game_id>/players")
+def players_form(game_id: int) -> Response:
+    """Name the players from the page's form (pairing code and form token needed)."""
+    require_same_origin_form()
+    require_pairing()
+    summary_or_404(game_id)
+    names = checked_names(request.form)
+    try:
+        current_app.config["CONTROL"].name_players(game_id, names)
+    except UnknownGame:
+        raise NotFound(f"No game {game_id} in the journal") from None
+    return redirect(url_for("live.board", game_id=game_id), code=303)
+
+
+def checked_names(raw: Mapping[str, object]) -> dict[str, str]:
+    """The names in a request: p1 and/or p2, short printable text.
+
+    Raises:
+        BadRequest: no name, an unknown key's value, or a name too long or unprintable.
+    """
+    names = {}
+    for player in ("p1", "p2"):
+        value = raw.get(player)
+        if value is None or value == "":
+            continue
+        if not isinstance(value, str):
+            raise BadRequest(f"{player}: a name is text")
+        value = value.strip()
+        if not value or len(value) > NAME_LENGTH or not value.isprintable():
+            raise BadRequest(f"{player}: a name is 1 to {NAME_LENGTH} printable characters")
+        names[player] = value
+    if not names:
+        raise BadRequest("Give a name for p1 or p2")
+    return names

@@ -1,0 +1,423 @@
+"""What the pages show, as plain JSON-able dicts: the templates only loop and print.
+
+Each page's JSON twin is exactly the dict built here, so tests and scripts read the same
+values a person sees. Names are in the configured language (`catalog.name(id, lang)`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from companion.engine.cards import Catalog, Color, Counted
+from companion.engine.events import event_from_record
+from companion.engine.pricing import unit_prices
+from companion.engine.rules import apply, new_game
+from companion.engine.scoring import ROWS, Score, count_in, score_sheet
+from companion.engine.state import COLORS, GameState, Player
+from companion.journal import GameSummary, Record, Row
+
+PLAYERS = (Player.P1, Player.P2)
+RESOURCE_NAMES = ("wood", "clay", "stone", "glass", "papyrus")
+ROW_LABELS = {
+    "blue": "Civilian buildings (blue)",
+    "green": "Scientific buildings (green)",
+    "yellow": "Commercial buildings (yellow)",
+    "purple": "Guilds (purple)",
+    "wonders": "Wonders",
+    "progress": "Progress tokens",
+    "coins": "Coins (1 per 3)",
+    "military": "Military",
+}
+COUNTED_WORDS = {
+    Counted.BROWN_CARD: "brown card",
+    Counted.GREY_CARD: "grey card",
+    Counted.RED_CARD: "red card",
+    Counted.GREEN_CARD: "green card",
+    Counted.BLUE_CARD: "blue card",
+    Counted.YELLOW_CARD: "yellow card",
+    Counted.WONDER: "wonder",
+    Counted.COINS: "coins",
+}
+VICTORY_WORDS = {
+    "military": "military supremacy",
+    "science": "scientific supremacy",
+    "civilian": "civilian victory",
+}
+
+
+class Unreplayable(Exception):
+    """A journal game the rules no longer accept; the message names the row."""
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One journal row told in plain words, with the state it led to."""
+
+    seq: int
+    text: str
+    undone: bool
+    undo: bool
+    age: int
+
+
+@dataclass(frozen=True, slots=True)
+class Loaded:
+    """A game read from the journal: its summary, effective states and its told rows."""
+
+    summary: GameSummary
+    seq: int
+    records: tuple[Record, ...]
+    states: tuple[GameState, ...]
+    steps: tuple[Step, ...]
+
+    @property
+    def state(self) -> GameState:
+        """The state after the latest effective event."""
+        return self.states[-1]
+
+
+def player_names(summary: GameSummary, state: GameState) -> dict[str, str]:
+    """The names to show: set from the phone, else from the setup, else "Player 1/2"."""
+    names = {}
+    for index, player in enumerate(PLAYERS):
+        given = summary.players.get(player.value) or state.names[index]
+        names[player.value] = given or f"Player {index + 1}"
+    return names
+
+
+def load(catalog: Catalog, language: str, summary: GameSummary, rows: list[Row]) -> Loaded:
+    """Replay a game's rows (undo rows included) into states and plain-word steps.
+
+    Raises:
+        Unreplayable: a row the rules refuse.
+    """
+    stack: list[GameState] = [new_game(catalog)]
+    records: list[Record] = []
+    told: list[list[Any]] = []  # [seq, text, undone, undo, age], mutable while undoing
+    open_steps: list[int] = []
+    names: dict[str, str] | None = None
+    for row in rows:
+        if row.is_undo:
+            if not open_steps:
+                continue
+            index = open_steps.pop()
+            told[index][2] = True
+            stack.pop()
+            records.pop()
+            told.append([row.seq, f"Undone: {told[index][1]}", False, True, stack[-1].age])
+            continue
+        before = stack[-1]
+        try:
+            after = apply(before, event_from_record(row.record))
+        except ValueError as refused:
+            raise Unreplayable(f"row {row.seq}: {refused}") from None
+        if names is None or row.record.get("type") == "setup":
+            names = player_names(summary, after)
+        stack.append(after)
+        records.append(row.record)
+        open_steps.append(len(told))
+        text = describe(catalog, language, names, row.record, before, after)
+        told.append([row.seq, text, False, False, before.age])
+    steps = tuple(Step(*entry) for entry in told)
+    seq = rows[-1].seq if rows else 0
+    return Loaded(summary, seq, tuple(records), tuple(stack), steps)
+
+
+# --- the log in plain words -------------------------------------------------------------
+
+
+def describe(
+    catalog: Catalog,
+    lang: str,
+    names: dict[str, str],
+    record: Record,
+    before: GameState,
+    after: GameState,
+) -> str:
+    """One event in plain words, with the coins and the pawn it moved."""
+    kind = record.get("type")
+    who = names.get(str(record.get("player")), "")
+
+    def name(key: str) -> str:
+        return catalog.name(str(record.get(key)), lang)
+
+    match kind:
+        case "setup":
+            first = names.get(str(record.get("first_player")), "?")
+            tokens = ", ".join(catalog.name(t, lang) for t in record.get("progress_tokens", []))
+            return f"Setup: {first} begins; progress tokens on the board: {tokens}"
+        case "deal":
+            return f"Age {record.get('age')} dealt"
+        case "build":
+            text = f"{who} built {name('card')}"
+        case "discard":
+            text = f"{who} discarded {name('card')}"
+        case "wonder":
+            text = f"{who} built the wonder {name('wonder')} with {name('card')}"
+        case "progress":
+            text = f"{who} took the progress token {name('token')}"
+        case "destroy":
+            text = f"{who} destroyed {name('card')}"
+        case "mausoleum":
+            text = f"{who} built {name('card')} from the discard pile"
+        case "great_library":
+            text = f"{who} kept {name('token')} from the Great Library"
+        case "next_age":
+            starter = names.get(str(record.get("starter")), "?")
+            return f"{who} chose {starter} to begin age {after.age}"
+        case _:
+            return f"{who} {kind}"
+    return text + _effects(names, before, after)
+
+
+def _effects(names: dict[str, str], before: GameState, after: GameState) -> str:
+    parts = []
+    for index, player in enumerate(PLAYERS):
+        delta = after.cities[index].coins - before.cities[index].coins
+        if delta:
+            parts.append(f"{names[player.value]} {delta:+d} coins")
+    pawn = after.position - before.position
+    if pawn:
+        toward = names[Player.P2.value] if pawn > 0 else names[Player.P1.value]
+        parts.append(f"pawn {abs(pawn)} toward {toward}")
+    if after.finished and not before.finished:
+        parts.append("game over")
+    return f" ({'; '.join(parts)})" if parts else ""
+
+
+def log_view(loaded: Loaded) -> dict[str, Any]:
+    """The log page: every row in plain words, undone ones marked."""
+    return {
+        "game": loaded.summary.id,
+        "seq": loaded.seq,
+        "entries": [
+            {"seq": s.seq, "age": s.age, "text": s.text, "undone": s.undone, "undo": s.undo}
+            for s in loaded.steps
+        ],
+    }
+
+
+# --- the score pad ----------------------------------------------------------------------
+
+
+def score_view(catalog: Catalog, lang: str, loaded: Loaded) -> dict[str, Any]:
+    """The score pad: a column per player, a row per category with its sources."""
+    state = loaded.state
+    names = player_names(loaded.summary, state)
+    sheet = score_sheet(state)
+    scores = {p.value: sheet.of(p) for p in PLAYERS}
+    rows = []
+    for row in ROWS:
+        rows.append(
+            {
+                "row": row,
+                "label": ROW_LABELS[row],
+                "points": {p: scores[p].row(row) for p in scores},
+                "sources": {
+                    p: _sources(catalog, lang, state, Player(p), scores[p], row, names)
+                    for p in scores
+                },
+            }
+        )
+    return {
+        "game": loaded.summary.id,
+        "seq": loaded.seq,
+        "status": "finished" if state.finished else "in_progress",
+        "players": names,
+        "rows": rows,
+        "total": {p: scores[p].total for p in scores},
+        "result": _result(catalog, lang, loaded, names, scores),
+    }
+
+
+def _sources(
+    catalog: Catalog,
+    lang: str,
+    state: GameState,
+    player: Player,
+    score: Score,
+    row: str,
+    names: dict[str, str],
+) -> list[dict[str, Any]]:
+    found = []
+    for source_row, source, points in score.sources:
+        if source_row != row:
+            continue
+        if source == "coins":
+            text = f"{state.city(player).coins} coins"
+        elif source == "military":
+            text = f"conflict pawn {abs(state.position)} from the centre"
+        else:
+            text = catalog.name(source, lang)
+            if catalog.is_card(source) and (guild := catalog.card(source).guild) is not None:
+                text += " " + _guild_detail(guild.counts, guild.points, guild.per, state, player)
+                text = text.replace("{mine}", names[player.value]).replace(
+                    "{theirs}", names[player.opponent.value]
+                )
+        found.append({"id": source, "text": text, "points": points})
+    return found
+
+
+def _guild_detail(
+    counts: tuple[Counted, ...], points: int, per: int, state: GameState, player: Player
+) -> str:
+    mine = count_in(state.city(player), counts)
+    theirs = count_in(state.city(player.opponent), counts)
+    what = " and ".join(COUNTED_WORDS[c] for c in counts)
+    unit = f"{points} VP per {per} {what}" if per > 1 else f"{points} VP per {what}"
+    city = "{mine}" if mine >= theirs else "{theirs}"
+    return f"({unit}; counted in {city}'s city: {max(mine, theirs)})"
+
+
+def _result(
+    catalog: Catalog,
+    lang: str,
+    loaded: Loaded,
+    names: dict[str, str],
+    scores: dict[str, Score],
+) -> dict[str, Any]:
+    state = loaded.state
+    if not state.finished:
+        return {"finished": False, "winner": None, "victory": None, "text": "Game in progress"}
+    victory = state.victory.value if state.victory else None
+    winner = "shared" if state.shared else (state.winner.value if state.winner else None)
+    result: dict[str, Any] = {"finished": True, "winner": winner, "victory": victory}
+    if winner == "shared":
+        result["text"] = "Shared victory: the same total and the same blue points"
+    else:
+        assert winner is not None
+        result["text"] = f"{names[winner]} wins: {VICTORY_WORDS.get(str(victory), victory)}"
+    one, two = scores["p1"], scores["p2"]
+    if victory == "civilian" and one.total == two.total:
+        result["tie_break"] = (
+            f"Tie on {one.total} points, decided on blue cards: "
+            f"{names['p1']} {one.blue}, {names['p2']} {two.blue}"
+        )
+    if victory in ("military", "science"):
+        result["moment"] = _moment(catalog, lang, loaded, names, str(victory))
+    return result
+
+
+def _moment(
+    catalog: Catalog, lang: str, loaded: Loaded, names: dict[str, str], victory: str
+) -> dict[str, Any]:
+    """When and how a supremacy happened: the last effective event."""
+    last = next(s for s in reversed(loaded.steps) if not s.undone and not s.undo)
+    turns = sum(1 for s in loaded.steps if not s.undone and not s.undo and s.age == last.age)
+    state = loaded.state
+    winner = state.winner.value if state.winner else "p1"
+    if victory == "military":
+        how = f"the conflict pawn reached {names[Player(winner).opponent.value]}'s capital"
+    else:
+        symbols = len(state.city(Player(winner)).symbols)
+        how = f"{names[winner]} gathered {symbols} different science symbols"
+    return {"seq": last.seq, "age": last.age, "event": turns, "text": last.text, "how": how}
+
+
+# --- the live board ---------------------------------------------------------------------
+
+
+def live_view(catalog: Catalog, lang: str, loaded: Loaded) -> dict[str, Any]:
+    """The board now: age, turn, pawn, coins, cities by colour, wonders, tokens, discard."""
+    state = loaded.state
+    names = player_names(loaded.summary, state)
+    sheet = score_sheet(state)
+    cities = {}
+    for player in PLAYERS:
+        city = state.city(player)
+        prices = unit_prices(city, state.city(player.opponent))
+        by_color = {color.value: [] for color in COLORS}  # type: dict[str, list[str]]
+        for card in city.cards:
+            by_color[catalog.card(card).color.value].append(catalog.name(card, lang))
+        cities[player.value] = {
+            "name": names[player.value],
+            "coins": city.coins,
+            "score": sheet.of(player).total,
+            "cards": {c: v for c, v in by_color.items() if v},
+            "card_count": len(city.cards),
+            "wonders_built": [catalog.name(w, lang) for w in city.wonders_built],
+            "wonders_unbuilt": [catalog.name(w, lang) for w in city.wonders_unbuilt],
+            "progress_tokens": [catalog.name(t, lang) for t in sorted(city.tokens)],
+            "science_symbols": len(city.symbols),
+            "trade_prices": dict(zip(RESOURCE_NAMES, prices, strict=True)),
+        }
+    pending = state.pending
+    recent = [s for s in loaded.steps if not s.undone][-6:]
+    return {
+        "game": loaded.summary.id,
+        "seq": loaded.seq,
+        "status": "finished" if state.finished else "in_progress",
+        "phase": state.phase.value,
+        "age": state.age,
+        "current_player": state.current.value,
+        "turn_text": _turn_text(state, names),
+        "pending": None
+        if pending is None
+        else {"type": pending.kind.value, "player": pending.player.value},
+        "military": _track(catalog, state, names),
+        "players": cities,
+        "board_tokens": [catalog.name(t, lang) for t in state.board_tokens],
+        "discard": [catalog.name(c, lang) for c in state.discard],
+        "cards_left_in_age": 20 - state.taken,
+        "recent": [s.text for s in reversed(recent)],
+    }
+
+
+PENDING_WORDS = {
+    "progress": "choose a progress token",
+    "destroy": "choose a card to destroy",
+    "mausoleum": "choose a card from the discard pile",
+    "great_library": "keep one of three progress tokens",
+    "next_age": "choose who begins the next age",
+}
+
+
+def _turn_text(state: GameState, names: dict[str, str]) -> str:
+    if state.finished:
+        return "Game over"
+    if state.phase.value == "setup":
+        return "Waiting for the setup"
+    if state.pending is not None:
+        who = names[state.pending.player.value]
+        return f"{who} must {PENDING_WORDS.get(state.pending.kind.value, 'decide')}"
+    return f"{names[state.current.value]} to play"
+
+
+def _track(catalog: Catalog, state: GameState, names: dict[str, str]) -> dict[str, Any]:
+    """The conflict pawn and the loot tokens still on the board, as 19 cells from -9 to 9."""
+    zones = catalog.track.zones
+    loot = {}
+    for signed in state.loot:  # a token lies where its zone begins, as the engine counts it
+        zone = next((z for z in zones if z.first == abs(signed)), None)
+        if zone is not None:
+            loot[signed] = zone.loot
+    cells = [
+        {"at": at, "pawn": at == state.position, "loot": loot.get(at, 0)} for at in range(-9, 10)
+    ]
+    if state.position == 0:
+        leader = "The pawn is in the centre"
+    else:
+        ahead = Player.P1 if state.position > 0 else Player.P2
+        leader = f"{names[ahead.value]} leads by {abs(state.position)}"
+    return {"position": state.position, "cells": cells, "text": leader}
+
+
+def history_view(summaries: list[GameSummary]) -> dict[str, Any]:
+    """The history page: every game with its players, winner and dates."""
+    games = []
+    for summary in summaries:
+        names = {p: summary.players.get(p) or f"Player {i + 1}" for i, p in enumerate(("p1", "p2"))}
+        if summary.winner == "shared":
+            result = "Shared victory"
+        elif summary.winner:
+            result = f"{names[summary.winner]} won: {VICTORY_WORDS.get(str(summary.victory), '')}"
+        else:
+            result = "In progress"
+        games.append({**summary.to_json(), "names": names, "result": result})
+    return {"games": games}
+
+
+def colors_in_order() -> list[str]:
+    """The card colours in the order the live page lists a city."""
+    return [color.value for color in COLORS if color is not Color.PURPLE] + ["purple"]

@@ -1,0 +1,35 @@
+// Keep the live board current: poll the tiny seq endpoint, fetch the board when it moved.
+(function () {
+  "use strict";
+  var board = document.getElementById("board");
+  if (!board || !window.fetch) return;
+  var game = board.dataset.game;
+  var seen = board.dataset.seq;
+  var every = 1000 * (parseFloat(board.dataset.poll) || 2);
+  var wait = every;
+  function later() { window.setTimeout(tick, wait); }
+  function refresh(mark) {
+    return fetch("/games/" + game + "/board", { cache: "no-store" }).then(function (r) {
+      if (!r.ok) throw new Error(r.status);
+      return r.text();
+    }).then(function (html) {
+      board.innerHTML = html;
+      board.dataset.seq = seen = mark;
+    });
+  }
+  function tick() {
+    if (document.hidden) { wait = every; return later(); }
+    fetch("/api/games/" + game + "/seq", { cache: "no-store" }).then(function (r) {
+      if (!r.ok) throw new Error(r.status);
+      return r.json();
+    }).then(function (d) {
+      var mark = d.seq + "/" + d.status + "/" + JSON.stringify(d.players);
+      if (seen.indexOf("/") < 0) seen = d.seq === Number(seen) ? mark : "";
+      wait = every;
+      return mark === seen ? null : refresh(mark);
+    }).catch(function () {
+      wait = Math.min(wait * 2, 30000);  // the box may be busy or out of Wi-Fi: back off
+    }).then(later);
+  }
+  later();
+})();
