@@ -13,6 +13,7 @@ import contextlib
 import secrets
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from typing import Any
 
 from flask import Flask, current_app, jsonify, redirect, render_template, request, url_for
@@ -133,11 +134,30 @@ def _unreplayable(error: Unreplayable) -> Any:
     return _error(409, f"This game no longer replays: {error}")
 
 
-def serve(app: Flask, host: str, port: int, threads: int) -> None:
-    """Serve `app` with waitress until the process ends (call it in a thread beside the loop)."""
-    import waitress
+def serve(
+    app: Flask,
+    host: str,
+    port: int,
+    threads: int,
+    ready: Callable[[int], object] | None = None,
+) -> None:
+    """Serve `app` with waitress until the process ends (or call it in a thread beside the
+    loop); `ready(port)` is called once the socket listens.
 
-    waitress.serve(app, host=host, port=port, threads=threads, ident="duel-companion")
+    Raises:
+        OSError: the address cannot be bound (in use, not ours).
+    """
+    import waitress.server
+
+    server: Any = waitress.server.create_server(
+        app, host=host, port=port, threads=threads, ident="duel-companion"
+    )
+    if ready is not None:
+        ready(int(server.effective_port))
+    try:
+        server.run()
+    finally:
+        server.close()
 
 
 class WebServer:

@@ -1,0 +1,52 @@
+"""`duel-companion import RECORD --journal PATH`: add a game record to a journal as a new game.
+
+Prints the new game's id. A refused record names the line and the reason (exit 2) and leaves
+the journal unchanged; a missing journal is created.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from companion.catalog import default_catalog
+from companion.config import ConfigError, load_config
+from companion.game import import_record
+from companion.journal import Journal, JournalError
+
+HELP = "Add a game record (JSON Lines, finished or not) to a journal and print its game id."
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """RECORD, --journal and --config."""
+    parser.add_argument("record", type=Path, metavar="RECORD", help="the game record (.jsonl)")
+    parser.add_argument("--journal", type=Path, help="the journal file (default: from config)")
+    parser.add_argument("--config", type=Path, help="configuration file (TOML)")
+
+
+def main(args: argparse.Namespace) -> int:
+    """Import the record; 0 and the id on stdout, 2 with a one-line refusal on stderr."""
+    path: Path = args.record
+    try:
+        journal_path = args.journal or load_config(args.config).journal
+    except ConfigError as refused:
+        return _refuse(str(refused))
+    try:
+        lines = path.read_text(encoding="utf-8-sig").splitlines()
+    except OSError as bad:
+        return _refuse(f"cannot read {path}: {bad.strerror or bad}")
+    except UnicodeDecodeError:
+        return _refuse(f"{path}: not UTF-8 text (a game record is JSON Lines)")
+    try:
+        with Journal.open(journal_path) as journal:
+            game_id = import_record(default_catalog(), journal, lines)
+    except JournalError as refused:  # RecordRefused names the line
+        return _refuse(f"{path}: {refused}")
+    print(game_id)
+    return 0
+
+
+def _refuse(message: str) -> int:
+    print(message, file=sys.stderr)
+    return 2

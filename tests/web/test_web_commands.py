@@ -1,0 +1,141 @@
+"""`duel-companion import` and `duel-companion web` from the command line."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import lines
+
+from companion.cli import main
+from companion.journal import Journal
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def write(path: Path, records: list[dict[str, Any]]) -> Path:
+    path.write_text("\n".join(lines(records)) + "\n", encoding="utf-8")
+    return path
+
+
+def test_import_prints_the_new_game_id(
+    tmp_path: Path, records: dict[str, list[dict[str, Any]]], capsys: pytest.CaptureFixture[str]
+) -> None:
+    record = write(tmp_path / "game.jsonl", records["civilian"])
+    journal = tmp_path / "j.sqlite"
+    assert main(["import", str(record), "--journal", str(journal)]) == 0
+    assert main(["import", str(record), "--journal", str(journal)]) == 0
+    assert capsys.readouterr().out.split() == ["1", "2"]
+    with Journal.open(journal, readonly=True) as opened:
+        assert opened.effective_events(2) == records["civilian"]
+
+
+def test_import_of_an_unfinished_record_works_too(
+    tmp_path: Path, records: dict[str, list[dict[str, Any]]], capsys: pytest.CaptureFixture[str]
+) -> None:
+    record = write(tmp_path / "game.jsonl", records["playing"])
+    assert main(["import", str(record), "--journal", str(tmp_path / "j.sqlite")]) == 0
+    with Journal.open(tmp_path / "j.sqlite", readonly=True) as opened:
+        assert opened.game(1).status == "in_progress"
+
+
+def test_a_refused_record_names_the_line_and_changes_nothing(
+    tmp_path: Path, records: dict[str, list[dict[str, Any]]], capsys: pytest.CaptureFixture[str]
+) -> None:
+    broken = [*records["civilian"]]
+    broken[9] = {"type": "build", "player": "p9", "card": "baths"}
+    record = write(tmp_path / "game.jsonl", broken)
+    journal = tmp_path / "j.sqlite"
+    Journal.create(journal).close()
+    assert main(["import", str(record), "--journal", str(journal)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "game.jsonl: line 10: " in err
+    with Journal.open(journal, readonly=True) as opened:
+        assert opened.games() == []
+
+
+@pytest.mark.parametrize(
+    ("content", "message"), [(None, "cannot read"), (b"\xff\xfe", "not UTF-8"), (b"{", "line 1")]
+)
+def test_import_refuses_unreadable_input_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], content: bytes | None, message: str
+) -> None:
+    record = tmp_path / "game.jsonl"
+    if content is not None:
+        record.write_bytes(content)
+    assert main(["import", str(record), "--journal", str(tmp_path / "j.sqlite")]) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1
+
+
+def test_import_into_a_foreign_file_refuses_and_keeps_it(
+    tmp_path: Path, records: dict[str, list[dict[str, Any]]], capsys: pytest.CaptureFixture[str]
+) -> None:
+    record = write(tmp_path / "game.jsonl", records["civilian"])
+    journal = tmp_path / "j.sqlite"
+    journal.write_bytes(b"my notes" * 100)
+    assert main(["import", str(record), "--journal", str(journal)]) == 2
+    assert "moved aside" in capsys.readouterr().err
+    [moved] = tmp_path.glob("j.sqlite.corrupt-*")
+    assert moved.read_bytes() == b"my notes" * 100
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [(["--port", "70000"], "--port"), (["--threads", "0"], "--threads")],
+)
+def test_web_refuses_bad_options(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], extra: list[str], message: str
+) -> None:
+    journal = tmp_path / "j.sqlite"
+    Journal.create(journal).close()
+    assert main(["web", "--journal", str(journal), *extra]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_web_refuses_a_missing_journal(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["web", "--journal", str(tmp_path / "none.sqlite")]) == 2
+    assert "no journal there" in capsys.readouterr().err
+    assert not (tmp_path / "none.sqlite").exists()
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def test_web_serves_the_journal_with_waitress(
+    tmp_path: Path, records: dict[str, list[dict[str, Any]]]
+) -> None:
+    journal = tmp_path / "j.sqlite"
+    record = write(tmp_path / "game.jsonl", records["civilian"])
+    assert main(["import", str(record), "--journal", str(journal)]) == 0
+    port = free_port()
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    command = [sys.executable, "-m", "companion.cli", "web", "--journal", str(journal)]
+    server = subprocess.Popen(
+        [*command, "--port", str(port)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    try:
+        assert server.stdout is not None
+        banner = server.stdout.readline()
+        assert f"http://127.0.0.1:{port}/" in banner and "pairing code" in banner
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/games", timeout=10) as answer:
+            assert answer.headers["Server"] == "duel-companion"  # waitress's ident
+            assert json.load(answer)[0]["victory"] == "civilian"
+    finally:
+        server.terminate()
+        server.communicate(timeout=10)
