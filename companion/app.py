@@ -13,21 +13,27 @@ restart resumes on the same screen), and shows the screen.
 from __future__ import annotations
 
 import logging
+import os
 import queue
+import socket
+import sys
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any, Protocol
 
 from PIL import Image
 
 from companion import controller, present
+from companion.config import Config, parse_camera_source
 from companion.controller import Context, Input, Press, Scan, Status, Step, Tick, UiState
 from companion.engine.cards import Catalog
 from companion.engine.events import Event, IllegalEvent, event_from_record, event_to_record
 from companion.game import SCREEN_KEY, Game
 from companion.journal import Journal, JournalError
+from hardware.faults import Health, Reconnecting
 
 log = logging.getLogger(__name__)
 
@@ -90,6 +96,7 @@ class App:
         self.view: present.View | None = None
         self.image: Image.Image | None = None
         self.frames = 0
+        self.latencies: list[float] = []  # scan-to-screen, seconds
 
     # --- state ---
 
@@ -152,6 +159,8 @@ class App:
         self.ui = step.ui
         self._remember()
         self._show(step.view)
+        if isinstance(given, Scan) and given.at is not None:
+            self.latencies.append(time.perf_counter() - given.at)
 
     def _submit(self, step: Step) -> Step:
         assert step.event is not None
@@ -235,8 +244,13 @@ def run_loop(
         except queue.Empty:
             given = Tick(clock())
         if given is None:  # the input sources are done (a script ended)
+            inbox.task_done()
             break
-        app.handle(given)
+        try:
+            app.handle(given)
+        finally:
+            if not isinstance(given, Tick):
+                inbox.task_done()
         ping()
 
 
@@ -328,3 +342,382 @@ def parse_script_line(line: str) -> Input | None:
         case ["status", *problem]:
             return Status(" ".join(problem) or None)
     raise ValueError(f"not a script line: {line.strip()!r}")
+
+
+# --- the parts of the kit and their stand-ins -----------------------------------------------
+
+
+class EmulatedOled:
+    """The OLED on a machine without one: each frame is written to `folder/latest.png`.
+
+    The file is replaced atomically, so a viewer never reads half a frame; watch it with any
+    image viewer that reloads (e.g. `feh -R 0.5 var/oled/latest.png`) or open it in a browser.
+    """
+
+    def __init__(self, folder: Path, scale: int = 4) -> None:
+        self.folder = folder
+        self.scale = scale
+        folder.mkdir(parents=True, exist_ok=True)
+        self.path = folder / "latest.png"
+
+    def show(self, image: Image.Image) -> None:
+        """Write the frame, enlarged `scale` times for a desktop screen."""
+        size = (image.width * self.scale, image.height * self.scale)
+        temporary = self.folder / ".latest.png.tmp"
+        image.convert("L").resize(size, Image.Resampling.NEAREST).save(temporary, format="PNG")
+        os.replace(temporary, self.path)
+
+
+class ReconnectingDisplay:
+    """A real OLED through `hardware.faults.Reconnecting`: a lost display is reopened later,
+    and the last frame is shown again when it is back."""
+
+    def __init__(self, part: Reconnecting[Any]) -> None:
+        self._part = part
+        self._last: Image.Image | None = None
+        self._was_available = part.available
+
+    def show(self, image: Image.Image) -> None:
+        """Show the frame if the display works now."""
+        self._last = image
+        self._part.use(lambda oled: oled.show(image))
+
+    def poll(self) -> None:
+        """Retry a lost display; show the last frame again when it comes back."""
+        available = self._part.poll()
+        if available and not self._was_available and self._last is not None:
+            self._part.use(lambda oled: oled.show(self._last))
+        self._was_available = available
+
+
+def open_display(config: Config, health: Health) -> Display:
+    """The configured display: the emulated one, or the OLED on I2C with reconnection."""
+    if config.display.driver == "emulated":
+        return EmulatedOled(config.display.emulated_dir)
+    import importlib
+
+    oled: Any = importlib.import_module("hardware.oled")  # the OLED adapter of hardware/
+
+    def opened() -> Any:
+        return oled.Oled(oled.open_oled(config.display))
+
+    return ReconnectingDisplay(Reconnecting("display", opened, on_change=health))
+
+
+def lan_address(host: str) -> str:
+    """The address phones use: the machine's LAN address when serving on all interfaces."""
+    if host not in ("0.0.0.0", "::", ""):
+        return host
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("10.255.255.255", 1))  # no packet is sent
+            address: str = probe.getsockname()[0]
+        except OSError:
+            address = "127.0.0.1"
+    return address
+
+
+def score_url_for(host: str, port: int) -> Callable[[int], str]:
+    """The phone scoring page of a game (route of web/scoring.py)."""
+    return lambda game_id: f"http://{host}:{port}/games/{game_id}/score"
+
+
+def feed_script(lines: Sequence[str], inbox: queue.Queue[Any], stop: threading.Event) -> None:
+    """Put each script input on the queue and wait until the loop has handled it; then
+    None, which ends the loop. Bad lines are reported and skipped."""
+    for number, line in enumerate(lines, start=1):
+        if stop.is_set():
+            return
+        try:
+            given = parse_script_line(line)
+        except ValueError as bad:
+            log.warning("script line %d: %s", number, bad)
+            continue
+        if given is not None:
+            inbox.put(given)
+            inbox.join()
+    inbox.put(None)
+
+
+def read_keys(inbox: queue.Queue[Any], stop: threading.Event, stream: Any) -> None:
+    """The keyboard as buttons (a terminal, line by line): each key of a line is a press."""
+    for line in stream:
+        if stop.is_set():
+            return
+        for key in line.strip():
+            press = press_from_key(key)
+            if press is not None:
+                inbox.put(press)
+
+
+def start_buttons(config: Config, inbox: queue.Queue[Any]) -> Any:
+    """gpiozero buttons on the configured pins, or None where there are no GPIO pins."""
+    try:
+        from hardware.buttons import Buttons  # type: ignore[import-not-found,unused-ignore]
+
+        return Buttons(dict(config.buttons.pins), inbox.put, hold_time=config.buttons.hold_time)
+    except Exception as missing:  # no GPIO here (or the adapter is not installed)
+        log.info("no buttons: %s", missing)
+        return None
+
+
+def make_tracker() -> Any:
+    """The vision tracker (frames to scans), as `feed(stickers, now) -> [texts newly read]`."""
+    try:
+        from companion.vision.tracker import Tracker  # type: ignore[import-not-found,unused-ignore]
+    except ImportError:  # only while the vision package is incomplete
+        return _FallbackTracker()
+    return _TrackerTexts(Tracker())
+
+
+class _TrackerTexts:
+    """Adapter: the tracker's scans as their sticker texts."""
+
+    def __init__(self, tracker: Any) -> None:
+        self._tracker = tracker
+
+    def feed(self, stickers: list[Any], now: float) -> list[str]:
+        found = self._tracker.feed(stickers, now)
+        return [str(getattr(scan, "text", scan)) for scan in found]
+
+
+class _FallbackTracker:
+    """A code counts once when seen in 2 frames in a row, again after 2 frames away."""
+
+    def __init__(self, confirm: int = 2, forget: int = 2) -> None:
+        self._seen: dict[str, int] = {}
+        self._away: dict[str, int] = {}
+        self._reported: set[str] = set()
+        self._confirm, self._forget = confirm, forget
+
+    def feed(self, stickers: list[Any], now: float) -> list[str]:
+        texts = {s.text for s in stickers}
+        new = []
+        for text in sorted(texts):
+            self._seen[text] = self._seen.get(text, 0) + 1
+            self._away[text] = 0
+            if self._seen[text] >= self._confirm and text not in self._reported:
+                self._reported.add(text)
+                new.append(text)
+        for text in list(self._seen):
+            if text not in texts:
+                self._away[text] = self._away.get(text, 0) + 1
+                if self._away[text] >= self._forget:
+                    del self._seen[text]
+                    self._reported.discard(text)
+        return new
+
+
+def open_source(spec: str, width: int, height: int) -> Callable[[], Any]:
+    """A camera source as a `read()` function: a frame, or None when a folder has run out.
+
+    Raises:
+        OSError: the camera cannot be opened.
+    """
+    kind, argument = parse_camera_source(spec)
+    if kind == "folder":
+        import cv2
+
+        files = sorted(p for p in Path(argument).iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+        frames = iter(files)
+
+        def next_file() -> Any:
+            path = next(frames, None)
+            return None if path is None else cv2.imread(str(path), cv2.IMREAD_GRAYSCALE)
+
+        return next_file
+    if kind == "picamera2" or (kind == "auto" and _has_picamera2()):
+        from picamera2 import Picamera2  # type: ignore[import-not-found,unused-ignore]
+
+        camera = Picamera2()
+        camera.configure(camera.create_video_configuration(
+            main={"size": (width, height), "format": "YUV420"}))  # fmt: skip
+        camera.start()
+        return lambda: camera.capture_array("main")[:height]  # the Y plane: grayscale
+    import cv2
+
+    target: int | str = int(argument) if argument.isdigit() else argument
+    if kind == "auto":
+        target = 0
+    capture = cv2.VideoCapture(target)
+    if not capture.isOpened():
+        raise OSError(f"cannot open camera {spec!r}")
+    capture.set(cv2.CAP_PROP_FRAME_WIDTH, width)
+    capture.set(cv2.CAP_PROP_FRAME_HEIGHT, height)
+
+    def read() -> Any:
+        ok, frame = capture.read()
+        if not ok:
+            if kind == "video":
+                return None
+            raise OSError("the camera gave no frame")
+        return frame
+
+    return read
+
+
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".pgm")
+
+
+def _has_picamera2() -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec("picamera2") is not None
+
+
+def scan_camera(
+    config: Config,
+    inbox: queue.Queue[Any],
+    stop: threading.Event,
+    *,
+    retry: float = 2.0,
+    clock: Callable[[], float] = time.monotonic,
+) -> None:
+    """The scanner thread: frames from the configured camera, decoded, tracked, and each new
+    sticker put on the queue as a Scan; a lost camera is a Status and is retried."""
+    from companion.vision import payloads
+    from companion.vision.decode import make_decoder
+
+    decoder = make_decoder(config.decoder)
+    tracker = make_tracker()
+    interval = 1.0 / config.camera.fps
+    lost: str | None = None
+    read: Callable[[], Any] | None = None
+    while not stop.is_set():
+        try:
+            if read is None:
+                read = open_source(config.camera.source, config.camera.width,
+                                   config.camera.height)  # fmt: skip
+            started = clock()
+            frame = read()
+        except (OSError, RuntimeError, ValueError) as failed:
+            read = None
+            if lost is None:
+                lost = f"camera lost: {failed}"
+                log.warning("%s", lost)
+                inbox.put(Status("camera lost"))
+            stop.wait(retry)
+            continue
+        if lost is not None:
+            lost = None
+            inbox.put(Status(None))
+        if frame is None:  # a folder or video has ended: nothing more to see
+            stop.wait(retry)
+            continue
+        captured = time.perf_counter()
+        for text in tracker.feed(decoder.decode(frame), clock()):
+            inbox.put(Scan(payloads.parse(text), at=captured))
+        stop.wait(max(0.0, interval - (clock() - started)))
+
+
+# --- the service ----------------------------------------------------------------------------
+
+
+@dataclass
+class ServiceOptions:
+    """How `run_service` gets its inputs besides the kit (tests and headless machines)."""
+
+    script: Sequence[str] | None = None  # script lines instead of keyboard and camera
+    keyboard: bool = True  # read key presses from stdin when it is a terminal
+    camera: bool = True
+    web: bool = True
+    on_event: Callable[[Mapping[str, Any]], object] | None = None
+    on_undo: Callable[[], object] | None = None
+
+
+def open_journal(path: Path) -> Journal:
+    """The journal at `path`, created if missing; a corrupt or foreign file is reported, moved
+    aside by the journal, and a new journal is started in its place.
+
+    Raises:
+        JournalError: the file cannot be opened nor set aside.
+    """
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if not path.exists():
+        return Journal.create(path)
+    try:
+        return Journal.open(path)
+    except JournalError as bad:
+        if getattr(bad, "moved_to", None) is None:
+            raise
+        log.error("%s; it was kept as %s and a new journal is started", bad, bad.moved_to)
+        return Journal.create(path)
+
+
+def run_service(config: Config, options: ServiceOptions | None = None) -> int:
+    """The device: wire the parts, resume the game on its screen, and loop until stopped."""
+    import signal
+
+    from companion.catalog import default_catalog
+    from companion.watchdog import Watchdog
+
+    opts = options or ServiceOptions()
+    inbox: queue.Queue[Any] = queue.Queue()
+    stop = threading.Event()
+    health = Health()
+    catalog = default_catalog()
+    journal = open_journal(config.journal)
+    display = open_display(config, health)
+    app = App(catalog, journal, display, language=config.language,
+              score_url=score_url_for(lan_address(config.web.host), config.web.port),
+              on_event=opts.on_event, on_undo=opts.on_undo)  # fmt: skip
+    threads: list[threading.Thread] = []
+
+    def spawn(name: str, target: Callable[..., object], *args: Any) -> None:
+        thread = threading.Thread(target=target, args=args, name=name, daemon=True)
+        thread.start()
+        threads.append(thread)
+
+    server = _start_web(config, catalog, inbox, app) if opts.web else None
+    app.start()
+    with Watchdog() as watchdog:
+        watchdog.ready()
+        if threading.current_thread() is threading.main_thread():
+
+            def terminate(*_: object) -> None:
+                stop.set()
+                inbox.put(None)
+
+            signal.signal(signal.SIGTERM, terminate)
+        buttons = None if opts.script is not None else start_buttons(config, inbox)
+        if opts.script is not None:
+            spawn("script", feed_script, list(opts.script), inbox, stop)
+        elif opts.keyboard and sys.stdin is not None and sys.stdin.isatty():
+            spawn("keyboard", read_keys, inbox, stop, sys.stdin)
+        if opts.camera and opts.script is None:
+            spawn("camera", scan_camera, config, inbox, stop)
+
+        def ping() -> None:
+            if isinstance(display, ReconnectingDisplay):
+                display.poll()
+            watchdog.status(health.summary())
+            watchdog.ping()
+
+        try:
+            run_loop(app, inbox, stop, ping=ping)
+        except KeyboardInterrupt:
+            pass
+        finally:
+            stop.set()
+            watchdog.stopping()
+            if buttons is not None:
+                buttons.close()
+            if server is not None:
+                server.close()
+            journal.close()
+    return 0
+
+
+def _start_web(config: Config, catalog: Catalog, inbox: queue.Queue[Any], app: App) -> Any:
+    """The phone pages in a thread of this process; changes go through the loop's queue."""
+    try:
+        from web import WebServer, create_app
+
+        flask_app = create_app(config, CATALOG=catalog, CONTROL=LoopControl(inbox))
+        app.pairing = str(flask_app.config.get("PAIRING_CODE", ""))
+        server = WebServer(flask_app, config.web.host, config.web.port, config.web.threads)
+    except (ImportError, OSError) as failed:  # the device works without its pages
+        log.error("phone pages not served: %s", failed)
+        return None
+    log.info("phone pages at %s", server.url)
+    return server

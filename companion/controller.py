@@ -15,7 +15,7 @@ saw (a card to act on, the revealed wonders, the tokens on the board) or moves t
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
@@ -57,9 +57,13 @@ class Press:
 
 @dataclass(frozen=True, slots=True)
 class Scan:
-    """A sticker seen by the camera: a card, wonder or token id, or None for a foreign code."""
+    """A sticker seen by the camera: a card, wonder or token id, or None for a foreign code.
+
+    `at` is when its frame was captured (perf_counter), for the latency measurement.
+    """
 
     card: str | None
+    at: float | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,6 +26,7 @@ from typing import Any, TextIO
 
 from PIL import Image
 
+from companion.app import make_tracker
 from companion.controller import (
     Context,
     Input,
@@ -229,7 +230,7 @@ class Camera:
         self._synth = synth
         self._payloads = payloads
         self._decoder = make_decoder(decoder_name)
-        self._tracker = _make_tracker()
+        self._tracker = make_tracker()
         self._frames: dict[str | None, Any] = {}
         self._empty = synth.frame_with_cards([], seed=0)
         self.now = 0.0
@@ -264,53 +265,6 @@ def _foreign_frame(synth: Any, empty: Any) -> Any:
     top, left = (frame.shape[0] - height) // 2, (frame.shape[1] - width) // 2
     frame[top : top + height, left : left + width] = code
     return frame
-
-
-def _make_tracker() -> Any:
-    """The vision tracker (frames to scans) in its plain form: texts newly in view."""
-    try:
-        from companion.vision.tracker import Tracker  # type: ignore[import-not-found,unused-ignore]
-    except ImportError:  # pragma: no cover - only while the vision package is incomplete
-        return _FallbackTracker()
-    return _TrackerTexts(Tracker())
-
-
-class _TrackerTexts:
-    """Adapter: the tracker's scans as their sticker texts."""
-
-    def __init__(self, tracker: Any) -> None:
-        self._tracker = tracker
-
-    def feed(self, stickers: list[Any], now: float) -> list[str]:
-        found = self._tracker.feed(stickers, now)
-        return [getattr(scan, "text", scan) for scan in found]
-
-
-class _FallbackTracker:
-    """A code counts once when seen in 2 frames in a row, again after 2 frames away."""
-
-    def __init__(self, confirm: int = 2, forget: int = 2) -> None:
-        self._seen: dict[str, int] = {}
-        self._away: dict[str, int] = {}
-        self._reported: set[str] = set()
-        self._confirm, self._forget = confirm, forget
-
-    def feed(self, stickers: list[Any], now: float) -> list[str]:
-        texts = {s.text for s in stickers}
-        new = []
-        for text in texts:
-            self._seen[text] = self._seen.get(text, 0) + 1
-            self._away[text] = 0
-            if self._seen[text] >= self._confirm and text not in self._reported:
-                self._reported.add(text)
-                new.append(text)
-        for text in list(self._seen):
-            if text not in texts:
-                self._away[text] = self._away.get(text, 0) + 1
-                if self._away[text] >= self._forget:
-                    del self._seen[text]
-                    self._reported.discard(text)
-        return new
 
 
 # --- frames out -----------------------------------------------------------------------------
