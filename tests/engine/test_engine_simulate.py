@@ -1,0 +1,76 @@
+"""Random playouts: invariants, replay and undo equality, failing games as records."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import companion.simulate as simulate_module
+from companion.cli import main as cli
+from companion.engine.rules import apply
+from companion.replay import replay_record
+from companion.simulate import InvariantError, play, simulate
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_random_games_keep_every_invariant(catalog: Any, seed: int) -> None:
+    game = play(catalog, random.Random(seed))
+    assert game.failure is None
+    assert game.states[-1].finished
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 10**6), cut=st.floats(0, 1))
+def test_replay_and_undo_give_the_live_states(catalog: Any, seed: int, cut: float) -> None:
+    game = play(catalog, random.Random(seed), check=False)
+    lines = list(game.record_lines())
+    k = max(1, int(cut * len(lines)))
+    assert replay_record(lines[:k], catalog)[-1] == game.states[k]
+    undone = replay_record([*lines[:k], '{"type": "undo"}'], catalog)[-1]
+    assert undone == game.states[k - 1]
+    assert apply(game.states[k - 1], game.events[k - 1]) == game.states[k]
+
+
+def test_a_failing_game_is_written_as_a_record_that_replays(
+    catalog: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    calls = {"n": 0}
+    real = simulate_module.check_invariants
+
+    def breaks_at_event_30(state: Any, dealt: Any) -> None:
+        calls["n"] += 1
+        if calls["n"] == 30:
+            raise InvariantError("broken on purpose")
+        real(state, dealt)
+
+    monkeypatch.setattr(simulate_module, "check_invariants", breaks_at_event_30)
+    tally = simulate(catalog, 2, 7, failures_dir=tmp_path)
+    assert tally.failures == 1
+    (path,) = tally.failed_records
+    assert path == tmp_path / "seed-7.jsonl"
+    states = replay_record(path.read_text().splitlines(), catalog)
+    assert len(states) == 31
+    assert tally.victories.total() == 1
+
+
+def test_simulate_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    status = cli(["simulate", "--games", "3", "--seed", "11", "--json",
+                  "--failures", str(tmp_path)])  # fmt: skip
+    data = json.loads(capsys.readouterr().out)
+    assert status == 0
+    assert data["games"] == 3 and data["failures"] == 0
+    assert set(data["victories"]) == {"military", "science", "civilian", "shared"}
+    assert sum(data["victories"].values()) == 3
+    assert data["games_per_second"] > 0 and data["seconds"] >= 0
+
+
+def test_simulate_is_deterministic_for_a_seed(catalog: Any) -> None:
+    one = list(play(catalog, random.Random(42), check=False).record_lines())
+    two = list(play(catalog, random.Random(42), check=False).record_lines())
+    assert one == two
