@@ -66,6 +66,7 @@ __all__ = [
     "is_face_up",
     "legal_events",
     "new_game",
+    "was_taken",
 ]
 
 CARDS_PER_AGE = 20
