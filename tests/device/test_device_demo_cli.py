@@ -1,0 +1,52 @@
+"""`duel-companion demo`: the README's first command, as a user runs it."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from PIL import Image
+
+from companion.commands.demo import read_record, score_lines
+from companion.engine.cards import Catalog
+from companion.engine.rules import apply, new_game
+
+
+def demo(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "companion.cli", "demo", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+
+
+def test_demo_with_no_options_writes_frames_and_prints_the_final_score(
+    catalog: Catalog, tmp_path: Path
+) -> None:
+    result = demo(cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    state = new_game(catalog)
+    for event in read_record():
+        state = apply(state, event)
+    for line in score_lines(state):
+        assert line in result.stdout
+    out = tmp_path / "out" / "demo"
+    pngs = sorted(out.glob("frame-*.png"))
+    assert len(pngs) > 100
+    with Image.open(pngs[0]) as first:
+        assert first.size == (128, 64)
+    with Image.open(out / "game.gif") as gif:
+        assert gif.n_frames == len(pngs)
+
+
+def test_demo_refuses_a_bad_record_in_one_line(tmp_path: Path) -> None:
+    record = tmp_path / "bad.jsonl"
+    record.write_text('{"type": "setup"}\n')
+    result = demo("--record", str(record), "--out", str(tmp_path / "o"), cwd=tmp_path)
+    assert result.returncode == 2
+    assert result.stderr.count("\n") == 1 and "line 1" in result.stderr
+    assert "Traceback" not in result.stderr
