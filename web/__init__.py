@@ -175,12 +175,20 @@ class WebServer:
         self._thread.start()
 
     def _run(self) -> None:
-        with contextlib.suppress(OSError):  # the sockets closed under it on close()
+        with contextlib.suppress(OSError, ValueError):  # sockets closed under it on close()
             self._server.run()
 
     def close(self) -> None:
-        """Stop serving and wait for the thread."""
-        self._server.close()
+        """Stop serving: let the workers finish their requests, then close every socket from
+        the server's own loop thread (its trigger runs the closing there), and wait."""
+        self._server.task_dispatcher.shutdown()
+        sockets = self._server._map
+
+        def close_all() -> None:
+            for channel in list(sockets.values()):
+                channel.close()
+
+        self._server.trigger.pull_trigger(close_all)
         self._thread.join(timeout=5)
 
     def __enter__(self) -> WebServer:

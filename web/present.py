@@ -296,6 +296,7 @@ def _result(
         )
     if victory in ("military", "science"):
         result["moment"] = _moment(catalog, lang, loaded, names, str(victory))
+        result["note"] = "A supremacy wins at once, whatever the points."
     return result
 
 
@@ -308,7 +309,7 @@ def _moment(
     state = loaded.state
     winner = state.winner.value if state.winner else "p1"
     if victory == "military":
-        how = f"the conflict pawn reached {names[Player(winner).opponent.value]}'s capital"
+        how = f"The conflict pawn reached {names[Player(winner).opponent.value]}'s capital"
     else:
         symbols = len(state.city(Player(winner)).symbols)
         how = f"{names[winner]} gathered {symbols} different science symbols"

@@ -1,0 +1,187 @@
+"""A real browser on the pages served by waitress: what a person sees on a phone.
+
+Screenshots of a phone-sized viewport are written to docs/screenshots/ (committed).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+import re
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import CIVILIAN, CODE, MILITARY, PLAYING
+from flask import Flask
+from PIL import Image
+
+from companion.engine.cards import Catalog
+from companion.game import Game
+from companion.journal import Journal
+from web import WebServer
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = "/usr/bin/chromium"
+# Without these flags chromium stalls on a machine with no network.
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]  # fmt: skip
+PHONE = {"width": 390, "height": 844}
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if not Path(CHROMIUM).exists():
+        pytest.skip("Debian's chromium is not installed")
+    with playwright_api.sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def server(app: Flask) -> Iterator[WebServer]:
+    app.config["POLL_SECONDS"] = 0.2
+    with WebServer(app, "127.0.0.1", 0, threads=4) as running:
+        yield running
+
+
+def phone(browser: Any, scheme: str = "light") -> Any:
+    context = browser.new_context(viewport=PHONE, device_scale_factor=2, color_scheme=scheme)
+    return context.new_page()
+
+
+def wait_for_seq(page: Any, seq: str) -> None:
+    """Wait until the page has swapped in the board of `seq` (its poll saw the change)."""
+    pattern = re.compile(rf"^{seq}/")
+    board = playwright_api.expect(page.locator("#board"))
+    board.to_have_attribute("data-seq", pattern, timeout=10000)
+
+
+def shot(page: Any, name: str) -> None:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    image = Image.open(io.BytesIO(page.screenshot(full_page=True)))
+    image.convert("RGB").quantize(64).save(SCREENSHOTS / name, optimize=True)  # small commits
+
+
+def test_final_scoring_shows_the_pad_and_opens_a_row(browser: Any, server: WebServer) -> None:
+    page = phone(browser)
+    page.goto(f"{server.url}/games/{CIVILIAN}/score")
+    view = json.loads(page.context.request.get(f"{server.url}/games/{CIVILIAN}/score.json").text())
+    winner = view["players"][view["result"]["winner"]]
+    assert page.inner_text("#result .winner") == f"{winner} wins: civilian victory"
+    total = page.locator(".pad-total").inner_text().split()
+    assert total == ["Total", str(view["total"]["p1"]), str(view["total"]["p2"])]
+    blue = page.locator("details.row-blue")
+    first_source = view["rows"][0]["sources"]["p1"][0]["text"]
+    assert not page.get_by_text(first_source, exact=True).first.is_visible()
+    blue.locator("summary").click()  # a tap opens the row
+    assert page.get_by_text(first_source, exact=True).first.is_visible()
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    shot(page, "score-light.png")
+    page.context.close()
+
+
+def test_final_scoring_in_the_dark(browser: Any, server: WebServer) -> None:
+    page = phone(browser, "dark")
+    page.goto(f"{server.url}/games/{MILITARY}/score")
+    assert "military supremacy" in page.inner_text("#result")
+    assert "capital" in page.inner_text("#result .moment")
+    background = page.evaluate("getComputedStyle(document.body).backgroundColor")
+    assert background == "rgb(21, 20, 15)"  # the dark palette
+    page.locator("details.row-military summary").click()
+    shot(page, "score-dark-military.png")
+    page.context.close()
+
+
+def test_live_page_follows_events_as_they_are_added(
+    browser: Any,
+    server: WebServer,
+    journal: Journal,
+    catalog: Catalog,
+    records: dict[str, list[dict[str, Any]]],
+) -> None:
+    from journal_playout import next_event
+
+    page = phone(browser)
+    page.goto(f"{server.url}/games/{PLAYING}")
+    game = Game(catalog, journal, PLAYING)
+    first_text = page.inner_text("#recent li")
+    rng = random.Random(5)
+    for _ in range(3):
+        event = next_event(game.state, rng)
+        game.submit(event)
+        seq = str(game.seq)
+        wait_for_seq(page, seq)
+        coins = [str(city.coins) for city in game.state.cities]
+        shown = [page.inner_text(f"#city-{p} .coins").split()[0] for p in ("p1", "p2")]
+        assert shown == coins
+    assert page.inner_text("#recent li") != first_text
+    live = json.loads(page.context.request.get(f"{server.url}/games/{PLAYING}.json").text())
+    assert page.inner_text("#turn") == live["turn_text"]
+    pawn = page.locator(".track li.pawn")
+    assert pawn.count() == 1
+    shot(page, "live-light.png")
+    game.undo()  # an undo refreshes the board too
+    wait_for_seq(page, str(game.seq))
+    page.context.close()
+
+
+def test_live_page_in_the_dark_and_undo_from_the_phone(
+    browser: Any, server: WebServer, journal: Journal
+) -> None:
+    page = phone(browser, "dark")
+    page.goto(f"{server.url}/games/{PLAYING}")
+    before = page.inner_text("#recent li")
+    shot(page, "live-dark.png")
+    page.locator("details.actions summary").click()
+    form = page.locator("form").first
+    form.locator("input[name=pairing_code]").fill(CODE)
+    form.locator("button").click()
+    page.wait_for_url(f"{server.url}/games/{PLAYING}")
+    assert journal.rows(PLAYING)[-1].is_undo
+    assert page.inner_text("#recent li") != before
+
+
+def test_history_and_log(browser: Any, server: WebServer) -> None:
+    page = phone(browser)
+    page.goto(f"{server.url}/history")
+    assert page.locator(".games li").count() == 4
+    assert "Cleo vs Dag" in page.inner_text(".games")
+    shot(page, "history-light.png")
+    page.goto(f"{server.url}/games/{CIVILIAN}/log")
+    assert page.locator(".log li").first.inner_text().split(" ", 1)[1].startswith("Setup: ")
+    page.context.close()
+
+
+def test_several_phones_polling_do_not_starve_plain_requests(
+    browser: Any, server: WebServer
+) -> None:
+    import urllib.request
+
+    pages = [phone(browser) for _ in range(8)]  # twice the waitress threads
+    for page in pages:
+        page.goto(f"{server.url}/games/{PLAYING}")
+    answers = []
+
+    def fetch() -> None:
+        with urllib.request.urlopen(f"{server.url}/games/{CIVILIAN}/score", timeout=10) as r:
+            answers.append(r.status)
+
+    threads = [threading.Thread(target=fetch) for _ in range(10)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    assert answers == [200] * 10
+    for page in pages:
+        page.context.close()
