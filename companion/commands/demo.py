@@ -70,7 +70,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add("--no-mistakes", action="store_true", help="play without the scripted mistakes")
     add("--language", choices=("en", "nb", "sv", "da"), default="en", help="names on screen")
     add("--direct", action="store_true", help="scans go to the controller without frames")
-    add("--events", action="store_true", help="print each event once it is in the journal")
+    add("--events", action="store_true", help="print each journal row once it is written")
 
 
 def read_record(path: Path | None = None) -> list[Event]:
@@ -362,8 +362,14 @@ def main(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
             print(json.dumps(record), file=out, flush=True)
 
         with journal:
-            app = App(default_catalog(), journal, recorder, language=args.language,
-                      on_event=printed if args.events else None)  # fmt: skip
+            app = App(
+                default_catalog(),
+                journal,
+                recorder,
+                language=args.language,
+                on_event=printed if args.events else None,
+                on_undo=(lambda: printed({"type": "undo"})) if args.events else None,
+            )
             camera = None if args.direct else Camera()
             play(app, TablePlayer(events, mistakes=not args.no_mistakes), camera)
             state = app.state
