@@ -28,8 +28,9 @@ def test_games_lists_the_summary_fields(client: FlaskClient) -> None:
 def test_game_is_the_replay_json_object(
     client: FlaskClient, catalog: Catalog, records: dict[str, list[dict[str, Any]]]
 ) -> None:
-    replay = pytest.importorskip("companion.replay")
-    expected = replay.state_to_json(replay_records(catalog, records["civilian"])[-1])
+    from companion.replay import state_to_json
+
+    expected = state_to_json(replay_records(catalog, records["civilian"])[-1])
     assert client.get(f"/api/games/{CIVILIAN}").get_json() == json.loads(json.dumps(expected))
 
 
