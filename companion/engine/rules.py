@@ -176,7 +176,7 @@ def _deal(state: GameState, event: Deal) -> GameState:
     if len(set(event.layout)) != CARDS_PER_AGE or len(event.layout) != CARDS_PER_AGE:
         raise IllegalEvent(f"deal: {CARDS_PER_AGE} different cards needed")
     guilds = sum(catalog.card(c).is_guild for c in event.layout)
-    if guilds > catalog.rules.guilds_in_age_3:
+    if event.age == 3 and guilds != catalog.rules.guilds_in_age_3:  # 17 + 3 guilds
         raise IllegalEvent(f"deal: age 3 has {catalog.rules.guilds_in_age_3} guilds, not {guilds}")
     covered_by = tuple(p.covered_by for p in catalog.layout(event.age).positions)
     return evolve(state, structure=Structure(event.age, event.layout, covered_by))
@@ -405,23 +405,44 @@ def _take(state: GameState, player: Player, card_id: CardId) -> tuple[_Turn, Car
     else:
         if was_taken(state, card_id):
             raise IllegalEvent(f"{catalog.name(card_id)} has already been taken")
-        if card.is_guild and _guilds_taken(state) >= catalog.rules.guilds_in_age_3:
-            raise IllegalEvent(
-                f"Age 3 has only {catalog.rules.guilds_in_age_3} guilds: "
-                f"{catalog.name(card_id)} cannot be a 4th"
-            )
+        if card.age == 3:
+            _check_age_3_mix(state, card)
     turn = _Turn(state, player)
     turn.structure = structure
     turn.taken += 1
     return turn, card
 
 
-def _guilds_taken(state: GameState) -> int:
-    """Guilds taken so far (in cities, under wonders, discarded)."""
+def _check_age_3_mix(state: GameState, card: Card) -> None:
+    """Age 3 lays out 17 age cards and 3 guilds: refuse a 4th guild or an 18th other card
+    (table mode, where no deal says which cards are out)."""
+    catalog = state.catalog
+    guilds_in_age = catalog.rules.guilds_in_age_3
+    guilds, others = _age_3_seen(state)
+    if card.is_guild and guilds >= guilds_in_age:
+        raise IllegalEvent(
+            f"Age 3 has only {guilds_in_age} guilds: {catalog.name(card.id)} cannot be a 4th"
+        )
+    most = CARDS_PER_AGE - guilds_in_age
+    if not card.is_guild and others >= most:
+        raise IllegalEvent(
+            f"Age 3 has only {most} cards besides the guilds: {catalog.name(card.id)} "
+            f"cannot be an {most + 1}th"
+        )
+
+
+def _age_3_seen(state: GameState) -> tuple[int, int]:
+    """Guilds and other age 3 cards taken so far (in cities, under wonders, discarded)."""
     one, two = state.cities
     catalog = state.catalog
-    taken = (*one.cards, *two.cards, *one.tucked, *two.tucked, *state.discard)
-    return sum(1 for c in taken if catalog.card(c).is_guild)
+    guilds = others = 0
+    for card_id in (*one.cards, *two.cards, *one.tucked, *two.tucked, *state.discard):
+        card = catalog.card(card_id)
+        if card.is_guild:
+            guilds += 1
+        elif card.age == 3:
+            others += 1
+    return guilds, others
 
 
 # --- The three actions -----------------------------------------------------------------
