@@ -34,7 +34,7 @@ from companion.engine.events import (
     TakeProgress,
 )
 from companion.engine.pricing import Payment, cheapest_payment
-from companion.engine.rules import apply, available_library_tokens
+from companion.engine.rules import apply, available_library_tokens, was_taken
 from companion.engine.state import GameState, PendingKind, Phase, Player
 
 FEEDBACK_SECONDS = 4.0  # a feedback screen gives way to the next screen after this long
@@ -466,7 +466,7 @@ def _scan(ui: UiState, state: GameState, card: str | None, ctx: Context) -> Step
     if ui.mode in (Mode.HELP, Mode.UNDO):
         ui = ui.under or settle(state, ctx, status=ui.status)
     if card is None:
-        return _notice(ui, state, ctx, "Not a card of this game")
+        return _notice(ui, state, ctx, "Unknown QR code")
     catalog = state.catalog
     name = catalog.name(card, ctx.language)
     match ui.mode:
@@ -541,7 +541,9 @@ def _scan_card(ui: UiState, state: GameState, card: str, name: str, ctx: Context
         return _notice(ui, state, ctx, f"{name} is not an age card")
     age = catalog.card(card).age
     if age != state.age:
-        return _notice(ui, state, ctx, f"{name} is an age {age} card")
+        return _notice(ui, state, ctx, f"{name}: age {age} card")
+    if was_taken(state, CardId(card)):
+        return _notice(ui, state, ctx, f"{name}: already played")
     try:  # what else the rules refuse: already taken, not accessible in a dealt structure
         apply(state, Discard(state.current, CardId(card)))
     except IllegalEvent as refused:

@@ -7,6 +7,7 @@ as a 128x64 mode "1" image. Both are pure.
 
 from __future__ import annotations
 
+import textwrap
 from dataclasses import dataclass
 from functools import cache
 
@@ -241,12 +242,20 @@ def render(shown: View, font: ImageFont.ImageFont | None = None) -> Image.Image:
 LINE = 10
 
 
+COLUMNS = 21  # characters of the bitmap font on one line
+
+
+def _right(draw: ImageDraw.ImageDraw, y: int, text: str, font: ImageFont.ImageFont) -> None:
+    draw.text((WIDTH - int(draw.textlength(text, font=font)), y), text, font=font, fill=1)
+
+
 def _draw_idle(draw: ImageDraw.ImageDraw, v: IdleView, font: ImageFont.ImageFont) -> None:
-    draw.text((0, 0), f"Age {v.age} ({v.cards_left} left)", font=font, fill=1)
-    draw.text((0, LINE), f"> {v.player}", font=font, fill=1)
+    draw.text((0, 0), f"Age {v.age}", font=font, fill=1)
+    _right(draw, 0, f"{v.cards_left} card{'' if v.cards_left == 1 else 's'} left", font)
+    draw.text((0, LINE), f"> {v.player}"[:COLUMNS], font=font, fill=1)
     draw.text((0, 2 * LINE), f"P1 {v.coins[0]}c", font=font, fill=1)
-    draw.text((WIDTH - 30, 2 * LINE), f"P2 {v.coins[1]}c", font=font, fill=1)
-    # the military track: 19 spaces, the pawn as a filled box, loot as small marks
+    _right(draw, 2 * LINE, f"P2 {v.coins[1]}c", font)
+    # the military track: 19 spaces, the pawn as a filled box, loot as marks under them
     top = 3 * LINE + 2
     for space in range(-9, 10):
         x = 64 + space * 6
@@ -259,39 +268,47 @@ def _draw_idle(draw: ImageDraw.ImageDraw, v: IdleView, font: ImageFont.ImageFont
 
 
 def _draw_choice(draw: ImageDraw.ImageDraw, v: ChoiceView, font: ImageFont.ImageFont) -> None:
-    draw.text((0, 0), v.title[:21], font=font, fill=1)
-    draw.text((0, LINE), v.subtitle[:21], font=font, fill=1)
+    draw.text((0, 0), v.title[:COLUMNS], font=font, fill=1)
+    draw.text((0, LINE), v.subtitle[:COLUMNS], font=font, fill=1)
     first = max(0, min(v.cursor - 1, len(v.options) - 3))
     for row, option in enumerate(v.options[first : first + 3]):
-        index = first + row
         y = 2 * LINE + 1 + row * LINE
-        text = f"{option.label}" + (f" {option.detail}" if option.detail else "")
-        if option.blocked:
-            text = "x " + text
-        if index == v.cursor:
+        text = _option_text(option)
+        if len(text) > COLUMNS:  # the detail goes to the bottom line when selected
+            text = ("x " if option.blocked else "") + option.label
+        if first + row == v.cursor:
             draw.rectangle((0, y, WIDTH - 1, y + LINE - 1), fill=1)
-            draw.text((1, y), text[:21], font=font, fill=0)
+            draw.text((1, y), text[:COLUMNS], font=font, fill=0)
         else:
-            draw.text((1, y), text[:21], font=font, fill=1)
+            draw.text((1, y), text[:COLUMNS], font=font, fill=1)
+    if v.options and not (v.notice or v.status):
+        chosen = v.options[v.cursor]
+        if len(_option_text(chosen)) > COLUMNS and chosen.detail:
+            _draw_footer(draw, chosen.detail, font)
+
+
+def _option_text(option: Option) -> str:
+    text = option.label + (f" {option.detail}" if option.detail else "")
+    return ("x " + text) if option.blocked else text
 
 
 def _draw_message(draw: ImageDraw.ImageDraw, v: MessageView, font: ImageFont.ImageFont) -> None:
-    draw.text((0, 0), v.title[:21], font=font, fill=1)
-    for row, line in enumerate(v.lines[:5]):
-        draw.text((0, LINE + row * LINE), line[:21], font=font, fill=1)
+    draw.text((0, 0), v.title[:COLUMNS], font=font, fill=1)
+    wrapped = [part for line in v.lines for part in textwrap.wrap(line, COLUMNS) or [""]]
+    for row, line in enumerate(wrapped[:5]):
+        draw.text((0, LINE + row * LINE), line, font=font, fill=1)
 
 
 def _draw_end(
     image: Image.Image, draw: ImageDraw.ImageDraw, v: EndView, font: ImageFont.ImageFont
 ) -> None:
+    width = 12 if v.url else COLUMNS  # beside the QR code
     draw.text((0, 0), "Game over", font=font, fill=1)
-    words = v.winner.split(" (")
-    draw.text((0, LINE), words[0][:12], font=font, fill=1)
-    if len(words) > 1:
-        draw.text((0, 2 * LINE), "(" + words[1][:11], font=font, fill=1)
-    draw.text((0, 3 * LINE), f"{v.scores[0]} - {v.scores[1]}", font=font, fill=1)
+    for row, line in enumerate(textwrap.wrap(v.winner, width)[:3]):
+        draw.text((0, LINE + row * LINE), line, font=font, fill=1)
+    draw.text((0, 4 * LINE), f"{v.scores[0]} - {v.scores[1]}", font=font, fill=1)
     if v.url:
-        image.paste(qr_image(v.url, 52), (WIDTH - 52, 0))
+        image.paste(qr_image(v.url, 64), (WIDTH - 64, 0))
 
 
 @cache
@@ -302,7 +319,7 @@ def qr_image(url: str, size: int) -> Image.Image:
     code = segno.make(url, error="l", micro=False)
     modules = int(code.symbol_size(scale=1, border=1)[0])
     scale = max(1, size // modules)
-    matrix = Image.new("1", (size, size), 0)
+    matrix = Image.new("1", (size, size), 1)  # lit all round: a wider quiet zone
     inner = Image.new("1", (modules * scale, modules * scale), 1)
     draw = ImageDraw.Draw(inner)
     for y, row in enumerate(code.matrix_iter(scale=1, border=1)):
@@ -321,4 +338,4 @@ def _draw_footer(draw: ImageDraw.ImageDraw, text: str, font: ImageFont.ImageFont
     y = HEIGHT - LINE - 1
     draw.rectangle((0, y, WIDTH - 1, HEIGHT - 1), fill=0)
     draw.line((0, y, WIDTH - 1, y), fill=1)
-    draw.text((0, y + 1), text[:21], font=font, fill=1)
+    draw.text((0, y + 1), text[:COLUMNS], font=font, fill=1)

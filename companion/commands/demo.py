@@ -26,7 +26,7 @@ from typing import Any, TextIO
 
 from PIL import Image
 
-from companion.app import make_tracker
+from companion.app import make_tracker, score_url_for
 from companion.controller import (
     Context,
     Input,
@@ -377,6 +377,7 @@ def main(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
                 journal,
                 recorder,
                 language=args.language,
+                score_url=score_url_for("127.0.0.1", 8000),
                 on_event=printed if args.events else None,
                 on_undo=(lambda: printed({"type": "undo"})) if args.events else None,
             )

@@ -104,8 +104,8 @@ def test_left_wraps_to_the_last_option(idle: tuple[UiState, GameState]) -> None:
 @pytest.mark.parametrize(
     ("scanned", "reason"),
     [
-        (None, "Not a card of this game"),
-        ("arena", "Arena is an age 3 card"),
+        (None, "Unknown QR code"),
+        ("arena", "Arena: age 3 card"),
         ("the_pyramids", "The Pyramids is not an age card"),
     ],
 )
@@ -124,7 +124,7 @@ def test_a_card_already_played_is_refused(catalog: Catalog) -> None:
     state = started(catalog, Build(Player.P1, CardId("lumber_yard")))
     refused = run(initial(state, Context(events=2)), state, Scan("lumber_yard"))
     assert refused.event is None
-    assert "already" in refused.ui.notice
+    assert refused.ui.notice == "Lumber Yard: already played"
 
 
 def test_an_unaffordable_build_is_refused_with_its_price(catalog: Catalog) -> None:
