@@ -27,13 +27,13 @@ from typing import Any, Protocol
 from PIL import Image
 
 from companion import controller, present
-from companion.config import Config, parse_camera_source
+from companion.config import Config, is_raspberry_pi, parse_camera_source
 from companion.controller import Context, Input, Press, Scan, Status, Step, Tick, UiState
 from companion.engine.cards import Catalog
 from companion.engine.events import Event, IllegalEvent, event_from_record, event_to_record
 from companion.game import SCREEN_KEY, Game
 from companion.journal import Journal, JournalError
-from hardware.faults import Health, Reconnecting
+from hardware.faults import Health, Reconnecting, StuckButtonGuard
 
 log = logging.getLogger(__name__)
 
@@ -450,15 +450,92 @@ def read_keys(inbox: queue.Queue[Any], stop: threading.Event, stream: Any) -> No
                 inbox.put(press)
 
 
-def start_buttons(config: Config, inbox: queue.Queue[Any]) -> Any:
-    """gpiozero buttons on the configured pins, or None where there are no GPIO pins."""
-    try:
-        from hardware.buttons import Buttons  # type: ignore[import-not-found,unused-ignore]
+def start_buttons(config: Config, inbox: queue.Queue[Any], health: Health | None = None) -> Any:
+    """The push buttons on the configured pins, or None where there are no GPIO pins.
 
-        return Buttons(dict(config.buttons.pins), inbox.put, hold_time=config.buttons.hold_time)
-    except Exception as missing:  # no GPIO here (or the adapter is not installed)
+    Uses the buttons adapter of hardware/ when it is installed, else `GpioButtons` here.
+    """
+    if not is_raspberry_pi():
+        return None  # the keyboard stands in
+    guard = StuckButtonGuard(on_change=health)
+    try:
+        import importlib
+
+        adapter: Any = importlib.import_module("hardware.buttons")
+        return adapter.Buttons(dict(config.buttons.pins), inbox.put,
+                               hold_time=config.buttons.hold_time)  # fmt: skip
+    except ImportError:
+        pass
+    try:
+        return GpioButtons(config.buttons.pins, inbox.put, hold_time=config.buttons.hold_time,
+                           bounce_time=config.buttons.bounce_time or None, guard=guard)  # fmt: skip
+    except Exception as missing:  # gpiozero finds no pins here (BadPinFactory and the like)
         log.info("no buttons: %s", missing)
         return None
+
+
+class GpioButtons:
+    """Push buttons between a GPIO pin and ground (internal pull-ups), through gpiozero.
+
+    A release is a short press; a hold of `hold_time` seconds is one long press. A button held
+    far longer than a long press is stuck (`guard`) and ignored until released. Wire each
+    button from its BCM pin (config `buttons.pins`, default left 5, select 6, right 13) to a
+    ground pin.
+    """
+
+    def __init__(
+        self,
+        pins: Mapping[str, int],
+        on_press: Callable[[Press], object],
+        *,
+        hold_time: float = 1.0,
+        bounce_time: float | None = None,
+        guard: StuckButtonGuard | None = None,
+        pin_factory: Any = None,
+    ) -> None:
+        from functools import partial
+
+        from gpiozero import Button
+
+        self._on_press = on_press
+        self._guard = guard or StuckButtonGuard()
+        self._held: set[str] = set()
+        self._buttons: dict[str, Any] = {}
+        try:
+            for name, pin in pins.items():
+                button = Button(pin, hold_time=hold_time, bounce_time=bounce_time,
+                                pin_factory=pin_factory)  # fmt: skip
+                self._buttons[name] = button
+                button.when_pressed = partial(self._guard.pressed, name)
+                button.when_held = partial(self._hold, name)
+                button.when_released = partial(self._release, name)
+        except Exception:
+            self.close()
+            raise
+
+    def _hold(self, name: str) -> None:
+        self._held.add(name)
+        if self._guard.allows(name):
+            self._on_press(Press(name, long=True))
+
+    def _release(self, name: str) -> None:
+        usable = self._guard.released(name)
+        if name in self._held:
+            self._held.discard(name)
+        elif usable:
+            self._on_press(Press(name))
+
+    def close(self) -> None:
+        """Release the pins."""
+        for button in self._buttons.values():
+            button.close()
+        self._buttons.clear()
+
+    def __enter__(self) -> GpioButtons:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
 
 
 def make_tracker() -> Any:
@@ -679,7 +756,7 @@ def run_service(config: Config, options: ServiceOptions | None = None) -> int:
                 inbox.put(None)
 
             signal.signal(signal.SIGTERM, terminate)
-        buttons = None if opts.script is not None else start_buttons(config, inbox)
+        buttons = None if opts.script is not None else start_buttons(config, inbox, health)
         if opts.script is not None:
             spawn("script", feed_script, list(opts.script), inbox, stop)
         elif opts.keyboard and sys.stdin is not None and sys.stdin.isatty():
