@@ -381,6 +381,7 @@ class ReconnectingDisplay:
         """Show the frame if the display works now."""
         self._last = image
         self._part.use(lambda oled: oled.show(image))
+        self._was_available = self._part.available
 
     def poll(self) -> None:
         """Retry a lost display; show the last frame again when it comes back."""
@@ -391,17 +392,54 @@ class ReconnectingDisplay:
 
 
 def open_display(config: Config, health: Health) -> Display:
-    """The configured display: the emulated one, or the OLED on I2C with reconnection."""
+    """The configured display: the emulated one, or the OLED on I2C with reconnection.
+
+    Uses the OLED adapter of hardware/ when it is installed, else `LumaOled` here.
+    """
     if config.display.driver == "emulated":
         return EmulatedOled(config.display.emulated_dir)
     import importlib
 
-    oled: Any = importlib.import_module("hardware.oled")  # the OLED adapter of hardware/
+    from luma.core.error import Error as LumaError
 
-    def opened() -> Any:
-        return oled.Oled(oled.open_oled(config.display))
+    try:
+        adapter: Any = importlib.import_module("hardware.oled")
 
-    return ReconnectingDisplay(Reconnecting("display", opened, on_change=health))
+        def opened() -> Any:
+            return adapter.Oled(adapter.open_oled(config.display))
+    except ImportError:
+
+        def opened() -> Any:
+            return LumaOled.open(config.display)
+
+    part = Reconnecting("display", opened, errors=(OSError, LumaError), on_change=health)
+    return ReconnectingDisplay(part)
+
+
+class LumaOled:
+    """A 128x64 SSD1306 or SH1106 OLED on I2C through luma.oled (SDA GPIO2, SCL GPIO3,
+    3.3 V, ground; address 0x3C by default)."""
+
+    def __init__(self, device: Any) -> None:
+        self.device = device
+
+    @classmethod
+    def open(cls, display: Any) -> LumaOled:
+        """Build the configured driver on the I2C bus.
+
+        Raises:
+            luma.core.error.Error, OSError: no display answers at that address.
+        """
+        from luma.core.interface.serial import i2c
+        from luma.oled.device import sh1106, ssd1306
+
+        serial = i2c(port=display.i2c_port, address=display.i2c_address)
+        driver = ssd1306 if display.driver == "ssd1306" else sh1106
+        return cls(driver(serial, width=128, height=64, rotate=display.rotation))
+
+    def show(self, image: Image.Image) -> None:
+        """Push one frame."""
+        self.device.display(image)
 
 
 def lan_address(host: str) -> str:
