@@ -147,33 +147,52 @@ def cheapest_payment(
 
     Raises: KeyError for a token id that `catalog` does not know.
     """
+    global _last
+    last = _last  # one read: another thread may replace it meanwhile, never half of it
+    if last[0] is city and last[1] is opponent and last[2] is target and last[3] is catalog:
+        return last[4]  # the same question again (a caller checks, then the rules apply)
     if has_chain(city, target):
-        return FREE_BY_CHAIN
-    cost = target.cost
-    return _payment(
-        cost.coins,
-        cost.resources,
-        city.produces,
-        city.choices,
-        unit_prices(city, opponent),
-        waivers_for(catalog, city, target),
-        bool(opponent.tokens) and receives_trade(catalog, opponent),
-    )
+        payment = FREE_BY_CHAIN
+    else:
+        cost = target.cost
+        missing = _missing(cost.resources, city.produces)
+        if missing == NO_RESOURCES:  # nothing to buy: the printed coins only
+            payment = _coins_only(cost.coins, len(city.choices))
+        else:
+            payment = _payment(
+                cost.coins,
+                missing,
+                city.choices,
+                unit_prices(city, opponent),
+                waivers_for(catalog, city, target),
+                bool(opponent.tokens) and receives_trade(catalog, opponent),
+            )
+    _last = (city, opponent, target, catalog, payment)
+    return payment
+
+
+_last: tuple[object, object, object, object, Payment] = (None, None, None, None, FREE_BY_CHAIN)
+"""The last question and its answer, compared by identity (states are immutable)."""
+
+
+@lru_cache(maxsize=256)
+def _coins_only(card_coins: int, producers: int) -> Payment:
+    """The Payment of a cost that production covers: its printed coins."""
+    return Payment(total=card_coins, card_coins=card_coins, chosen=(None,) * producers)
 
 
 @lru_cache(maxsize=16384)
 def _payment(
     card_coins: int,
-    need: Amounts,
-    produces: Amounts,
+    missing: Amounts,
     choices: Choices,
     prices: Amounts,
     waivers: int,
     economy: bool,
 ) -> Payment:
-    """The Payment for a printed cost in a city (cached: the same questions recur all game,
-    and one cache lookup is all a repeated question costs)."""
-    purchase = _solve(_missing(need, produces), choices, prices, waivers)
+    """The Payment for the resources production does not cover (cached: the same questions
+    recur all game, and one cache lookup is all a repeated question costs)."""
+    purchase = _solve(missing, choices, prices, waivers)
     bought = tuple([(RESOURCES[i], n, prices[i]) for i, n in enumerate(purchase.bought) if n])
     waived = tuple([RESOURCES[i] for i, n in enumerate(purchase.waived) for _ in range(n)])
     return Payment(
@@ -189,8 +208,10 @@ def _payment(
 
 def clear_caches() -> None:
     """Empty the pricing caches (the benchmarks measure the uncached path with it)."""
-    for cached in (_cheapest_cached, _payment, _offering, _by_price):
+    global _last
+    for cached in (_cheapest_cached, _payment, _coins_only, _offering, _by_price):
         cached.cache_clear()
+    _last = (None, None, None, None, FREE_BY_CHAIN)
 
 
 def cheapest_purchase(
