@@ -51,6 +51,7 @@ from .state import (
     Player,
     Structure,
     Victory,
+    constructor,
     evolve,
 )
 
@@ -68,6 +69,9 @@ __all__ = [
     "new_game",
     "was_taken",
 ]
+
+_make_state = constructor(GameState)
+_make_structure = constructor(Structure)
 
 CARDS_PER_AGE = 20
 DISCARD_COINS = 2
@@ -178,8 +182,10 @@ def _deal(state: GameState, event: Deal) -> GameState:
     guilds = sum(catalog.card(c).is_guild for c in event.layout)
     if event.age == 3 and guilds != catalog.rules.guilds_in_age_3:  # 17 + 3 guilds
         raise IllegalEvent(f"deal: age 3 has {catalog.rules.guilds_in_age_3} guilds, not {guilds}")
-    covered_by = tuple(p.covered_by for p in catalog.layout(event.age).positions)
-    return evolve(state, structure=Structure(event.age, event.layout, covered_by))
+    layout = catalog.layout(event.age)
+    covered_by = tuple(p.covered_by for p in layout.positions)
+    accessible = tuple(sorted(layout.initially_accessible()))
+    return evolve(state, structure=Structure(event.age, event.layout, covered_by, accessible))
 
 
 # --- Draft -----------------------------------------------------------------------------
@@ -255,14 +261,23 @@ def accessible_cards(state: GameState) -> tuple[CardId, ...]:
         return ()
     cards = structure.cards
     found: list[CardId] = []
-    for card, covers in zip(cards, structure.covered_by, strict=True):
+    for index in _accessible(structure):
+        card = cards[index]
         if card is not None:
-            for above in covers:
-                if cards[above] is not None:
-                    break
-            else:
-                found.append(card)
+            found.append(card)
     return tuple(found)
+
+
+def _accessible(structure: Structure) -> tuple[int, ...]:
+    """The positions whose card may be taken now (kept in the structure, else worked out)."""
+    if structure.accessible is not None:
+        return structure.accessible
+    cards = structure.cards
+    return tuple(
+        index
+        for index, covers in enumerate(structure.covered_by)
+        if cards[index] is not None and all(cards[above] is None for above in covers)
+    )
 
 
 def was_taken(state: GameState, card_id: CardId) -> bool:
@@ -352,8 +367,9 @@ class _Turn:
 
     def state(self) -> GameState:
         """The new state."""
-        return evolve(
-            self.base,
+        return _make_state(
+            catalog=self.base.catalog,
+            names=self.base.names,
             cities=(self.cities[0], self.cities[1]),
             position=self.position,
             loot=self.loot,
@@ -396,12 +412,10 @@ def _take(state: GameState, player: Player, card_id: CardId) -> tuple[_Turn, Car
             raise IllegalEvent(
                 f"{catalog.name(card_id)} is not in the age {state.age} structure"
             ) from None
-        for above in structure.covered_by[index]:
-            if cards[above] is not None:
-                raise IllegalEvent(f"{catalog.name(card_id)} is covered")
-        structure = Structure(
-            structure.age, (*cards[:index], None, *cards[index + 1 :]), structure.covered_by
-        )
+        accessible = _accessible(structure)
+        if index not in accessible:
+            raise IllegalEvent(f"{catalog.name(card_id)} is covered")
+        structure = _without(structure, index, accessible, catalog)
     else:
         if was_taken(state, card_id):
             raise IllegalEvent(f"{catalog.name(card_id)} has already been taken")
@@ -411,6 +425,23 @@ def _take(state: GameState, player: Player, card_id: CardId) -> tuple[_Turn, Car
     turn.structure = structure
     turn.taken += 1
     return turn, card
+
+
+def _without(
+    structure: Structure, index: int, accessible: tuple[int, ...], catalog: Catalog
+) -> Structure:
+    """The structure once the card at `index` is taken: the cards it covered are freed
+    when nothing else covers them."""
+    cards = (*structure.cards[:index], None, *structure.cards[index + 1 :])
+    covered_by = structure.covered_by
+    now = [i for i in accessible if i != index]
+    for below in catalog.layout(structure.age).positions[index].covers:
+        if all(cards[above] is None for above in covered_by[below]):
+            now.append(below)
+    now.sort()
+    return _make_structure(
+        age=structure.age, cards=cards, covered_by=covered_by, accessible=tuple(now)
+    )
 
 
 def _check_age_3_mix(state: GameState, card: Card) -> None:

@@ -72,6 +72,25 @@ def _copier(cls: type) -> Callable[[Any, dict[str, Any]], Any]:
     return copier
 
 
+def constructor(cls: type[_T]) -> Callable[..., _T]:
+    """A function that builds a `cls` from every one of its fields, given by keyword.
+
+    Generated once, like `_copier`: for the hot paths of the rules, which know every field of
+    the value they build (a missing or unknown keyword is a TypeError, as for `__init__`).
+    Only for the classes of this package, which have no `__post_init__`.
+    """
+    slots: tuple[str, ...] = cls.__slots__  # type: ignore[attr-defined]
+    namespace: dict[str, Any] = {"_new": object.__new__, "_cls": cls}
+    lines = [f"def make(*, {', '.join(slots)}):", "    new = _new(_cls)"]
+    for index, name in enumerate(slots):
+        namespace[f"_set{index}"] = getattr(cls, name).__set__
+        lines.append(f"    _set{index}(new, {name})")
+    lines.append("    return new")
+    exec("\n".join(lines), namespace)  # the code is built above from slot names only
+    make: Callable[..., _T] = namespace["make"]
+    return make
+
+
 class Player(StrEnum):
     """One of the two players; `p1` and `p2` in game records."""
 
@@ -177,6 +196,9 @@ class Structure:
     cards: tuple[CardId | None, ...]
     covered_by: tuple[tuple[int, ...], ...] = field(default=(), compare=False, repr=False)
     """For each position, the positions that cover it (from the age's layout)."""
+    accessible: tuple[int, ...] | None = field(default=None, compare=False, repr=False)
+    """The positions whose card may be taken now, in layout order (None: not worked out;
+    the rules keep it up to date as cards are taken, it follows from `cards`)."""
 
 
 @dataclass(frozen=True, slots=True)
