@@ -16,6 +16,7 @@
 
 from __future__ import annotations
 
+import io
 import os
 import platform
 import socket
@@ -99,7 +100,8 @@ def vm_kib(pid: int, field: str) -> int:
 def start_once(venv: Path, scratch: Path) -> tuple[float, int, int]:
     """One start of `duel-companion run` under a fake systemd; (seconds, RSS KiB, peak KiB)."""
     frames = scratch / "frames"
-    frames.mkdir(exist_ok=True)
+    if not frames.exists():
+        write_frames(frames)
     config = scratch / "config.toml"
     config.write_text(
         f'journal = "{scratch / "journal.sqlite"}"\n'
@@ -153,6 +155,23 @@ def start_once(venv: Path, scratch: Path) -> tuple[float, int, int]:
                     process.wait()
     os.unlink(address)
     return seconds, rss, peak
+
+
+def write_frames(folder: Path, count: int = 8) -> None:
+    """Frames for the folder camera: a grey table with one QR code (not a card) per frame,
+    so that the decoder works on every frame as it would at the table."""
+    import segno
+    from PIL import Image
+
+    folder.mkdir()
+    for i in range(count):
+        frame = Image.new("L", (1280, 720), 120)
+        code = segno.make_qr(f"bench-{i}", error="h")
+        buffer = io.BytesIO()
+        code.save(buffer, kind="png", scale=6, border=4)
+        sticker = Image.open(io.BytesIO(buffer.getvalue())).convert("L")
+        frame.paste(sticker, (200 + 90 * i, 150 + 40 * i))
+        frame.save(folder / f"frame{i:02d}.png")
 
 
 def free_port() -> int:
@@ -214,8 +233,9 @@ def section(size: InstallSize, startup: Startup | None, note: str) -> str:
     else:
         median = statistics.median
         lines += [
-            f"`duel-companion run` as systemd starts it (NOTIFY_SOCKET; emulated OLED, folder "
-            f"camera, empty journal), {RUNS} starts, median (min..max):",
+            f"`duel-companion run` as systemd starts it (NOTIFY_SOCKET; emulated OLED; a folder "
+            f"camera of 8 frames 1280x720 with one QR code each; web pages on; empty journal), "
+            f"{RUNS} starts, median (min..max):",
             "",
             "| what | value |",
             "| --- | --- |",
