@@ -132,7 +132,7 @@ class Reconnecting(Generic[T]):
         self._part = part
         self._failures = 0
         if self._problem is not None:
-            log.info("%s is back", self.name)
+            log.warning("%s is back", self.name)  # WARNING: the service logs no INFO by default
             self._problem = None
             self._report(None)
 
@@ -206,7 +206,7 @@ class StuckButtonGuard:
             self._stuck.discard(name)
         if not was_stuck:
             return True
-        log.info("button %s released, in use again", name)
+        log.warning("button %s released, in use again", name)
         if self._on_change is not None:
             self._on_change(f"button {name}", None)
         return False
