@@ -242,15 +242,15 @@ def run_loop(
         try:
             given = inbox.get(timeout=tick)
         except queue.Empty:
-            given = Tick(clock())
-        if given is None:  # the input sources are done (a script ended)
-            inbox.task_done()
-            break
+            app.handle(Tick(clock()))
+            ping()
+            continue
         try:
+            if given is None:  # the input sources are done (a script ended)
+                break
             app.handle(given)
         finally:
-            if not isinstance(given, Tick):
-                inbox.task_done()
+            inbox.task_done()
         ping()
 
 
