@@ -71,6 +71,7 @@ __all__ = [
 ]
 
 _make_state = constructor(GameState)
+_make_city = constructor(City)
 _make_structure = constructor(Structure)
 
 CARDS_PER_AGE = 20
@@ -588,24 +589,28 @@ def _wonder_decision(turn: _Turn, wonder: Wonder, extra: bool) -> Pending | None
 
 def _add_card(city: City, card: Card, coins: int) -> City:
     """The city with `card` added, `coins` coins and its summaries updated."""
-    colors = list(city.colors)
-    colors[COLOR_INDEX[card.color]] += 1
+    colors = city.colors
+    index = COLOR_INDEX[card.color]
     produces = city.produces
     if card.produces != NO_RESOURCES:
-        w, c, s, g, p = (a + b for a, b in zip(produces, card.produces, strict=True))
-        produces = (w, c, s, g, p)
-    return evolve(
-        city,
+        w, c, s, g, p = produces
+        aw, ac, as_, ag, ap = card.produces
+        produces = (w + aw, c + ac, s + as_, g + ag, p + ap)
+    return _make_city(
         coins=coins,
         cards=(*city.cards, card.id),
-        colors=tuple(colors),
+        wonders_built=city.wonders_built,
+        wonders_unbuilt=city.wonders_unbuilt,
+        tokens=city.tokens,
         produces=produces,
         choices=(*city.choices, card.produces_one_of) if card.produces_one_of else city.choices,
         fixed_price=city.fixed_price | card.fixed_price if card.fixed_price else city.fixed_price,
         chain_symbols=(
             city.chain_symbols | {card.chain_symbol} if card.chain_symbol else city.chain_symbols
         ),
+        colors=(*colors[:index], colors[index] + 1, *colors[index + 1 :]),
         symbols=city.symbols | {card.science} if card.science else city.symbols,
+        tucked=city.tucked,
     )
 
 
