@@ -328,3 +328,17 @@ def test_a_saved_screen_is_resumed_only_if_it_matches_the_journal(
     assert resume(card, state, Context(events=2)).mode is Mode.IDLE  # stale: derived
     with pytest.raises(ValueError, match="not a saved screen state"):
         UiState.from_json({"mode": "idle"})
+
+
+@pytest.mark.parametrize(("language", "name"), [("nb", "Sagbruk"), ("da", "Tømmerplads")])
+def test_names_are_shown_in_the_configured_language(
+    idle: tuple[UiState, GameState], language: str, name: str
+) -> None:
+    from companion.present import ChoiceView
+
+    ui, state = idle
+    ctx = Context(language=language, events=1)
+    shown = run(ui, state, Scan("lumber_yard"), ctx=ctx)
+    assert isinstance(shown.view, ChoiceView) and shown.view.title == name
+    wrong = run(ui, state, Scan("arena"), ctx=ctx)
+    assert wrong.ui.notice.startswith(state.catalog.name("arena", language))
