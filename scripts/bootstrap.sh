@@ -4,6 +4,7 @@
 #   scripts/bootstrap.sh          system libraries + .venv with the companion
 #   scripts/bootstrap.sh --test   the same, plus what the test suite needs (chromium, systemd)
 #
+# (--test adds chromium for the browser tests, systemd-analyze and shellcheck.)
 # System packages are installed with apt-get only when missing, as root or through sudo.
 # Safe to run again: it only adds what is missing.
 set -euo pipefail
@@ -15,7 +16,8 @@ want_test=0
 # Debian packages the companion needs, as "command-or-file:package".
 needs=("/usr/lib/$(uname -m)-linux-gnu/libzbar.so.0:libzbar0")
 if [ "$want_test" = 1 ]; then
-    needs+=("/usr/bin/chromium:chromium" "/usr/bin/systemd-analyze:systemd")
+    needs+=("/usr/bin/chromium:chromium" "/usr/bin/systemd-analyze:systemd"
+            "/usr/bin/shellcheck:shellcheck")
 fi
 
 missing=()
