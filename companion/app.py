@@ -478,14 +478,30 @@ def feed_script(lines: Sequence[str], inbox: queue.Queue[Any], stop: threading.E
 
 
 def read_keys(inbox: queue.Queue[Any], stop: threading.Event, stream: Any) -> None:
-    """The keyboard as buttons (a terminal, line by line): each key of a line is a press."""
-    for line in stream:
-        if stop.is_set():
+    """The keyboard as buttons: each key is a press (a/s/d, capitals held; see
+    `press_from_key`). A terminal is read key by key (cbreak mode, restored by
+    `restore_terminal`); anything else line by line."""
+    while not stop.is_set():
+        key = stream.read(1)
+        if not key:
             return
-        for key in line.strip():
-            press = press_from_key(key)
-            if press is not None:
-                inbox.put(press)
+        press = press_from_key(key)
+        if press is not None:
+            inbox.put(press)
+
+
+def cbreak(stream: Any) -> Callable[[], None]:
+    """Put a terminal in cbreak mode (keys without Enter); return what restores it."""
+    try:
+        import termios
+        import tty
+
+        descriptor = stream.fileno()
+        saved = termios.tcgetattr(descriptor)
+        tty.setcbreak(descriptor)
+    except (ImportError, OSError, ValueError):
+        return lambda: None
+    return lambda: termios.tcsetattr(descriptor, termios.TCSADRAIN, saved)
 
 
 def start_buttons(config: Config, inbox: queue.Queue[Any], health: Health | None = None) -> Any:
@@ -777,6 +793,7 @@ def run_service(config: Config, options: ServiceOptions | None = None) -> int:
               score_url=score_url_for(lan_address(config.web.host), config.web.port),
               on_event=opts.on_event, on_undo=opts.on_undo)  # fmt: skip
     threads: list[threading.Thread] = []
+    restore: Callable[[], None] = lambda: None  # noqa: E731 - the terminal, if put in cbreak
 
     def spawn(name: str, target: Callable[..., object], *args: Any) -> None:
         thread = threading.Thread(target=target, args=args, name=name, daemon=True)
@@ -798,6 +815,7 @@ def run_service(config: Config, options: ServiceOptions | None = None) -> int:
         if opts.script is not None:
             spawn("script", feed_script, list(opts.script), inbox, stop)
         elif opts.keyboard and sys.stdin is not None and sys.stdin.isatty():
+            restore = cbreak(sys.stdin)
             spawn("keyboard", read_keys, inbox, stop, sys.stdin)
         if opts.camera and opts.script is None:
             spawn("camera", scan_camera, config, inbox, stop)
@@ -819,6 +837,7 @@ def run_service(config: Config, options: ServiceOptions | None = None) -> int:
                 buttons.close()
             if server is not None:
                 server.close()
+            restore()
             journal.close()
     return 0
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import queue
 import threading
 from pathlib import Path
@@ -18,6 +19,7 @@ from companion.app import (
     open_journal,
     parse_script_line,
     press_from_key,
+    read_keys,
     run_loop,
 )
 from companion.commands.demo import TablePlayer, play, read_record
@@ -220,3 +222,26 @@ def test_keys_stand_in_for_buttons() -> None:
     assert press_from_key("a") == Press("left")
     assert press_from_key("S") == Press("select", long=True)
     assert press_from_key("x") is None
+
+
+def test_keys_from_a_stream_become_presses() -> None:
+    inbox: queue.Queue[Any] = queue.Queue()
+    read_keys(inbox, threading.Event(), io.StringIO("asD x\n"))
+    assert [inbox.get_nowait() for _ in range(3)] == [
+        Press("left"),
+        Press("select"),
+        Press("right", long=True),
+    ]
+    assert inbox.empty()
+
+
+def test_select_on_the_end_screen_starts_the_next_game(catalog: Catalog, tmp_path: Path) -> None:
+    app = make_app(catalog, tmp_path / "journal.sqlite")
+    play(app, TablePlayer(read_record(), mistakes=False), None)
+    finished = app.game.game_id
+    assert app.ui.mode is Mode.END
+    app.handle(Press("select"))
+    assert app.game.game_id != finished
+    assert app.ui.mode is Mode.FIRST_PLAYER
+    assert app.journal.game(finished).status == "finished"
+    app.journal.close()
