@@ -18,6 +18,7 @@ from .cards import (
     CardId,
     Catalog,
     Color,
+    Layout,
     Rules,
     TokenId,
     Wonder,
@@ -173,20 +174,36 @@ def _deal(state: GameState, event: Deal) -> GameState:
     if state.taken:
         raise IllegalEvent(f"deal: cards of age {state.age} have already been taken")
     catalog = state.catalog
+    guilds = 0
     for card_id in event.layout:
-        if not catalog.is_card(card_id):
-            raise IllegalEvent(f"deal: unknown card {card_id!r}")
-        if catalog.card(card_id).age != event.age:
+        try:
+            card = catalog.card(card_id)
+        except KeyError:
+            raise IllegalEvent(f"deal: unknown card {card_id!r}") from None
+        if card.age != event.age:
             raise IllegalEvent(f"deal: {card_id!r} is not an age {event.age} card")
+        guilds += card.color is Color.PURPLE
     if len(set(event.layout)) != CARDS_PER_AGE or len(event.layout) != CARDS_PER_AGE:
         raise IllegalEvent(f"deal: {CARDS_PER_AGE} different cards needed")
-    guilds = sum(catalog.card(c).is_guild for c in event.layout)
     if event.age == 3 and guilds != catalog.rules.guilds_in_age_3:  # 17 + 3 guilds
         raise IllegalEvent(f"deal: age 3 has {catalog.rules.guilds_in_age_3} guilds, not {guilds}")
-    layout = catalog.layout(event.age)
-    covered_by = tuple(p.covered_by for p in layout.positions)
-    accessible = tuple(sorted(layout.initially_accessible()))
+    covered_by, accessible = _layout_tables(catalog.layout(event.age))
     return evolve(state, structure=Structure(event.age, event.layout, covered_by, accessible))
+
+
+def _layout_tables(layout: Layout) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
+    """What covers each position of `layout`, and the positions open at the start (worked
+    out once per layout: a deal is on every simulated game's path)."""
+    found = _LAYOUT_TABLES.get(id(layout))
+    if found is None or found[0] is not layout:
+        covered_by = tuple(p.covered_by for p in layout.positions)
+        found = (layout, covered_by, tuple(sorted(layout.initially_accessible())))
+        _LAYOUT_TABLES[id(layout)] = found
+    return found[1], found[2]
+
+
+_LAYOUT_TABLES: dict[int, tuple[Layout, tuple[tuple[int, ...], ...], tuple[int, ...]]] = {}
+"""Layout tables by id of the layout, which each entry holds (so an id is never reused)."""
 
 
 # --- Draft -----------------------------------------------------------------------------
