@@ -450,15 +450,20 @@ def _without(
 ) -> Structure:
     """The structure once the card at `index` is taken: the cards it covered are freed
     when nothing else covers them."""
-    cards = (*structure.cards[:index], None, *structure.cards[index + 1 :])
+    cards = list(structure.cards)
+    cards[index] = None
     covered_by = structure.covered_by
-    now = [i for i in accessible if i != index]
+    now = list(accessible)
+    now.remove(index)
     for below in catalog.layout(structure.age).positions[index].covers:
-        if all(cards[above] is None for above in covered_by[below]):
+        for above in covered_by[below]:
+            if cards[above] is not None:
+                break
+        else:
             now.append(below)
     now.sort()
     return _make_structure(
-        age=structure.age, cards=cards, covered_by=covered_by, accessible=tuple(now)
+        age=structure.age, cards=tuple(cards), covered_by=covered_by, accessible=tuple(now)
     )
 
 
