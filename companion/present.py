@@ -19,7 +19,6 @@ from companion.controller import (
     Context,
     Mode,
     UiState,
-    destroyable,
     draft_picker,
     library_draw,
     options,
@@ -111,6 +110,8 @@ def view(ui: UiState, state: GameState, ctx: Context) -> View:
         case Mode.IDLE:
             return idle_view(state, notice, status)
         case Mode.FEEDBACK:
+            if ui.lines[:1] == ("Undone:",):
+                return MessageView("Undone", ui.lines[1:], notice, status)
             return MessageView("Done", ui.lines, notice, status)
         case Mode.HELP:
             pairing = (f"phone code: {ctx.pairing}",) if ctx.pairing else ()
@@ -199,10 +200,9 @@ def _prompt_titles(ui: UiState, state: GameState, ctx: Context) -> tuple[str, st
         case PendingKind.PROGRESS:
             return "Progress token", f"{who} takes one"
         case PendingKind.DESTROY:
-            count = len(destroyable(state, pending.player))
-            return "Destroy", f"{who} destroys 1 of {count}"
+            return "Destroy", f"{who} destroys one"
         case PendingKind.MAUSOLEUM:
-            return "Mausoleum", f"{who} builds from discard"
+            return "Mausoleum", f"{who} builds one"
         case PendingKind.GREAT_LIBRARY if len(ui.tokens) < library_draw(state):
             return "Great Library", f"Scan drawn {len(ui.tokens) + 1}/{library_draw(state)}"
         case PendingKind.GREAT_LIBRARY:
