@@ -376,8 +376,14 @@ class Catalog:
     _cards: Mapping[str, Card] = field(init=False, repr=False, compare=False)
     _wonders: Mapping[str, Wonder] = field(init=False, repr=False, compare=False)
     _tokens: Mapping[str, ProgressToken] = field(init=False, repr=False, compare=False)
+    _decks: tuple[tuple[Card, ...], ...] = field(init=False, repr=False, compare=False)
+    """Age decks (ages 1, 2, 3, without guilds), then the guilds: read on every deal."""
 
     def __post_init__(self) -> None:
+        decks = tuple(
+            tuple(c for c in self.cards if c.age == age and not c.is_guild) for age in (1, 2, 3)
+        )
+        object.__setattr__(self, "_decks", (*decks, tuple(c for c in self.cards if c.is_guild)))
         object.__setattr__(self, "_cards", MappingProxyType({c.id: c for c in self.cards}))
         object.__setattr__(self, "_wonders", MappingProxyType({w.id: w for w in self.wonders}))
         object.__setattr__(
@@ -414,12 +420,14 @@ class Catalog:
 
     def age_deck(self, age: int) -> tuple[Card, ...]:
         """The non-guild cards of an age, in catalog order."""
-        return tuple(c for c in self.cards if c.age == age and not c.is_guild)
+        if age not in (1, 2, 3):
+            return ()
+        return self._decks[age - 1]
 
     @property
     def guilds(self) -> tuple[Card, ...]:
         """The seven guild cards."""
-        return tuple(c for c in self.cards if c.is_guild)
+        return self._decks[3]
 
     def name(self, any_id: str, language: str = "en") -> str:
         """The name of a card, wonder or token in `language`, falling back to English."""
