@@ -100,7 +100,7 @@ def test_sigkill_at_random_points_loses_no_announced_row(
         before = rows(journal) if journal.exists() else []
         process = start(journal, "--direct")
         lines = reader(process)
-        wanted = rng.randrange(1, 25)
+        wanted = rng.randrange(1, 13)  # 4 runs stay well inside the game's ~70 rows
         announced: list[dict[str, Any]] = []
         while len(announced) < wanted:
             line = lines.get(timeout=LINE_TIMEOUT)
