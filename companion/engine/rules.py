@@ -385,25 +385,26 @@ class _Turn:
 
     def state(self) -> GameState:
         """The new state."""
-        return _make_state(
-            catalog=self.base.catalog,
-            names=self.base.names,
-            cities=(self.cities[0], self.cities[1]),
-            position=self.position,
-            loot=self.loot,
-            structure=self.structure,
-            taken=self.taken,
-            discard=self.discard,
-            board_tokens=self.board_tokens,
-            boxed_tokens=self.boxed_tokens,
-            boxed_wonders=self.boxed_wonders,
-            pending=self.pending,
-            current=self.current,
-            age=self.age,
-            phase=self.phase,
-            winner=self.winner,
-            shared=self.shared,
-            victory=self.victory,
+        base = self.base
+        return _make_state(  # every field, in declaration order
+            base.catalog,
+            self.phase,
+            self.age,
+            self.current,
+            (self.cities[0], self.cities[1]),
+            base.names,
+            self.position,
+            self.loot,
+            self.board_tokens,
+            self.boxed_tokens,
+            self.boxed_wonders,
+            self.structure,
+            self.taken,
+            self.discard,
+            self.pending,
+            self.winner,
+            self.shared,
+            self.victory,
         )
 
 
@@ -462,9 +463,7 @@ def _without(
         else:
             now.append(below)
     now.sort()
-    return _make_structure(
-        age=structure.age, cards=tuple(cards), covered_by=covered_by, accessible=tuple(now)
-    )
+    return _make_structure(structure.age, tuple(cards), covered_by, tuple(now))
 
 
 def _check_age_3_mix(state: GameState, card: Card) -> None:
@@ -618,21 +617,19 @@ def _add_card(city: City, card: Card, coins: int) -> City:
         w, c, s, g, p = produces
         aw, ac, as_, ag, ap = card.produces
         produces = (w + aw, c + ac, s + as_, g + ag, p + ap)
-    return _make_city(
-        coins=coins,
-        cards=(*city.cards, card.id),
-        wonders_built=city.wonders_built,
-        wonders_unbuilt=city.wonders_unbuilt,
-        tokens=city.tokens,
-        produces=produces,
-        choices=(*city.choices, card.produces_one_of) if card.produces_one_of else city.choices,
-        fixed_price=city.fixed_price | card.fixed_price if card.fixed_price else city.fixed_price,
-        chain_symbols=(
-            city.chain_symbols | {card.chain_symbol} if card.chain_symbol else city.chain_symbols
-        ),
-        colors=(*colors[:index], colors[index] + 1, *colors[index + 1 :]),
-        symbols=city.symbols | {card.science} if card.science else city.symbols,
-        tucked=city.tucked,
+    return _make_city(  # every field, in declaration order
+        coins,
+        (*city.cards, card.id),
+        city.wonders_built,
+        city.wonders_unbuilt,
+        city.tokens,
+        produces,
+        (*city.choices, card.produces_one_of) if card.produces_one_of else city.choices,
+        city.fixed_price | card.fixed_price if card.fixed_price else city.fixed_price,
+        city.chain_symbols | {card.chain_symbol} if card.chain_symbol else city.chain_symbols,
+        (*colors[:index], colors[index] + 1, *colors[index + 1 :]),
+        city.symbols | {card.science} if card.science else city.symbols,
+        city.tucked,
     )
 
 

@@ -6,11 +6,13 @@ import ast
 import dataclasses
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 import companion.engine
 from companion.engine import events, state
+from companion.engine.cards import Color
 
 ENGINE_DIR = Path(companion.engine.__file__).parent
 
@@ -65,3 +67,56 @@ def test_evolve_changes_only_the_named_fields_and_refuses_unknown_ones() -> None
 def test_player_opponent() -> None:
     assert state.Player.P1.opponent is state.Player.P2
     assert state.Player.P2.opponent is state.Player.P1
+
+
+def test_the_generated_constructor_takes_the_fields_in_declaration_order() -> None:
+    names = [f.name for f in dataclasses.fields(state.City)]
+    values = {name: (index,) for index, name in enumerate(names)}  # all different
+    built = state.constructor(state.City)(*(values[name] for name in names))
+    assert built == state.City(**values)  # type: ignore[arg-type]
+
+
+def test_the_working_copy_rebuilds_every_field_of_the_state(catalog: Any) -> None:
+    # Every field holds a value no other field holds: a field set from the wrong one in the
+    # rules' working copy (`_Turn.state`, fields passed by position) makes the states differ.
+    from companion.engine.cards import TokenId, WonderId
+    from companion.engine.rules import _Turn
+
+    P1, P2 = state.Player.P1, state.Player.P2
+    before = state.GameState(
+        catalog=catalog,
+        phase=state.Phase.PLAYING,
+        age=2,
+        current=P2,
+        cities=(state.City(coins=1), state.City(coins=2)),
+        names=("Ann", "Ben"),
+        position=3,
+        loot=frozenset({6}),
+        board_tokens=(TokenId("law"),),
+        boxed_tokens=frozenset({TokenId("urbanism")}),
+        boxed_wonders=(WonderId("piraeus"),),
+        structure=state.Structure(2, (None,) * 20),
+        taken=5,
+        discard=("baths",),  # type: ignore[arg-type]
+        pending=state.Pending(state.PendingKind.DESTROY, P1),
+        winner=P1,
+        shared=True,
+        victory=state.Victory.SCIENCE,
+    )
+    assert _Turn(before, P1).state() == before
+
+
+def test_adding_cards_updates_every_summary(catalog: Any) -> None:
+    from companion.engine.rules import city_of
+
+    built = city_of(catalog, ["caravansery", "stone_reserve", "scriptorium", "lumber_yard"])
+    assert built.cards == ("caravansery", "stone_reserve", "scriptorium", "lumber_yard")
+    assert built.produces == (1, 0, 0, 0, 0)
+    assert built.choices == (("wood", "clay", "stone"),)
+    assert built.fixed_price == {"stone"}
+    assert built.chain_symbols == {"book"}
+    assert built.symbols == {"quill"}
+    assert (built.count(Color.YELLOW), built.count(Color.GREEN), built.count(Color.BROWN)) == (
+        2, 1, 1,
+    )  # fmt: skip
+    assert (built.coins, built.wonders_built, built.tucked, built.tokens) == (7, (), (), set())
