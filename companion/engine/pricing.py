@@ -163,7 +163,7 @@ def cheapest_payment(
                 cost.coins,
                 missing,
                 city.choices,
-                unit_prices(city, opponent),
+                _prices_of_missing(unit_prices(city, opponent), missing),
                 waivers_for(catalog, city, target),
                 bool(opponent.tokens) and receives_trade(catalog, opponent),
             )
@@ -173,6 +173,14 @@ def cheapest_payment(
 
 _last: tuple[object, object, object, object, Payment] = (None, None, None, None, FREE_BY_CHAIN)
 """The last question and its answer, compared by identity (states are immutable)."""
+
+
+def _prices_of_missing(prices: Amounts, missing: Amounts) -> Amounts:
+    """The unit prices of the missing resources, 0 for the others (which nothing buys): one
+    cache entry then serves every price of the resources the cost does not need."""
+    pw, pc, ps, pg, pp = prices
+    mw, mc, ms, mg, mp = missing
+    return (pw if mw else 0, pc if mc else 0, ps if ms else 0, pg if mg else 0, pp if mp else 0)
 
 
 @lru_cache(maxsize=256)
