@@ -227,7 +227,9 @@ def main() -> int:
         "Architecture, no brown or grey cards, opponent with Economy). Every call is timed on "
         "its own (`perf_counter_ns`, gc off), 5 times. *Uncached*: every pricing cache "
         "cleared before the call (the first time a question is asked); *cached*: the same "
-        "call again (a screen redrawn, the rules checking a build just priced).",
+        "call again (a screen redrawn, the rules checking a build just priced): for one "
+        "target the answer to the last question, found by identity; for a whole screen the "
+        "`lru_cache`s, since only the last question is kept.",
         "",
         *measure(catalog, plain, heavy),
     ]
