@@ -226,11 +226,18 @@ def check_draft(
 
     Raises:
         IllegalEvent: a pick by the wrong player, of a wonder not revealed in that round,
-            taken twice or unknown, or a wrong number of picks.
+            taken twice or unknown, a wrong number of picks, or rounds that do not reveal
+            4 different wonders each.
     """
     order = draft_pickers(catalog.rules, first_player)
-    per_round = len(order) // len(revealed) if revealed else 0
-    if len(picks) != len(order) or per_round * len(revealed) != len(order):
+    per_round = catalog.rules.wonders_per_player  # 4 revealed, 4 picked, per round
+    rounds = len(order) // per_round
+    shown = [w for round_ in revealed for w in round_]
+    if len(revealed) != rounds or any(len(r) != per_round for r in revealed):
+        raise IllegalEvent(f"draft: {rounds} rounds of {per_round} revealed wonders needed")
+    if len(set(shown)) != len(shown):
+        raise IllegalEvent("draft: a wonder is revealed twice")
+    if len(picks) != len(order):
         raise IllegalEvent(f"draft: {len(order)} picks needed, got {len(picks)}")
     taken: set[str] = set()
     wonders: tuple[list[WonderId], list[WonderId]] = ([], [])

@@ -104,6 +104,23 @@ def test_draft_refuses_picks_out_of_order(
         check_draft(catalog, P1, (ROUND_1, ROUND_2), picks)
 
 
+@pytest.mark.parametrize(
+    ("revealed", "message"),
+    [
+        (([*ROUND_1, "the_hanging_gardens"], ROUND_2), "2 rounds of 4 revealed wonders"),  # 5 shown
+        ((ROUND_1[:3], ROUND_2), "2 rounds of 4 revealed wonders"),
+        (([*ROUND_1, *ROUND_2],), "2 rounds of 4 revealed wonders"),  # 8 at once
+        ((ROUND_1, [*ROUND_2[:3], "the_pyramids"]), "revealed twice"),
+    ],
+)
+def test_draft_refuses_rounds_that_do_not_reveal_4_new_wonders(
+    catalog: Catalog, revealed: tuple[list[str], ...], message: str
+) -> None:
+    # Setup 5: reveal 4 wonders, pick A-B-B-A; reveal 4 more, pick B-A-A-B.
+    with pytest.raises(IllegalEvent, match=message):
+        check_draft(catalog, P1, revealed, PICKS)
+
+
 # --- Deal: the structure is known ------------------------------------------------------------
 
 AGE_1_IDS = (
