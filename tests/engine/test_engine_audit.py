@@ -331,3 +331,19 @@ def test_the_great_library_cannot_draw_a_token_a_player_owns(catalog: Catalog) -
     kept = play(state, library("p1", ["mathematics", "urbanism", "theology"], "theology"))
     assert kept.boxed_tokens == {"mathematics", "urbanism"}
     assert "theology" in kept.city(P1).tokens
+
+
+# --- Wonders that produce -----------------------------------------------------------------------
+
+
+def test_a_built_choice_wonder_pays_for_later_cards_but_not_the_opponents_prices(
+    catalog: Catalog,
+) -> None:
+    # Piraeus (2 wood, clay, stone = 8 coins) gives a glass or papyrus each turn and replays.
+    # Laboratory (wood + 2 glass) then costs wood 2 + one glass 2 = 4 instead of 6.
+    mine = city(catalog, coins=20, wonders_unbuilt=["piraeus"])
+    state = play(position(catalog, mine, age=2), wonder("p1", "piraeus", "forum"))
+    assert state.city(P1).coins == 12
+    assert unit_prices(state.city(P2), state.city(P1)) == (2, 2, 2, 2, 2)  # p2's prices
+    after = play(state, build("p1", "laboratory"))
+    assert after.city(P1).coins == 12 - 4
