@@ -36,7 +36,7 @@ from companion.engine.rules import (
     legal_events,
     new_game,
 )
-from companion.engine.state import GameState, PendingKind, Player
+from companion.engine.state import GameState, PendingKind, Player, evolve
 
 VICTORY_KINDS = ("military", "science", "civilian", "shared")
 MAX_EVENTS = 400
@@ -174,7 +174,8 @@ def _submit(
 
 
 def check_invariants(state: GameState, dealt: list[CardId]) -> None:
-    """Card conservation, coins never negative, pawn on the track, at most 7 wonders.
+    """Card conservation, coins never negative, pawn on the track, at most 7 wonders, the
+    accessible cards as the layout says.
 
     Raises:
         InvariantError: naming the broken invariant.
@@ -189,8 +190,13 @@ def check_invariants(state: GameState, dealt: list[CardId]) -> None:
     if built > state.catalog.rules.max_wonders:
         raise InvariantError(f"{built} wonders built")
     placed: list[CardId] = [*one.cards, *two.cards, *one.tucked, *two.tucked, *state.discard]
-    if state.structure is not None:
-        placed += [c for c in state.structure.cards if c is not None]
+    structure = state.structure
+    if structure is not None:
+        placed += [c for c in structure.cards if c is not None]
+        # the accessible positions the rules keep up to date, against the layout itself
+        fresh = evolve(state, structure=evolve(structure, accessible=None))
+        if accessible_cards(state) != accessible_cards(fresh):
+            raise InvariantError("the accessible cards differ from the layout's")
     if len(placed) != len(dealt) or set(placed) != set(dealt):  # dealt cards are distinct
         lost = Counter(dealt) - Counter(placed)
         extra = Counter(placed) - Counter(dealt)
