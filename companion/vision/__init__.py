@@ -1,0 +1,3 @@
+"""Reading QR stickers: payloads, decoders, the frame tracker, test frames."""
+
+from __future__ import annotations

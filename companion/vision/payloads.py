@@ -1,0 +1,138 @@
+"""Sticker payloads: the text in each card's QR code, and the card id it stands for.
+
+A payload is `7WD:` + a kind letter (A age card, G guild, W wonder, P progress token) + two
+digits + a check character, e.g. `7WD:A01Z`: 8 characters of the QR alphanumeric set, so the
+code is version 1 (21x21 modules) even at error-correction level H. The check character
+(Luhn mod 36 over the three code characters) makes every single-character change and every
+swap of neighbours an invalid payload, so a misread can never turn into another card's id.
+The mapping lives in data/stickers.toml.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+PREFIX = "7WD:"
+ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+KINDS = {"A": "age_card", "G": "guild", "W": "wonder", "P": "progress_token"}
+PAYLOAD_LENGTH = len(PREFIX) + 4
+
+
+class StickerDataError(ValueError):
+    """data/stickers.toml is malformed; the message names the entry and the key."""
+
+
+@dataclass(frozen=True, slots=True)
+class StickerTable:
+    """Payload <-> id, both ways, and the QR settings the stickers are printed with."""
+
+    by_payload: Mapping[str, str]
+    by_id: Mapping[str, str]
+    error_correction: str
+
+
+def check_character(code: str) -> str:
+    """The Luhn mod 36 check character of `code` (characters of ALPHABET).
+
+    Raises:
+        ValueError: a character outside ALPHABET.
+    """
+    total = 0
+    for position, char in enumerate(reversed(code)):
+        value = ALPHABET.index(char)
+        if position % 2 == 0:  # every second character from the right is doubled
+            value *= 2
+            value = value // 36 + value % 36
+        total += value
+    return ALPHABET[(36 - total % 36) % 36]
+
+
+def make_payload(kind: str, number: int) -> str:
+    """The payload of the `number`-th sticker of `kind` ("A", "G", "W" or "P")."""
+    if kind not in KINDS or not 0 <= number <= 99:
+        raise ValueError(f"no payload for kind {kind!r} number {number}")
+    code = f"{kind}{number:02d}"
+    return PREFIX + code + check_character(code)
+
+
+def is_well_formed(text: str) -> bool:
+    """True if `text` has our prefix, length, kind letter, digits and a matching check."""
+    if len(text) != PAYLOAD_LENGTH or not text.startswith(PREFIX):
+        return False
+    code, check = text[len(PREFIX) : -1], text[-1]
+    if code[0] not in KINDS or not code[1:].isdigit() or not code[1:].isascii():
+        return False
+    return check_character(code) == check
+
+
+def parse(text: str) -> str | None:
+    """The card id a decoded QR text stands for, or None for a foreign or garbled code."""
+    if not is_well_formed(text):
+        return None
+    return sticker_table().by_payload.get(text)
+
+
+def payload_for(card_id: str) -> str:
+    """The payload printed on the sticker of `card_id`.
+
+    Raises:
+        KeyError: an id with no sticker.
+    """
+    try:
+        return sticker_table().by_id[card_id]
+    except KeyError:
+        raise KeyError(f"no sticker for id {card_id!r}") from None
+
+
+def sticker_ids() -> tuple[str, ...]:
+    """Every id that has a sticker, in the order of data/stickers.toml."""
+    return tuple(sticker_table().by_id)
+
+
+@cache
+def sticker_table() -> StickerTable:
+    """data/stickers.toml, read once from the installed package and validated."""
+    return load_sticker_table(tomllib.loads(read_data_file("stickers.toml")))
+
+
+def read_data_file(name: str) -> str:
+    """A file of data/, installed as the package companion.data.
+
+    A source checkout whose editable install does not map companion.data reads data/ beside
+    the package instead.
+    """
+    try:
+        return resources.files("companion.data").joinpath(name).read_text("utf-8")
+    except ModuleNotFoundError:
+        return (Path(__file__).resolve().parents[2] / "data" / name).read_text("utf-8")
+
+
+def load_sticker_table(raw: Mapping[str, Any]) -> StickerTable:
+    """Validate parsed stickers.toml: unique ids and payloads, each payload well formed.
+
+    Raises:
+        StickerDataError: the first problem, naming the entry.
+    """
+    level = raw.get("error_correction")
+    if level not in ("L", "M", "Q", "H"):
+        raise StickerDataError(f"stickers.toml: error_correction must be L, M, Q or H: {level!r}")
+    by_payload: dict[str, str] = {}
+    by_id: dict[str, str] = {}
+    for index, entry in enumerate(raw.get("sticker", [])):
+        where = f"stickers.toml: sticker {entry.get('id', index)!r}"
+        card_id, payload = entry.get("id"), entry.get("payload")
+        if not isinstance(card_id, str) or not isinstance(payload, str):
+            raise StickerDataError(f"{where}: needs string keys 'id' and 'payload'")
+        if not is_well_formed(payload):
+            raise StickerDataError(f"{where}: malformed payload {payload!r}")
+        if payload in by_payload or card_id in by_id:
+            raise StickerDataError(f"{where}: duplicate id or payload {payload!r}")
+        by_payload[payload] = card_id
+        by_id[card_id] = payload
+    return StickerTable(by_payload=by_payload, by_id=by_id, error_correction=level)
