@@ -1,14 +1,17 @@
 """A real browser on the pages served by waitress: what a person sees on a phone.
 
-Screenshots of a phone-sized viewport are written to docs/screenshots/ (committed).
+Screenshots of a phone-sized viewport go to a temporary folder; with UPDATE_REFERENCE=1 they
+are written to docs/screenshots/ (committed), to be looked at before committing.
 """
 
 from __future__ import annotations
 
 import io
 import json
+import os
 import random
 import re
+import tempfile
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -35,7 +38,11 @@ CHROMIUM_ARGS = [
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
 ]  # fmt: skip
 PHONE = {"width": 390, "height": 844}
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+SCREENSHOTS = (
+    Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+    if os.environ.get("UPDATE_REFERENCE") == "1"
+    else Path(tempfile.gettempdir()) / "duel-companion-screenshots"
+)
 
 
 @pytest.fixture(scope="module")
