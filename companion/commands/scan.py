@@ -1,0 +1,88 @@
+"""`duel-companion scan IMAGE_OR_FOLDER... [--json]`: the card stickers in still images.
+
+Per image: the card ids read (left to right) and the number of foreign QR codes recognised and
+ignored. A folder stands for its images in name order. `--json` prints one list of
+`{"image": path, "cards": [ids], "foreign": n}` objects in the order given; an image that cannot
+be read gets `"error"` (and empty cards) instead of stopping the run.
+
+Exit status: 0 all images read, 1 some image could not be read, 2 refused arguments.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from companion.vision import payloads
+from companion.vision.decode import DECODERS, DEFAULT_DECODER, Decoder, make_decoder
+
+HELP = "Read the card stickers in images or folders of images; --json for a list of objects."
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".pgm", ".tif", ".tiff", ".webp")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Paths, --json and --decoder."""
+    parser.add_argument("paths", nargs="+", type=Path, metavar="IMAGE_OR_FOLDER")
+    parser.add_argument("--json", action="store_true", help="print a JSON list, one per image")
+    parser.add_argument(
+        "--decoder",
+        choices=sorted(DECODERS),
+        default=DEFAULT_DECODER,
+        help=f"QR decoder (default {DEFAULT_DECODER})",
+    )
+
+
+def images(paths: list[Path]) -> list[Path]:
+    """The images to read: files as given, folders expanded to their images in name order."""
+    found: list[Path] = []
+    for path in paths:
+        if path.is_dir():
+            found += sorted(
+                p for p in path.iterdir() if p.is_file() and p.suffix.lower() in IMAGE_SUFFIXES
+            )
+        else:
+            found.append(path)
+    return found
+
+
+def scan_image(path: Path, decoder: Decoder) -> dict[str, Any]:
+    """The JSON object of one image: its cards left to right and its foreign codes."""
+    import cv2
+
+    if not path.is_file():
+        return {"image": str(path), "cards": [], "foreign": 0, "error": "no such file"}
+    frame = cv2.imread(str(path), cv2.IMREAD_GRAYSCALE)
+    if frame is None:
+        return {"image": str(path), "cards": [], "foreign": 0, "error": "not a readable image"}
+    cards: list[tuple[float, str]] = []
+    foreign = 0
+    for sticker in decoder.decode(frame):
+        card = payloads.parse(sticker.text)
+        if card is None:
+            foreign += 1
+        elif card not in (c for _, c in cards):
+            cards.append((sticker.center[0], card))
+    return {"image": str(path), "cards": [c for _, c in sorted(cards)], "foreign": foreign}
+
+
+def main(args: argparse.Namespace) -> int:
+    """Scan every image; print text or JSON; exit 1 if any image could not be read."""
+    paths = images(args.paths)
+    if not paths:
+        print("scan: no images in the folders given", file=sys.stderr)
+        return 2
+    decoder = make_decoder(args.decoder)
+    results = [scan_image(path, decoder) for path in paths]
+    if args.json:
+        print(json.dumps(results, indent=2))
+    for result in results:
+        if "error" in result:
+            print(f"scan: {result['image']}: {result['error']}", file=sys.stderr)
+        elif not args.json:
+            cards = ", ".join(result["cards"]) or "no card"
+            foreign = f" ({result['foreign']} foreign code(s) ignored)" if result["foreign"] else ""
+            print(f"{result['image']}: {cards}{foreign}")
+    return 1 if any("error" in result for result in results) else 0

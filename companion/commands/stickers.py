@@ -1,0 +1,99 @@
+"""`duel-companion stickers`: print the QR stickers of every card, wonder and progress token.
+
+`--out stickers.pdf` (or .svg, .png) writes sheets for A4 or US Letter at an exact sticker
+size, the name beside each code; several SVG or PNG pages become stickers-1.svg,
+stickers-2.svg ... `--format png --out DIR` writes one PNG per sticker, DIR/<id>.png, at 300 dpi.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from companion.vision import stickers
+
+HELP = "Print the QR stickers: sheets (PDF, SVG, PNG) or one PNG per sticker (--format png)."
+FORMATS = ("pdf", "svg", "png")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """--out, --format, --paper, --size, --language."""
+    parser.add_argument(
+        "--out",
+        type=Path,
+        required=True,
+        help="FILE.pdf, FILE.svg or FILE.png for sheets; a folder for --format png",
+    )
+    parser.add_argument(
+        "--format",
+        choices=FORMATS,
+        help="default: from the suffix of --out; png with a folder: one file per sticker",
+    )
+    parser.add_argument("--paper", choices=sorted(stickers.PAPERS), default="a4")
+    parser.add_argument(
+        "--size",
+        type=float,
+        default=stickers.DEFAULT_SIZE_MM,
+        metavar="MM",
+        help=f"sticker side in mm, quiet zone included (default "
+        f"{stickers.DEFAULT_SIZE_MM:g}; see docs/vision.md)",
+    )
+    parser.add_argument("--language", default="en", help="language of the names (default en)")
+
+
+def main(args: argparse.Namespace) -> int:
+    """Write the stickers; exit 2 with one line on stderr if the request is refused."""
+    out: Path = args.out
+    kind = args.format or out.suffix.lower().lstrip(".")
+    if kind not in FORMATS:
+        return _refuse(f"cannot tell the format of {out}: use .pdf, .svg, .png or --format")
+    if not 5.0 <= args.size <= 60.0:
+        return _refuse(f"--size {args.size:g} mm is outside 5 to 60 mm")
+    entries = stickers.entries(args.language)
+    try:
+        if kind == "png" and out.suffix.lower() != ".png":
+            written = _single_pngs(entries, out, args.size)
+        else:
+            written = _sheets(entries, out, kind, args.paper, args.size)
+    except (OSError, ValueError) as failed:
+        return _refuse(str(failed))
+    print(
+        f"wrote {len(written)} file(s): {', '.join(str(p) for p in written[:3])}"
+        f"{' ...' if len(written) > 3 else ''}"
+    )
+    return 0
+
+
+def _sheets(
+    entries: list[stickers.Entry], out: Path, kind: str, paper: str, size: float
+) -> list[Path]:
+    pages = stickers.layout(entries, size, paper)
+    if not out.parent.is_dir():
+        raise OSError(f"no folder {out.parent}")
+    if kind == "pdf":
+        out.write_bytes(stickers.pdf_document(pages, size, paper))
+        return [out]
+    paths = stickers.page_paths(out, len(pages))
+    for number, (page, path) in enumerate(zip(pages, paths, strict=True), 1):
+        if kind == "svg":
+            path.write_text(stickers.svg_page(page, size, paper, number, len(pages)), "utf-8")
+        else:
+            image = stickers.png_page(page, size, paper, number, len(pages))
+            image.save(path, dpi=(stickers.DPI, stickers.DPI))
+    return paths
+
+
+def _single_pngs(entries: list[stickers.Entry], folder: Path, size: float) -> list[Path]:
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for entry in entries:
+        path = folder / f"{entry.id}.png"
+        stickers.sticker_png(entry.payload, size).save(path, dpi=(stickers.DPI, stickers.DPI))
+        paths.append(path)
+    return paths
+
+
+def _refuse(message: str) -> int:
+    print(f"stickers: {message}", file=sys.stderr)
+    return 2
