@@ -123,7 +123,8 @@ class Scanner:
 
     def _scan(self, decoder: Decoder, frame: np.ndarray, captured: float) -> None:
         self.frames += 1
-        for scan in self._tracker.feed(decoder.decode(frame), captured):
+        size = (frame.shape[1], frame.shape[0])
+        for scan in self._tracker.feed(decoder.decode(frame), captured, size):
             try:
                 self._on_scan(scan)
             except Exception:  # a broken consumer must not stop the camera

@@ -42,8 +42,9 @@ class _Track:
 class Tracker:
     """Frames of stickers -> scans.
 
-    `zone` is in fractions of the frame (left, top, right, bottom); it needs `frame_size`
-    (width, height) in pixels unless it is the whole frame.
+    `zone` is in fractions of the frame (left, top, right, bottom). A zone smaller than the
+    frame needs the frame's size (width, height) in pixels: `frame_size`, or the `size` given
+    to `feed` with each frame (the scanner passes it: a webcam may not give the size asked).
 
     Raises:
         ValueError: a zone that is empty or outside the frame, or counts below 1.
@@ -60,25 +61,33 @@ class Tracker:
         left, top, right, bottom = self.zone
         if not (0.0 <= left < right <= 1.0 and 0.0 <= top < bottom <= 1.0):
             raise ValueError(f"scan zone {self.zone} is not inside the frame (0..1, left < right)")
-        if self.zone != WHOLE_FRAME and self.frame_size is None:
-            raise ValueError("a scan zone smaller than the frame needs the frame size")
         if self.confirm_frames < 1 or self.forget_frames < 1 or self.forget_seconds < 0:
             raise ValueError("confirm_frames and forget_frames must be >= 1, forget_seconds >= 0")
 
-    def in_zone(self, sticker: Sticker) -> bool:
-        """True if the sticker's centre lies in the scan zone."""
-        if self.frame_size is None:
+    def in_zone(self, sticker: Sticker, size: tuple[int, int] | None = None) -> bool:
+        """True if the sticker's centre lies in the scan zone of a frame of `size` pixels.
+
+        Raises:
+            ValueError: a zone smaller than the frame, and no size.
+        """
+        if self.zone == WHOLE_FRAME:
             return True
-        width, height = self.frame_size
+        size = size or self.frame_size
+        if size is None:
+            raise ValueError("a scan zone smaller than the frame needs the frame size")
+        width, height = size
         x, y = sticker.center
         left, top, right, bottom = self.zone
         return left * width <= x <= right * width and top * height <= y <= bottom * height
 
-    def feed(self, stickers: Iterable[Sticker], now: float) -> list[TrackedScan]:
-        """The scans newly counted in this frame, captured at `now` (seconds, monotonic)."""
+    def feed(
+        self, stickers: Iterable[Sticker], now: float, size: tuple[int, int] | None = None
+    ) -> list[TrackedScan]:
+        """The scans newly counted in this frame, captured at `now` (seconds, monotonic);
+        `size` is the frame's (width, height), for the scan zone."""
         seen: dict[str, Sticker] = {}
         for sticker in stickers:
-            if self.in_zone(sticker):
+            if self.in_zone(sticker, size):
                 seen.setdefault(sticker.text, sticker)
         scans = []
         for text in sorted(seen):

@@ -71,6 +71,17 @@ def test_stickers_outside_the_scan_zone_are_ignored() -> None:
     assert run(tracker, frames) == [(1, "temple")]
 
 
+def test_the_scan_zone_uses_the_size_of_each_frame() -> None:
+    tracker = Tracker(zone=(0.25, 0.2, 0.75, 0.8))
+    centre_of_640 = [sticker("quarry", 300, 130)]
+    assert tracker.feed(centre_of_640, 0.0, (1280, 720)) == []  # top left of a 1280 frame
+    assert tracker.feed(centre_of_640, 0.1, (1280, 720)) == []
+    assert [s.card for s in tracker.feed(centre_of_640, 0.2, (640, 480))] == []  # 1st in zone
+    assert [s.card for s in tracker.feed(centre_of_640, 0.3, (640, 480))] == ["quarry"]
+    with pytest.raises(ValueError, match="needs the frame size"):
+        tracker.feed(centre_of_640, 0.4)
+
+
 def test_reset_forgets_held_cards() -> None:
     tracker = Tracker()
     quarry = [sticker("quarry")]
@@ -83,7 +94,6 @@ def test_reset_forgets_held_cards() -> None:
     ("kwargs", "message"),
     [
         ({"zone": (0.5, 0.2, 0.4, 0.8), "frame_size": (640, 480)}, "not inside the frame"),
-        ({"zone": (0.1, 0.1, 0.9, 0.9)}, "needs the frame size"),
         ({"confirm_frames": 0}, "must be >= 1"),
     ],
 )
