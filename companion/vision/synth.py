@@ -78,7 +78,8 @@ class HeldCard:
     module_px: float  # apparent module size (pixels), before tilt
     covered: float  # fraction of the sticker hidden by a finger
     code_quad: tuple[tuple[float, float], ...]  # the code's corners in the frame
-    readable: bool  # in view and uncovered: a decoder should read it
+    readable: bool  # in view, not under a finger or a card held in front: should be read
+    card_quad: tuple[tuple[float, float], ...] = ()  # the whole card's corners in the frame
 
 
 @dataclass(slots=True)
@@ -311,6 +312,7 @@ def _draw_card(
         covered=covered,
         code_quad=tuple((float(x), float(y)) for x, y in quad),
         readable=inside and covered == 0.0,
+        card_quad=tuple((float(x), float(y)) for x, y in card_corners),
     )
 
 
@@ -521,10 +523,24 @@ def random_scene(
                 finger=finger,
             )
         )
+    scene.held = _hidden_by_later_cards(scene.held)
     conditions = _conditions(difficulty, rng)
     held_at = [tuple(np.mean(card.code_quad, axis=0)) for card in scene.held]
     scene.frame = _camera(frame, alpha, conditions, rng, held_at)
     return scene
+
+
+def _hidden_by_later_cards(held: list[HeldCard]) -> list[HeldCard]:
+    """Mark unreadable each card whose code a card drawn after it (held in front) overlaps."""
+    marked = []
+    for index, card in enumerate(held):
+        code = np.array(card.code_quad, dtype=np.float32)
+        for later in held[index + 1 :]:
+            area, _ = cv2.intersectConvexConvex(code, np.array(later.card_quad, np.float32))
+            if area > 0:
+                card = replace(card, readable=False)
+        marked.append(card)
+    return marked
 
 
 def frame_with_cards(
