@@ -26,7 +26,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from companion.vision import payloads
 
-DEFAULT_SIZE_MM = 20.0  # see docs/vision.md: 16 mm is the smallest read at 99.5 %, with margin
+DEFAULT_SIZE_MM = 20.0  # the smallest read at 99.5 % in the scan zone (BENCHMARKS.md, Vision)
 QUIET_MODULES = 2
 PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}  # width, height in mm
 MARGIN_MM = 10.0
