@@ -29,16 +29,6 @@ ROW_LABELS = {
     "coins": "Coins (1 per 3)",
     "military": "Military",
 }
-COUNTED_WORDS = {
-    Counted.BROWN_CARD: "brown card",
-    Counted.GREY_CARD: "grey card",
-    Counted.RED_CARD: "red card",
-    Counted.GREEN_CARD: "green card",
-    Counted.BLUE_CARD: "blue card",
-    Counted.YELLOW_CARD: "yellow card",
-    Counted.WONDER: "wonder",
-    Counted.COINS: "coins",
-}
 VICTORY_WORDS = {
     "military": "military supremacy",
     "science": "scientific supremacy",
@@ -264,7 +254,7 @@ def _guild_detail(
 ) -> str:
     mine = count_in(state.city(player), counts)
     theirs = count_in(state.city(player.opponent), counts)
-    what = " and ".join(COUNTED_WORDS[c] for c in counts)
+    what = " and ".join(c.words for c in counts)
     unit = f"{points} VP per {per} {what}" if per > 1 else f"{points} VP per {what}"
     city = "{mine}" if mine >= theirs else "{theirs}"
     return f"({unit}; counted in {city}'s city: {max(mine, theirs)})"

@@ -22,7 +22,6 @@ from companion.engine.cards import (
     Catalog,
     Color,
     Cost,
-    Counted,
     ProgressToken,
     Wonder,
 )
@@ -30,16 +29,6 @@ from companion.engine.cards import (
 HELP = "Print the card catalog: a table of cards, wonders and progress tokens, or --json."
 
 AGES = ("1", "2", "3", "guild")
-COUNTED = {
-    Counted.BROWN_CARD: "brown card",
-    Counted.GREY_CARD: "grey card",
-    Counted.RED_CARD: "red card",
-    Counted.GREEN_CARD: "green card",
-    Counted.BLUE_CARD: "blue card",
-    Counted.YELLOW_CARD: "yellow card",
-    Counted.WONDER: "wonder",
-    Counted.COINS: "coins",
-}
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -176,7 +165,7 @@ def describe_card(card: Card) -> str:
     if card.coins:
         parts.append(f"+{card.coins} coins")
     if card.coins_per:
-        per = " + ".join(COUNTED[c] for c in card.coins_per.counts)
+        per = " + ".join(c.words for c in card.coins_per.counts)
         parts.append(f"{_plural(card.coins_per.coins, 'coin')} per {per}")
     if card.guild:
         parts.append(_guild(card))
@@ -190,7 +179,7 @@ def describe_card(card: Card) -> str:
 def _guild(card: Card) -> str:
     rule = card.guild
     assert rule is not None
-    counted = " + ".join(COUNTED[c] for c in rule.counts)
+    counted = " + ".join(c.words for c in rule.counts)
     per = f"{rule.per} {counted}" if rule.per > 1 else counted
     gains = [_plural(rule.coins, "coin")] if rule.coins else []
     gains.append(f"{rule.points} VP")

@@ -70,6 +70,11 @@ class Counted(StrEnum):
     WONDER = "wonder"
     COINS = "coins"
 
+    @property
+    def words(self) -> str:
+        """The item in plain English, e.g. "brown card"."""
+        return self.value.replace("_", " ")
+
 
 Amounts = tuple[int, int, int, int, int]
 """Units of wood, clay, stone, glass and papyrus, in that order."""
