@@ -27,7 +27,7 @@ from typing import Any, Protocol
 from PIL import Image
 
 from companion import controller, present
-from companion.config import Config, is_raspberry_pi, parse_camera_source
+from companion.config import Config, is_raspberry_pi
 from companion.controller import Context, Input, Press, Scan, Status, Step, Tick, UiState
 from companion.engine.cards import Catalog
 from companion.engine.events import Event, IllegalEvent, event_from_record, event_to_record
@@ -592,153 +592,32 @@ class GpioButtons:
         self.close()
 
 
-def make_tracker() -> Any:
-    """The vision tracker (frames to scans), as `feed(stickers, now) -> [texts newly read]`."""
-    try:
-        from companion.vision.tracker import Tracker  # type: ignore[import-not-found,unused-ignore]
-    except ImportError:  # only while the vision package is incomplete
-        return _FallbackTracker()
-    return _TrackerTexts(Tracker())
-
-
-class _TrackerTexts:
-    """Adapter: the tracker's scans as their sticker texts."""
-
-    def __init__(self, tracker: Any) -> None:
-        self._tracker = tracker
-
-    def feed(self, stickers: list[Any], now: float) -> list[str]:
-        found = self._tracker.feed(stickers, now)
-        return [str(getattr(scan, "text", scan)) for scan in found]
-
-
-class _FallbackTracker:
-    """A code counts once when seen in 2 frames in a row, again after 2 frames away."""
-
-    def __init__(self, confirm: int = 2, forget: int = 2) -> None:
-        self._seen: dict[str, int] = {}
-        self._away: dict[str, int] = {}
-        self._reported: set[str] = set()
-        self._confirm, self._forget = confirm, forget
-
-    def feed(self, stickers: list[Any], now: float) -> list[str]:
-        texts = {s.text for s in stickers}
-        new = []
-        for text in sorted(texts):
-            self._seen[text] = self._seen.get(text, 0) + 1
-            self._away[text] = 0
-            if self._seen[text] >= self._confirm and text not in self._reported:
-                self._reported.add(text)
-                new.append(text)
-        for text in list(self._seen):
-            if text not in texts:
-                self._away[text] = self._away.get(text, 0) + 1
-                if self._away[text] >= self._forget:
-                    del self._seen[text]
-                    self._reported.discard(text)
-        return new
-
-
-def open_source(spec: str, width: int, height: int) -> Callable[[], Any]:
-    """A camera source as a `read()` function: a frame, or None when a folder has run out.
-
-    Raises:
-        OSError: the camera cannot be opened.
+def start_scanner(config: Config, inbox: queue.Queue[Any], health: Health | None = None) -> Any:
+    """The camera on its own thread (companion.vision.scanner): each sticker newly shown in the
+    scan zone becomes a Scan on the queue; a lost camera is a Status, retried until it is back.
     """
-    kind, argument = parse_camera_source(spec)
-    if kind == "folder":
-        import cv2
+    from companion.vision.scanner import Scanner
+    from companion.vision.tracker import Tracker
+    from hardware.camera import open_source
 
-        files = sorted(p for p in Path(argument).iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
-        frames = iter(files)
+    camera = config.camera
 
-        def next_file() -> Any:
-            path = next(frames, None)
-            return None if path is None else cv2.imread(str(path), cv2.IMREAD_GRAYSCALE)
+    def on_status(problem: str | None) -> None:
+        if health is not None:
+            health("camera", problem)
+        inbox.put(Status(problem))
 
-        return next_file
-    if kind == "picamera2" or (kind == "auto" and _has_picamera2()):
-        from picamera2 import Picamera2  # type: ignore[import-not-found,unused-ignore]
-
-        camera = Picamera2()
-        camera.configure(camera.create_video_configuration(
-            main={"size": (width, height), "format": "YUV420"}))  # fmt: skip
-        camera.start()
-        return lambda: camera.capture_array("main")[:height]  # the Y plane: grayscale
-    import cv2
-
-    target: int | str = int(argument) if argument.isdigit() else argument
-    if kind == "auto":
-        target = 0
-    capture = cv2.VideoCapture(target)
-    if not capture.isOpened():
-        raise OSError(f"cannot open camera {spec!r}")
-    capture.set(cv2.CAP_PROP_FRAME_WIDTH, width)
-    capture.set(cv2.CAP_PROP_FRAME_HEIGHT, height)
-
-    def read() -> Any:
-        ok, frame = capture.read()
-        if not ok:
-            if kind == "video":
-                return None
-            raise OSError("the camera gave no frame")
-        return frame
-
-    return read
-
-
-IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".pgm")
-
-
-def _has_picamera2() -> bool:
-    import importlib.util
-
-    return importlib.util.find_spec("picamera2") is not None
-
-
-def scan_camera(
-    config: Config,
-    inbox: queue.Queue[Any],
-    stop: threading.Event,
-    *,
-    retry: float = 2.0,
-    clock: Callable[[], float] = time.monotonic,
-) -> None:
-    """The scanner thread: frames from the configured camera, decoded, tracked, and each new
-    sticker put on the queue as a Scan; a lost camera is a Status and is retried."""
-    from companion.vision import payloads
-    from companion.vision.decode import make_decoder
-
-    decoder = make_decoder(config.decoder)
-    tracker = make_tracker()
-    interval = 1.0 / config.camera.fps
-    lost: str | None = None
-    read: Callable[[], Any] | None = None
-    while not stop.is_set():
-        try:
-            if read is None:
-                read = open_source(config.camera.source, config.camera.width,
-                                   config.camera.height)  # fmt: skip
-            started = clock()
-            frame = read()
-        except (OSError, RuntimeError, ValueError) as failed:
-            read = None
-            if lost is None:
-                lost = f"camera lost: {failed}"
-                log.warning("%s", lost)
-                inbox.put(Status("camera lost"))
-            stop.wait(retry)
-            continue
-        if lost is not None:
-            lost = None
-            inbox.put(Status(None))
-        if frame is None:  # a folder or video has ended: nothing more to see
-            stop.wait(retry)
-            continue
-        captured = time.perf_counter()
-        for text in tracker.feed(decoder.decode(frame), clock()):
-            inbox.put(Scan(payloads.parse(text), at=captured))
-        stop.wait(max(0.0, interval - (clock() - started)))
+    scanner = Scanner(
+        lambda: open_source(camera.source, camera.width, camera.height),
+        on_scan=lambda scan: inbox.put(Scan(scan.card, at=scan.at)),
+        on_status=on_status,
+        decoder=config.decoder,
+        tracker=Tracker(zone=camera.scan_zone),  # in fractions of each frame's real size
+        fps=camera.fps,
+        clock=time.perf_counter,  # Scan.at is a perf_counter time, for the latency benchmark
+    )
+    scanner.start()
+    return scanner
 
 
 # --- the service ----------------------------------------------------------------------------
@@ -817,8 +696,7 @@ def run_service(config: Config, options: ServiceOptions | None = None) -> int:
         elif opts.keyboard and sys.stdin is not None and sys.stdin.isatty():
             restore = cbreak(sys.stdin)
             spawn("keyboard", read_keys, inbox, stop, sys.stdin)
-        if opts.camera and opts.script is None:
-            spawn("camera", scan_camera, config, inbox, stop)
+        scanner = start_scanner(config, inbox, health) if opts.camera and not opts.script else None
 
         def ping() -> None:
             if isinstance(display, ReconnectingDisplay):
@@ -835,6 +713,8 @@ def run_service(config: Config, options: ServiceOptions | None = None) -> int:
             watchdog.stopping()
             if buttons is not None:
                 buttons.close()
+            if scanner is not None:
+                scanner.stop()
             if server is not None:
                 server.close()
             restore()

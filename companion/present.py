@@ -1,19 +1,14 @@
 """From the game state and the controller's UI state to what the OLED shows.
 
-`view(ui, state, context)` returns one of the screen values below, with names in the
-configured language and prices from the engine's cheapest payments; `render(view)` draws it
-as a 128x64 mode "1" image. Both are pure.
+`view(ui, state, context)` returns one of the views of `companion.views`, with names in the
+configured language and prices from the engine's cheapest payments. It is pure; drawing the
+view is `companion.screens.render`.
 """
 
 from __future__ import annotations
 
-import textwrap
-from dataclasses import dataclass
-from functools import cache
-
-from PIL import Image, ImageDraw, ImageFont
-
 from companion.controller import (
+    DEFAULT_NAMES,
     REVEALED_PER_ROUND,
     Choice,
     Context,
@@ -23,84 +18,42 @@ from companion.controller import (
     library_draw,
     options,
     player_name,
-    winner_line,
 )
 from companion.engine.cards import RESOURCES
-from companion.engine.pricing import unit_prices
+from companion.engine.events import Discard
+from companion.engine.pricing import Payment, unit_prices
 from companion.engine.scoring import score_sheet
 from companion.engine.state import GameState, PendingKind, Player
-
-WIDTH, HEIGHT = 128, 64
-CARDS_PER_AGE = 20
-
-
-@dataclass(frozen=True, slots=True)
-class Option:
-    """One line of a choice: label and detail; `blocked` when it cannot be taken."""
-
-    label: str
-    detail: str = ""
-    blocked: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class IdleView:
-    """The screen players glance at: whose turn, age, cards left, coins, pawn, loot, prices."""
-
-    age: int
-    cards_left: int
-    player: str
-    coins: tuple[int, int]
-    pawn: int  # -9..9, positive toward p2's capital
-    loot: tuple[int, ...]  # signed distances of the loot tokens still on the track
-    prices: tuple[tuple[str, int], ...]  # the active player's trade price per resource
-    active: int  # 0 for p1, 1 for p2
-    notice: str = ""
-    status: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class ChoiceView:
-    """A title, a subtitle and options with a cursor (card actions, prompts, setup)."""
-
-    title: str
-    subtitle: str
-    options: tuple[Option, ...]
-    cursor: int
-    notice: str = ""
-    status: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class MessageView:
-    """A few lines of text: feedback after an action, the undo question, the button map."""
-
-    title: str
-    lines: tuple[str, ...]
-    notice: str = ""
-    status: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class EndView:
-    """The end of the game: the winner, the kind of victory and the scoring page's URL."""
-
-    winner: str
-    scores: tuple[int, int]
-    url: str
-    notice: str = ""
-    status: str = ""
-
-
-View = IdleView | ChoiceView | MessageView | EndView
-
-BUTTON_MAP = (
-    "left/right: move",
-    "select: confirm",
-    "hold left: back",
-    "hold select: undo",
-    "hold right: this help",
+from companion.screens import render
+from companion.views import (
+    BUTTON_MAP,
+    ChoiceView,
+    EndView,
+    HelpView,
+    IdleView,
+    Loot,
+    MessageView,
+    Option,
+    View,
 )
+
+__all__ = [
+    "ChoiceView",
+    "EndView",
+    "HelpView",
+    "IdleView",
+    "Loot",
+    "MessageView",
+    "Option",
+    "View",
+    "end_view",
+    "idle_view",
+    "render",
+    "view",
+]
+
+CARDS_PER_AGE = 20
+SHORT_DETAIL = 9  # characters of a detail shown beside an option; longer ones go below it
 
 
 def view(ui: UiState, state: GameState, ctx: Context) -> View:
@@ -114,8 +67,7 @@ def view(ui: UiState, state: GameState, ctx: Context) -> View:
                 return MessageView("Undone", ui.lines[1:], notice, status)
             return MessageView("Done", ui.lines, notice, status)
         case Mode.HELP:
-            pairing = (f"phone code: {ctx.pairing}",) if ctx.pairing else ()
-            return MessageView("Buttons", (*BUTTON_MAP, *pairing), notice, status)
+            return HelpView(BUTTON_MAP, ctx.pairing, notice, status)
         case Mode.UNDO:
             from companion.controller import describe_event
 
@@ -125,13 +77,53 @@ def view(ui: UiState, state: GameState, ctx: Context) -> View:
         case Mode.END:
             return end_view(state, ctx, notice, status)
     title, subtitle = _titles(ui, state, ctx)
-    choices = tuple(_option(c) for c in options(ui, state, ctx))
-    return ChoiceView(title, subtitle, choices, min(ui.cursor, max(len(choices) - 1, 0)),
-                      notice, status)  # fmt: skip
+    coins = state.city(state.current).coins
+    choices = tuple(_option(c, coins) for c in options(ui, state, ctx))
+    cursor = min(ui.cursor, max(len(choices) - 1, 0))
+    return ChoiceView(title, subtitle, choices, cursor, _hint(ui, state, ctx), notice, status)
 
 
-def _option(choice: Choice) -> Option:
-    return Option(choice.label, choice.detail, choice.refusal is not None)
+def _option(choice: Choice, coins: int) -> Option:
+    """The option of a choice: a price beside it, what is bought on the bottom line."""
+    blocked = choice.refusal is not None
+    if choice.payment is not None:
+        detail, note = payment_texts(choice.payment)
+        if blocked:
+            note = f"Not affordable: {choice.payment.total} coins, has {coins}"
+        return Option(choice.label, detail, blocked, note)
+    if isinstance(choice.event, Discard) or len(choice.detail) <= SHORT_DETAIL:
+        return Option(choice.label, choice.detail, blocked)
+    return Option(choice.label, "", blocked, choice.detail)
+
+
+def payment_texts(payment: Payment) -> tuple[str, str]:
+    """The price beside an option ("3 coins", "free", "chain") and the note of what is
+    bought ("buys 1 wood 2 glass"), from the engine's cheapest payment."""
+    if payment.chain:
+        return "chain", "Free through a chain"
+    if payment.total == 0:
+        return "free", ""
+    coins = "1 coin" if payment.total == 1 else f"{payment.total} coins"
+    bought = " ".join(f"{units} {resource}" for resource, units, _ in payment.bought)
+    return coins, f"buys {bought}" if bought else ""
+
+
+def _hint(ui: UiState, state: GameState, ctx: Context) -> str:
+    """What to do on a screen that has nothing to choose yet."""
+    name = state.catalog.name
+    match ui.mode:
+        case Mode.DRAFT if len(ui.revealed) < REVEALED_PER_ROUND:
+            seen = ", ".join(name(w, ctx.language) for w in ui.revealed)
+            return "Scan the revealed wonders" + (f". Seen: {seen}" if seen else "")
+        case Mode.TOKENS:
+            seen = ", ".join(name(t, ctx.language) for t in ui.tokens)
+            return "Scan the tokens on the board" + (f". Seen: {seen}" if seen else "")
+    return "Nothing to choose"
+
+
+def short_label(name: str, index: int) -> str:
+    """The label beside a player's coins: P1/P2 for the default names, else 4 letters."""
+    return f"P{index + 1}" if name == DEFAULT_NAMES[index] else name[:4]
 
 
 def idle_view(state: GameState, notice: str = "", status: str = "") -> IdleView:
@@ -139,15 +131,25 @@ def idle_view(state: GameState, notice: str = "", status: str = "") -> IdleView:
     player = state.current
     city, other = state.city(player), state.city(player.opponent)
     prices = unit_prices(city, other)
+    names = (player_name(state, Player.P1), player_name(state, Player.P2))
+    track = state.catalog.track
+    loot = tuple(
+        Loot(zone.first * sign, zone.last * sign, zone.loot)
+        for zone in track.zones
+        for sign in (-1, 1)
+        if zone.loot and sign * zone.first in state.loot
+    )
     return IdleView(
         age=state.age,
         cards_left=CARDS_PER_AGE - state.taken,
         player=player_name(state, player),
         coins=(state.cities[0].coins, state.cities[1].coins),
         pawn=state.position,
-        loot=tuple(sorted(state.loot)),
+        loot=tuple(sorted(loot, key=lambda t: t.first)),
         prices=tuple((r.value, prices[i]) for i, r in enumerate(RESOURCES)),
         active=0 if player is Player.P1 else 1,
+        labels=(short_label(names[0], 0), short_label(names[1], 1)),
+        capital=track.capital,
         notice=notice,
         status=status,
     )
@@ -157,7 +159,9 @@ def end_view(state: GameState, ctx: Context, notice: str = "", status: str = "")
     """The winner and the victory, the totals, and the phone page's URL for the QR code."""
     sheet = score_sheet(state)
     totals = (sheet.p1.total, sheet.p2.total)
-    return EndView(winner_line(state), totals, ctx.score_url, notice, status)
+    winner = "" if state.shared or state.winner is None else player_name(state, state.winner)
+    victory = f"{state.victory.value} victory" if state.victory is not None else ""
+    return EndView(winner, victory, totals, ctx.score_url, notice, status)
 
 
 def _titles(ui: UiState, state: GameState, ctx: Context) -> tuple[str, str]:
@@ -210,132 +214,3 @@ def _prompt_titles(ui: UiState, state: GameState, ctx: Context) -> tuple[str, st
         case PendingKind.NEXT_AGE:
             return f"End of age {state.age}", f"{who} chooses"
     return "", ""  # pragma: no cover
-
-
-# --- drawing --------------------------------------------------------------------------------
-
-
-@cache
-def default_font() -> ImageFont.ImageFont:
-    """Pillow's built-in bitmap font: crisp on a 1-bit display and the same everywhere."""
-    return ImageFont.load_default_imagefont()
-
-
-def render(shown: View, font: ImageFont.ImageFont | None = None) -> Image.Image:
-    """The 128x64 mode "1" image of a screen."""
-    font = font or default_font()
-    image = Image.new("1", (WIDTH, HEIGHT))
-    draw = ImageDraw.Draw(image)
-    match shown:
-        case IdleView():
-            _draw_idle(draw, shown, font)
-        case ChoiceView():
-            _draw_choice(draw, shown, font)
-        case MessageView():
-            _draw_message(draw, shown, font)
-        case EndView():
-            _draw_end(image, draw, shown, font)
-    _draw_footer(draw, shown.notice or shown.status, font)
-    return image
-
-
-LINE = 10
-
-
-COLUMNS = 21  # characters of the bitmap font on one line
-
-
-def _right(draw: ImageDraw.ImageDraw, y: int, text: str, font: ImageFont.ImageFont) -> None:
-    draw.text((WIDTH - int(draw.textlength(text, font=font)), y), text, font=font, fill=1)
-
-
-def _draw_idle(draw: ImageDraw.ImageDraw, v: IdleView, font: ImageFont.ImageFont) -> None:
-    draw.text((0, 0), f"Age {v.age}", font=font, fill=1)
-    _right(draw, 0, f"{v.cards_left} card{'' if v.cards_left == 1 else 's'} left", font)
-    draw.text((0, LINE), f"> {v.player}"[:COLUMNS], font=font, fill=1)
-    draw.text((0, 2 * LINE), f"P1 {v.coins[0]}c", font=font, fill=1)
-    _right(draw, 2 * LINE, f"P2 {v.coins[1]}c", font)
-    # the military track: 19 spaces, the pawn as a filled box, loot as marks under them
-    top = 3 * LINE + 2
-    for space in range(-9, 10):
-        x = 64 + space * 6
-        draw.rectangle((x - 2, top, x + 2, top + 4), outline=1, fill=1 if space == v.pawn else 0)
-    for loot in v.loot:
-        x = 64 + loot * 6
-        draw.line((x - 2, top + 7, x + 2, top + 7), fill=1)
-    prices = " ".join(f"{name[0].upper()}{price}" for name, price in v.prices)
-    draw.text((0, 4 * LINE + 1), prices, font=font, fill=1)
-
-
-def _draw_choice(draw: ImageDraw.ImageDraw, v: ChoiceView, font: ImageFont.ImageFont) -> None:
-    draw.text((0, 0), v.title[:COLUMNS], font=font, fill=1)
-    draw.text((0, LINE), v.subtitle[:COLUMNS], font=font, fill=1)
-    first = max(0, min(v.cursor - 1, len(v.options) - 3))
-    for row, option in enumerate(v.options[first : first + 3]):
-        y = 2 * LINE + 1 + row * LINE
-        text = _option_text(option)
-        if len(text) > COLUMNS:  # the detail goes to the bottom line when selected
-            text = ("x " if option.blocked else "") + option.label
-        if first + row == v.cursor:
-            draw.rectangle((0, y, WIDTH - 1, y + LINE - 1), fill=1)
-            draw.text((1, y), text[:COLUMNS], font=font, fill=0)
-        else:
-            draw.text((1, y), text[:COLUMNS], font=font, fill=1)
-    if v.options and not (v.notice or v.status):
-        chosen = v.options[v.cursor]
-        if len(_option_text(chosen)) > COLUMNS and chosen.detail:
-            _draw_footer(draw, chosen.detail, font)
-
-
-def _option_text(option: Option) -> str:
-    text = option.label + (f" {option.detail}" if option.detail else "")
-    return ("x " + text) if option.blocked else text
-
-
-def _draw_message(draw: ImageDraw.ImageDraw, v: MessageView, font: ImageFont.ImageFont) -> None:
-    draw.text((0, 0), v.title[:COLUMNS], font=font, fill=1)
-    wrapped = [part for line in v.lines for part in textwrap.wrap(line, COLUMNS) or [""]]
-    for row, line in enumerate(wrapped[:5]):
-        draw.text((0, LINE + row * LINE), line, font=font, fill=1)
-
-
-def _draw_end(
-    image: Image.Image, draw: ImageDraw.ImageDraw, v: EndView, font: ImageFont.ImageFont
-) -> None:
-    width = 12 if v.url else COLUMNS  # beside the QR code
-    draw.text((0, 0), "Game over", font=font, fill=1)
-    for row, line in enumerate(textwrap.wrap(v.winner, width)[:3]):
-        draw.text((0, LINE + row * LINE), line, font=font, fill=1)
-    draw.text((0, 4 * LINE), f"{v.scores[0]} - {v.scores[1]}", font=font, fill=1)
-    if v.url:
-        image.paste(qr_image(v.url, 64), (WIDTH - 64, 0))
-
-
-@cache
-def qr_image(url: str, size: int) -> Image.Image:
-    """The URL as a QR code scaled to fit `size` pixels, mode "1", white on black."""
-    import segno
-
-    code = segno.make(url, error="l", micro=False)
-    modules = int(code.symbol_size(scale=1, border=1)[0])
-    scale = max(1, size // modules)
-    matrix = Image.new("1", (size, size), 1)  # lit all round: a wider quiet zone
-    inner = Image.new("1", (modules * scale, modules * scale), 1)
-    draw = ImageDraw.Draw(inner)
-    for y, row in enumerate(code.matrix_iter(scale=1, border=1)):
-        for x, dark in enumerate(row):
-            if dark:
-                draw.rectangle((x * scale, y * scale, (x + 1) * scale - 1, (y + 1) * scale - 1),
-                               fill=0)  # fmt: skip
-    offset = (size - inner.width) // 2
-    matrix.paste(inner, (offset, offset))
-    return matrix
-
-
-def _draw_footer(draw: ImageDraw.ImageDraw, text: str, font: ImageFont.ImageFont) -> None:
-    if not text:
-        return
-    y = HEIGHT - LINE - 1
-    draw.rectangle((0, y, WIDTH - 1, HEIGHT - 1), fill=0)
-    draw.line((0, y, WIDTH - 1, y), fill=1)
-    draw.text((0, y + 1), text[:COLUMNS], font=font, fill=1)

@@ -1,0 +1,413 @@
+"""Views drawn as 128x64 mode "1" images for the OLED: pure drawing, no state, no I/O.
+
+`render(view, fonts)` draws any view of `companion.views`. The fonts are the X11 misc-fixed
+bitmap fonts shipped in `companion/fonts` (`load_fonts()`): 5x8 for text (25 characters a
+line), 6x10 for titles, 7x13 bold for the numbers players read from across the table.
+They cover Latin-1 (æøåäö); any other character is drawn as "?". A text too long for its
+place ends with an ellipsis, drawn as three dots since Latin-1 has no ellipsis character.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from PIL import Image, ImageDraw, ImageFont
+
+from companion.views import (
+    ChoiceView,
+    EndView,
+    HelpView,
+    IdleView,
+    Loot,
+    MessageView,
+    Option,
+    View,
+)
+
+WIDTH, HEIGHT = 128, 64
+FONT_DIR = Path(__file__).parent / "fonts"
+ELLIPSIS = "\u2026"
+
+Font = ImageFont.ImageFont
+Draw = ImageDraw.ImageDraw
+
+
+@dataclass(frozen=True, slots=True)
+class Fonts:
+    """The three bitmap fonts of the screens."""
+
+    text: Font  # 5x8
+    title: Font  # 6x10
+    bold: Font  # 7x13 bold
+
+
+@cache
+def load_fonts(folder: Path = FONT_DIR) -> Fonts:
+    """The shipped fonts (never Pillow's default font, which changes between versions).
+
+    Raises:
+        OSError: a font file is missing.
+    """
+    return Fonts(
+        text=ImageFont.load(str(folder / "misc-fixed-5x8.pil")),
+        title=ImageFont.load(str(folder / "misc-fixed-6x10.pil")),
+        bold=ImageFont.load(str(folder / "misc-fixed-7x13B.pil")),
+    )
+
+
+def render(shown: View, fonts: Fonts | None = None) -> Image.Image:
+    """The 128x64 mode "1" image of a screen (lit pixels are 1)."""
+    fonts = fonts or load_fonts()
+    image = Image.new("1", (WIDTH, HEIGHT))
+    draw = ImageDraw.Draw(image)
+    match shown:
+        case IdleView():
+            draw_idle(draw, shown, fonts)
+        case ChoiceView():
+            draw_choice(draw, shown, fonts)
+        case MessageView():
+            draw_message(draw, shown, fonts)
+        case HelpView():
+            draw_help(draw, shown, fonts)
+        case EndView():
+            draw_end(image, draw, shown, fonts)
+    draw_banner(draw, shown.notice, shown.status, fonts)
+    return image
+
+
+# --- text -----------------------------------------------------------------------------------
+
+
+def printable(text: str) -> str:
+    """`text` with every character the Latin-1 fonts lack replaced by "?" (the ellipsis is
+    kept: it is drawn as dots)."""
+    parts = text.split(ELLIPSIS)
+    safe = [p.encode("latin-1", "replace").decode("latin-1") for p in parts]
+    return ELLIPSIS.join(safe)
+
+
+def text_width(text: str, font: Font) -> int:
+    """Width in pixels of `text` as `draw_text` draws it."""
+    plain = printable(text)
+    dots = plain.count(ELLIPSIS)
+    plain = plain.replace(ELLIPSIS, "")
+    return int(font.getlength(plain)) + dots * _ellipsis_width(font)
+
+
+def fit(text: str, font: Font, width: int) -> str:
+    """`text`, or its longest beginning that fits in `width` pixels followed by an ellipsis."""
+    text = printable(text)
+    if text_width(text, font) <= width:
+        return text
+    room = width - _ellipsis_width(font)
+    cut = text
+    while cut and text_width(cut, font) > room:
+        cut = cut[:-1]
+    return cut.rstrip() + ELLIPSIS
+
+
+def fit_line(text: str, font: Font, width: int) -> str:
+    """Like `fit`, but "<name>: <reason>" loses letters of the name first, so that the
+    reason of a refusal stays readable."""
+    text = printable(text)
+    head, sep, reason = text.partition(": ")
+    if text_width(text, font) <= width or not sep:
+        return fit(text, font, width)
+    room = width - text_width(sep + reason, font)
+    if room < 4 * _ellipsis_width(font):
+        return fit(text, font, width)
+    return fit(head, font, room) + sep + reason
+
+
+def draw_text(draw: Draw, xy: tuple[int, int], text: str, font: Font, fill: int = 1) -> int:
+    """Draw `text` (its ellipses as dots); return the x after it."""
+    x, y = xy
+    for index, part in enumerate(printable(text).split(ELLIPSIS)):
+        if index:
+            x = _draw_ellipsis(draw, x, y, font, fill)
+        if part:
+            draw.text((x, y), part, font=font, fill=fill)
+            x += int(font.getlength(part))
+    return x
+
+
+def draw_right(draw: Draw, right: int, y: int, text: str, font: Font, fill: int = 1) -> int:
+    """Draw `text` ending at x = `right` (exclusive); return where it starts."""
+    left = right - text_width(text, font)
+    draw_text(draw, (left, y), text, font, fill)
+    return left
+
+
+def draw_centred(draw: Draw, centre: int, y: int, text: str, font: Font, fill: int = 1) -> None:
+    """Draw `text` centred on x = `centre`."""
+    draw_text(draw, (centre - text_width(text, font) // 2, y), text, font, fill)
+
+
+@cache
+def _dot(font: Font) -> tuple[int, int, int]:
+    """The full stop of `font`: its centre (x, y) in the glyph cell and a dot size."""
+    x0, y0, x1, y1 = font.getmask(".").getbbox() or (0, 0, 1, 1)
+    size = 2 if x1 - x0 >= 4 else 1  # the bold font's stop is a 2x2 block
+    return (x0 + x1 - 1) // 2, (y0 + y1 - 1) // 2, size
+
+
+def _ellipsis_width(font: Font) -> int:
+    _, _, size = _dot(font)
+    return 3 * size + 2 * size + 1  # three dots a dot apart, and a pixel before the next
+
+
+def _draw_ellipsis(draw: Draw, x: int, y: int, font: Font, fill: int) -> int:
+    _, cy, size = _dot(font)
+    for i in range(3):
+        left = x + i * 2 * size
+        draw.rectangle((left, y + cy, left + size - 1, y + cy + size - 1), fill=fill)
+    return x + _ellipsis_width(font)
+
+
+# --- the banner -----------------------------------------------------------------------------
+
+BANNER_TOP = HEIGHT - 9  # the bottom line: a rule, then one line of 5x8 text
+
+
+def draw_banner(draw: Draw, notice: str, status: str, fonts: Fonts) -> None:
+    """The bottom line: a refusal (lit bar, dark text) or else a part of the kit lost."""
+    if notice:
+        draw.rectangle((0, BANNER_TOP, WIDTH - 1, HEIGHT - 1), fill=1)
+        draw_text(draw, (1, BANNER_TOP + 1), fit_line(notice, fonts.text, WIDTH - 2),
+                  fonts.text, fill=0)  # fmt: skip
+    elif status:
+        draw.rectangle((0, BANNER_TOP, WIDTH - 1, HEIGHT - 1), fill=0)
+        draw.rectangle((0, BANNER_TOP, WIDTH - 1, HEIGHT - 1), outline=1)
+        draw.rectangle((0, BANNER_TOP, 8, HEIGHT - 1), fill=1)
+        draw_text(draw, (2, BANNER_TOP + 1), "!", fonts.text, fill=0)
+        draw_text(draw, (11, BANNER_TOP + 1), fit_line(status, fonts.text, WIDTH - 13),
+                  fonts.text)  # fmt: skip
+
+
+def _footer(draw: Draw, text: str, fonts: Fonts) -> None:
+    """A note on the bottom line, under a rule (the banner covers it when there is one)."""
+    if text:
+        draw.line((0, BANNER_TOP, WIDTH - 1, BANNER_TOP), fill=1)
+        draw_text(draw, (0, BANNER_TOP + 1), fit_line(text, fonts.text, WIDTH), fonts.text)
+
+
+# --- idle -----------------------------------------------------------------------------------
+
+TRACK_TOP = 30  # the spaces of the conflict track
+SPACE = 6  # pixels from one space to the next
+
+
+def draw_idle(draw: Draw, v: IdleView, fonts: Fonts) -> None:
+    """Whose turn and age; the coins (bold); the conflict track with its pawn and loot
+    tokens; the active player's price for one unit of each resource."""
+    # whose turn, on a lit bar; the age at its right
+    draw.rectangle((0, 0, WIDTH - 1, 10), fill=1)
+    age = f"Age {v.age}"
+    age_left = draw_right(draw, WIDTH - 1, 1, age, fonts.title, fill=0)
+    draw_text(draw, (1, 1), fit(v.player, fonts.title, age_left - 5), fonts.title, fill=0)
+    # both players' coins, player 1 on the left (their capital is on the left of the track)
+    _draw_coins(draw, v, fonts)
+    left = f"{v.cards_left} card{'' if v.cards_left == 1 else 's'}"
+    draw_centred(draw, WIDTH // 2, 14, left, fonts.text)
+    draw_centred(draw, WIDTH // 2, 21, "left", fonts.text)
+    draw_track(draw, v.pawn, v.loot, v.capital, fonts, top=TRACK_TOP)
+    _draw_prices(draw, v.prices, fonts, top=HEIGHT - 13)
+
+
+def _draw_coins(draw: Draw, v: IdleView, fonts: Fonts) -> None:
+    top = 13
+    for side in (0, 1):
+        number = str(v.coins[side])
+        label = v.labels[side]
+        width = text_width(number, fonts.bold) + 2 + text_width(label, fonts.text)
+        x = 0 if side == 0 else WIDTH - width - 2
+        lit = side == v.active
+        if lit:  # the active player's coins on a lit box
+            draw.rectangle((x, top - 1, x + width + 1, top + 13), fill=1)
+        if side == 0:
+            after = draw_text(draw, (x + 1, top + 4), label, fonts.text, fill=0 if lit else 1)
+            draw_text(draw, (after + 2, top), number, fonts.bold, fill=0 if lit else 1)
+        else:
+            after = draw_text(draw, (x + 1, top), number, fonts.bold, fill=0 if lit else 1)
+            draw_text(draw, (after + 2, top + 4), label, fonts.text, fill=0 if lit else 1)
+
+
+def space_x(space: int) -> int:
+    """The x of the centre of a space of the conflict track (0: the centre space)."""
+    return WIDTH // 2 + space * SPACE
+
+
+def draw_track(
+    draw: Draw, pawn: int, loot: tuple[Loot, ...], capital: int, fonts: Fonts, *, top: int
+) -> None:
+    """The 19 spaces between the capitals, the pawn on its space with a marker above it, and
+    each loot token still on the track drawn under its zone with the coins it takes."""
+    end = capital - 1
+    for space in range(-end, end + 1):
+        x = space_x(space)
+        filled = space == pawn
+        draw.rectangle((x - 2, top, x + 2, top + 4), outline=1, fill=1 if filled else 0)
+    draw.line((space_x(0), top - 2, space_x(0), top + 6), fill=1)  # the centre line
+    for side in (-1, 1):  # the capitals
+        x = space_x(side * capital)
+        draw.rectangle((x - 2, top - 2, x + 2, top + 6), fill=1)
+    # the pawn: a marker above its space (pointing down); in a capital it covers it
+    x = space_x(max(-capital, min(capital, pawn)))
+    draw.polygon([(x - 3, top - 5), (x + 3, top - 5), (x, top - 2)], fill=1)
+    for token in loot:
+        lo, hi = sorted((token.first, token.last))
+        left, right = space_x(lo) - 2, space_x(hi) + 2
+        draw.rectangle((left, top + 7, right, top + 16), outline=1)
+        draw_centred(draw, (left + right + 1) // 2, top + 8, str(token.coins), fonts.text)
+
+
+def _draw_prices(
+    draw: Draw, prices: tuple[tuple[str, int], ...], fonts: Fonts, *, top: int
+) -> None:
+    """Each resource as its initial and its price in bold: W2 C2 S3 G2 P2."""
+    if not prices:
+        return
+    step = WIDTH // len(prices)
+    for index, (name, price) in enumerate(prices):
+        x = index * step + 1
+        after = draw_text(draw, (x, top + 4), name[:1].upper(), fonts.text)
+        draw_text(draw, (after + 1, top), str(price), fonts.bold)
+
+
+# --- choices --------------------------------------------------------------------------------
+
+ROW = 9  # pixels per option line
+ROWS_TOP = 19
+
+
+def draw_choice(draw: Draw, v: ChoiceView, fonts: Fonts) -> None:
+    """Title, subtitle, up to 4 options with the cursor's line lit, marks when more options
+    are above or below, and the note of the option under the cursor on the bottom line."""
+    draw_text(draw, (0, 0), fit(v.title, fonts.title, WIDTH), fonts.title)
+    count = len(v.options)
+    position = f"{v.cursor + 1}/{count}" if count > 1 else ""
+    right = draw_right(draw, WIDTH, 10, position, fonts.text) - 4 if position else WIDTH
+    draw_text(draw, (0, 10), fit(v.subtitle, fonts.text, right), fonts.text)
+    if not v.options:
+        for row, line in enumerate(wrap(v.hint, fonts.text, WIDTH, 3)):
+            draw_text(draw, (0, ROWS_TOP + 2 + row * ROW), line, fonts.text)
+        return
+    rows = 4 if not v.options[v.cursor].note else 3  # the note takes the bottom line
+    first = max(0, min(v.cursor - rows // 2, count - rows))
+    for row, option in enumerate(v.options[first : first + rows]):
+        _draw_option(draw, option, ROWS_TOP + row * ROW, first + row == v.cursor, fonts)
+    if first > 0:
+        _arrow(draw, ROWS_TOP, up=True)
+    if first + rows < count:
+        _arrow(draw, ROWS_TOP + rows * ROW - 4, up=False)
+    _footer(draw, v.options[v.cursor].note, fonts)
+
+
+def _draw_option(draw: Draw, option: Option, y: int, selected: bool, fonts: Fonts) -> None:
+    fill = 0 if selected else 1
+    if selected:
+        draw.rectangle((0, y, WIDTH - 6, y + ROW - 1), fill=1)
+    right = WIDTH - 7
+    if option.detail:
+        right = draw_right(draw, right, y + 1, option.detail, fonts.text, fill) - 5
+    x = 1
+    if option.blocked:  # a cross before what cannot be taken
+        draw.line((x, y + 2, x + 4, y + 6), fill=fill)
+        draw.line((x, y + 6, x + 4, y + 2), fill=fill)
+        x += 7
+    draw_text(draw, (x, y + 1), fit(option.label, fonts.text, right - x), fonts.text, fill)
+
+
+def _arrow(draw: Draw, y: int, *, up: bool) -> None:
+    """A small triangle at the right edge: more options above or below."""
+    x = WIDTH - 3
+    if up:
+        draw.polygon([(x - 2, y + 3), (x + 2, y + 3), (x, y + 1)], fill=1)
+    else:
+        draw.polygon([(x - 2, y), (x + 2, y), (x, y + 2)], fill=1)
+
+
+# --- messages -------------------------------------------------------------------------------
+
+
+def wrap(text: str, font: Font, width: int, lines: int) -> list[str]:
+    """`text` in at most `lines` lines of `width` pixels; the last ends with an ellipsis
+    when the text goes on."""
+    columns = max(1, width // max(1, int(font.getlength("M"))))
+    wrapped = textwrap.wrap(printable(text), columns) or [""]
+    if len(wrapped) > lines:
+        wrapped = [*wrapped[: lines - 1], fit(wrapped[lines - 1] + " " + ELLIPSIS * 2, font,
+                                               width)]  # fmt: skip
+    return [fit(line, font, width) for line in wrapped]
+
+
+def draw_message(draw: Draw, v: MessageView, fonts: Fonts) -> None:
+    """A title on a lit bar, then the lines, wrapped; an ellipsis when they go on."""
+    draw.rectangle((0, 0, WIDTH - 1, 10), fill=1)
+    draw_text(draw, (1, 1), fit(v.title, fonts.title, WIDTH - 2), fonts.title, fill=0)
+    room = 5 if not (v.notice or v.status) else 4
+    lines: list[str] = []
+    for line in v.lines:
+        lines.extend(wrap(line, fonts.text, WIDTH, room))
+    if len(lines) > room:
+        lines = [*lines[: room - 1], fit(lines[room - 1] + ELLIPSIS * 2, fonts.text, WIDTH)]
+    for row, line in enumerate(lines):
+        draw_text(draw, (0, 12 + row * ROW), line, fonts.text)
+
+
+def draw_help(draw: Draw, v: HelpView, fonts: Fonts) -> None:
+    """The button map as a table: button, short press, long press (held)."""
+    draw.rectangle((0, 0, WIDTH - 1, 10), fill=1)
+    draw_text(draw, (1, 1), "Buttons", fonts.title, fill=0)
+    draw_right(draw, WIDTH - 1, 2, "press  hold", fonts.text, fill=0)
+    for row, (button, short, held) in enumerate(v.rows):
+        y = 13 + row * ROW
+        draw_text(draw, (0, y), fit(button, fonts.text, 34), fonts.text)
+        draw_text(draw, (37, y), fit(short, fonts.text, 48), fonts.text)
+        draw_text(draw, (88, y), fit(held, fonts.text, 40), fonts.text)
+    if v.pairing:
+        y = 13 + len(v.rows) * ROW + 1
+        draw_text(draw, (0, y), fit(f"phone code {v.pairing}", fonts.text, WIDTH), fonts.text)
+
+
+# --- the end --------------------------------------------------------------------------------
+
+QR_SIZE = 64
+
+
+def draw_end(image: Image.Image, draw: Draw, v: EndView, fonts: Fonts) -> None:
+    """The winner and the kind of victory, the totals in bold, the QR code of the scoring
+    page on the right half."""
+    width = WIDTH - QR_SIZE - 2 if v.url else WIDTH
+    draw_text(draw, (0, 0), "Game over", fonts.title)
+    shared = ["Shared", "victory"]
+    lines = [*wrap(v.winner, fonts.text, width, 2), "wins"] if v.winner else shared
+    for row, line in enumerate(lines):
+        draw_text(draw, (0, 12 + row * 8), line, fonts.text)
+    draw_text(draw, (0, 12 + len(lines) * 8), fit(v.victory, fonts.text, width), fonts.text)
+    draw_text(draw, (0, 50), f"{v.scores[0]}-{v.scores[1]}", fonts.bold)
+    if v.url:
+        image.paste(qr_image(v.url, QR_SIZE), (WIDTH - QR_SIZE, 0))
+
+
+@cache
+def qr_image(url: str, size: int) -> Image.Image:
+    """The URL as a QR code, dark modules on a lit square of `size` pixels, each module a
+    whole number of pixels (no resampling), with as much quiet zone as the square leaves."""
+    import segno
+
+    code = segno.make(url, error="l", micro=False)
+    modules = int(code.symbol_size(scale=1, border=0)[0])
+    scale = max(1, (size - 4) // modules)  # keep at least 2 lit pixels all round
+    square = Image.new("1", (size, size), 1)
+    draw = ImageDraw.Draw(square)
+    offset = (size - modules * scale) // 2
+    for y, row in enumerate(code.matrix_iter(scale=1, border=0)):
+        for x, dark in enumerate(row):
+            if dark:
+                left, top = offset + x * scale, offset + y * scale
+                draw.rectangle((left, top, left + scale - 1, top + scale - 1), fill=0)
+    return square
