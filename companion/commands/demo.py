@@ -26,7 +26,7 @@ from typing import Any, TextIO
 
 from PIL import Image
 
-from companion.app import make_tracker, score_url_for
+from companion.app import score_url_for
 from companion.controller import (
     Context,
     Input,
@@ -230,7 +230,9 @@ class Camera:
         self._synth = synth
         self._payloads = payloads
         self._decoder = make_decoder(decoder_name)
-        self._tracker = make_tracker()
+        from companion.vision.tracker import Tracker
+
+        self._tracker = Tracker()
         self._frames: dict[str | None, Any] = {}
         self._empty = synth.frame_with_cards([], seed=0)
         self.now = 0.0
@@ -252,7 +254,7 @@ class Camera:
         for frame in sequence:
             captured = time.perf_counter()
             self.now += FRAME_SECONDS
-            for text in self._tracker.feed(self._decoder.decode(frame), self.now):
+            for text in (s.text for s in self._tracker.feed(self._decoder.decode(frame), self.now)):
                 scans.append((Scan(self._payloads.parse(text)), captured))
         return scans
 

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import queue
-import threading
 from pathlib import Path
 from typing import Any
 
 import cv2
 from PIL import Image
 
-from companion.app import ReconnectingDisplay, scan_camera
+from companion.app import ReconnectingDisplay, start_scanner
 from companion.config import Config
 from companion.controller import Scan, Status
 from companion.vision import synth
@@ -64,15 +63,12 @@ def test_the_scanner_thread_reads_a_folder_of_frames(tmp_path: Path) -> None:
     for index, frame in enumerate([card, card, card, empty, empty, card, card]):
         cv2.imwrite(str(tmp_path / f"{index:03d}.png"), frame)
     inbox: queue.Queue[Any] = queue.Queue()
-    stop = threading.Event()
-    thread = threading.Thread(target=scan_camera, args=(config_with(f"folder:{tmp_path}"),
-                                                        inbox, stop))  # fmt: skip
-    thread.start()
+    scanner = start_scanner(config_with(f"folder:{tmp_path}"), inbox)
     try:
         scans = collect(inbox, 2)
+        assert scanner.finished.wait(30)  # the folder ran out: the thread ends by itself
     finally:
-        stop.set()
-        thread.join(timeout=30)
+        scanner.stop()
     assert scans == [Scan("lumber_yard"), Scan("lumber_yard")]  # held once, shown again
     assert all(s.at is not None for s in scans)
     assert inbox.empty()
@@ -80,17 +76,16 @@ def test_the_scanner_thread_reads_a_folder_of_frames(tmp_path: Path) -> None:
 
 def test_a_missing_camera_is_a_status_and_is_retried(tmp_path: Path) -> None:
     inbox: queue.Queue[Any] = queue.Queue()
-    stop = threading.Event()
-    thread = threading.Thread(
-        target=scan_camera,
-        args=(config_with(f"folder:{tmp_path / 'unplugged'}"), inbox, stop),
-        kwargs={"retry": 0.01},
-    )
-    thread.start()
+    health = Health()
+    (tmp_path / "unplugged").mkdir()
+    cv2.imwrite(str(tmp_path / "unplugged" / "000.png"), synth.frame_with_cards([], seed=0))
+    missing = tmp_path / "unplugged-camera"
+    scanner = start_scanner(config_with(f"folder:{missing}"), inbox, health)
     try:
         assert inbox.get(timeout=30) == Status("camera lost")
-        (tmp_path / "unplugged").mkdir()  # plugged in again
+        assert health.lost("camera")
+        (tmp_path / "unplugged").rename(missing)  # plugged in again
         assert inbox.get(timeout=30) == Status(None)
+        assert not health.lost("camera")
     finally:
-        stop.set()
-        thread.join(timeout=30)
+        scanner.stop()
