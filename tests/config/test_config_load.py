@@ -86,7 +86,7 @@ def test_defaults_match_the_documented_values(pc_model: Path) -> None:
     assert config.display.i2c_address == 0x3C
     assert config.display.rotation == 0
     assert config.camera.source == "auto"
-    assert config.camera.scan_zone == (0.0, 0.0, 1.0, 1.0)
+    assert config.camera.scan_zone == (0.2, 0.15, 0.8, 0.85)
 
 
 def test_no_path_and_no_environment_gives_the_defaults(pc_model: Path) -> None:
