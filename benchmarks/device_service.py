@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import platform
 import socket
 import statistics
 import subprocess
@@ -27,24 +26,13 @@ import time
 from pathlib import Path
 from typing import Any
 
+from report import machine, write_section
+
 REPO = Path(__file__).resolve().parent.parent
-BENCHMARKS = REPO / "BENCHMARKS.md"
 HEADING = "## Device"
 STARTS = 5
 IDLE_SECONDS = 20.0
 FPS = 15
-
-
-def machine() -> str:
-    cpu = next(
-        (
-            line.split(":", 1)[1].strip()
-            for line in Path("/proc/cpuinfo").read_text().splitlines()
-            if line.startswith("model name")
-        ),
-        platform.machine(),
-    )
-    return f"{os.cpu_count()} cores (`nproc`), {cpu}, Python {platform.python_version()}"
 
 
 # --- 1. latency -------------------------------------------------------------------------------
@@ -243,19 +231,6 @@ def section(lat: list[float], confirms: list[float], svc: dict[str, list[float]]
         "",
     ]
     return "\n".join(lines)
-
-
-def write_section(text: str) -> None:
-    """Replace our section of BENCHMARKS.md (or append it), leaving the others as they are."""
-    current = BENCHMARKS.read_text(encoding="utf-8")
-    start_at = current.find(f"\n{HEADING}\n")
-    if start_at == -1:
-        updated = current.rstrip("\n") + "\n\n" + text
-    else:
-        end = current.find("\n## ", start_at + 1)
-        tail = current[end:] if end != -1 else "\n"
-        updated = current[: start_at + 1] + text + tail
-    BENCHMARKS.write_text(updated, encoding="utf-8")
 
 
 def main() -> int:

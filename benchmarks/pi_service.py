@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import io
 import os
-import platform
 import socket
 import statistics
 import subprocess
@@ -28,8 +27,9 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from report import machine, write_section
+
 REPO = Path(__file__).resolve().parents[1]
-BENCHMARKS = REPO / "BENCHMARKS.md"
 HEADING = "## Raspberry Pi"
 RUNS = 5
 READY_TIMEOUT = 120.0
@@ -190,20 +190,6 @@ def measure_startup(venv: Path, scratch: Path) -> Startup:
     return Startup([r[0] for r in runs], [r[1] for r in runs], [r[2] for r in runs])
 
 
-def machine() -> str:
-    cpu = next(
-        (
-            line.split(":", 1)[1].strip()
-            for line in Path("/proc/cpuinfo").read_text().splitlines()
-            if line.startswith("model name")
-        ),
-        platform.machine(),
-    )
-    return (
-        f"{os.cpu_count()} cores, {cpu}, Python {platform.python_version()}, {platform.machine()}"
-    )
-
-
 def mib(n: int) -> str:
     return f"{n / 2**20:.1f} MiB"
 
@@ -246,19 +232,6 @@ def section(size: InstallSize, startup: Startup | None, note: str) -> str:
             "",
         ]
     return "\n".join(lines)
-
-
-def write_section(text: str) -> None:
-    """Replace our section of BENCHMARKS.md (or append it), leaving the others as they are."""
-    current = BENCHMARKS.read_text(encoding="utf-8")
-    start = current.find(f"\n{HEADING}\n")
-    if start == -1:
-        updated = current.rstrip("\n") + "\n\n" + text
-    else:
-        end = current.find("\n## ", start + 1)
-        tail = current[end:] if end != -1 else "\n"
-        updated = current[: start + 1] + text + tail
-    BENCHMARKS.write_text(updated, encoding="utf-8")
 
 
 def main() -> int:

@@ -15,14 +15,13 @@ from __future__ import annotations
 
 import argparse
 import gc
-import os
-import platform
 import random
 import statistics
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
+
+from report import machine, write_section
 
 from companion.catalog import default_catalog
 from companion.engine.cards import Card, Catalog, Color, TokenId, Wonder
@@ -143,13 +142,6 @@ def row(name: str, samples: Sequence[int]) -> str:
     return f"| {name} | {len(samples)} | " + " | ".join(f"{v / 1e3:.1f}" for v in cells) + " |"
 
 
-def cpu_model() -> str:
-    for line in Path("/proc/cpuinfo").read_text().splitlines():
-        if line.startswith("model name"):
-            return line.split(":", 1)[1].strip()
-    return platform.processor() or "unknown"
-
-
 def measure(catalog: Catalog, plain: Sequence[Position], heavy: Sequence[Position]) -> list[str]:
     """The results table, one row per measurement, and the verdicts on the targets."""
     lines = [
@@ -186,20 +178,6 @@ def measure(catalog: Catalog, plain: Sequence[Position], heavy: Sequence[Positio
     return lines
 
 
-def write_section(path: Path, lines: Sequence[str]) -> None:
-    """Replace (or append) the "## Pricing" section of BENCHMARKS.md."""
-    text = path.read_text(encoding="utf-8") if path.exists() else "# Benchmarks\n"
-    section = "## Pricing\n\n" + "\n".join(lines).rstrip() + "\n"
-    start = text.find("\n## Pricing\n")
-    if start < 0:
-        text = text.rstrip("\n") + "\n\n" + section
-    else:
-        end = text.find("\n## ", start + 1)
-        rest = text[end + 1 :] if end >= 0 else ""
-        text = text[: start + 1] + section + ("\n" + rest if rest else "")
-    path.write_text(text, encoding="utf-8")
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--positions", type=int, default=300)
@@ -219,8 +197,7 @@ def main() -> int:
         "",
         "    .venv/bin/" + command + (" --write" if args.write else ""),
         "",
-        f"Machine: {os.cpu_count()} cores (`nproc`), {cpu_model()}, Python "
-        f"{platform.python_version()}; shared with other work while measuring, so the tails "
+        f"Machine: {machine()}; shared with other work while measuring, so the tails "
         "(p99, max) include other processes' noise. "
         f"{len(plain)} random positions of ages 2 and 3 (6-10 accessible cards, 4 wonders, "
         f"random tokens) and {len(heavy)} heavy ones (all four choice producers, Masonry and "
@@ -235,7 +212,7 @@ def main() -> int:
     ]
     print("\n".join(lines))
     if args.write:
-        write_section(Path(__file__).resolve().parent.parent / "BENCHMARKS.md", lines)
+        write_section("## Pricing\n\n" + "\n".join(lines))
     return 0
 
 

@@ -11,13 +11,14 @@ All decoders see the same frames in one run. Prints a Markdown report.
 from __future__ import annotations
 
 import argparse
-import platform
 import statistics
 import subprocess
 import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+
+from report import machine
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -32,16 +33,6 @@ PIPELINES: dict[str, Callable[[], Decoder]] = {
     "pyzbar": lambda: make_decoder("zbar"),
     "OpenCV QRCodeDetector": lambda: make_decoder("opencv"),
 }
-
-
-def machine() -> str:
-    cpu = "unknown CPU"
-    for line in Path("/proc/cpuinfo").read_text().splitlines():
-        if line.startswith("model name"):
-            cpu = line.split(":", 1)[1].strip()
-            break
-    nproc = subprocess.run(["nproc"], capture_output=True, text=True).stdout.strip()
-    return f"{cpu}, nproc {nproc}, Python {platform.python_version()}"
 
 
 def read_rates(frames: dict[synth.Difficulty, int], out: list[str]) -> None:

@@ -12,8 +12,6 @@ from __future__ import annotations
 import argparse
 import http.client
 import logging
-import os
-import platform
 import random
 import statistics
 import sys
@@ -23,6 +21,8 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
+
+from report import machine, write_section
 
 from companion.catalog import default_catalog
 from companion.config import Config
@@ -120,13 +120,6 @@ def throughput(port: int, path: str, clients: int, requests: int, seconds: float
     return sum(done) / (time.perf_counter() - start)
 
 
-def cpu_model() -> str:
-    for line in Path("/proc/cpuinfo").read_text().splitlines():
-        if line.startswith("model name"):
-            return line.split(":", 1)[1].strip()
-    return platform.processor() or "unknown"
-
-
 def row(name: str, samples: Sequence[float]) -> str:
     median, p90, worst = percentiles(samples)
     return f"| {name} | {len(samples)} | {median:.2f} | {p90:.2f} | {worst:.2f} |"
@@ -175,20 +168,6 @@ def measure(runs: int, seconds: float, seed: int) -> list[str]:
     return lines
 
 
-def write_section(path: Path, lines: Sequence[str]) -> None:
-    """Replace (or append) the "## Web" section of BENCHMARKS.md."""
-    text = path.read_text(encoding="utf-8") if path.exists() else "# Benchmarks\n"
-    section = f"{SECTION}\n\n" + "\n".join(lines).rstrip() + "\n"
-    start = text.find(f"\n{SECTION}\n")
-    if start < 0:
-        text = text.rstrip("\n") + "\n\n" + section
-    else:
-        end = text.find("\n## ", start + 1)
-        rest = text[end + 1 :] if end >= 0 else ""
-        text = text[: start + 1] + section + ("\n" + rest if rest else "")
-    path.write_text(text, encoding="utf-8")
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=200, help="requests per server timing")
@@ -205,8 +184,7 @@ def main() -> int:
         "",
         "    .venv/bin/" + command + (" --write" if args.write else ""),
         "",
-        f"Machine: {os.cpu_count()} cores (`nproc`), {cpu_model()}, Python "
-        f"{platform.python_version()}; shared with other work while measuring, so the tails "
+        f"Machine: {machine()}; shared with other work while measuring, so the tails "
         "include other processes' noise. A temporary journal holds 20 random complete games "
         "from the simulator; the pages show the last one. Server time is measured inside "
         "the app (Flask test client, no network); targets: score pad under 20 ms, first load "
@@ -220,7 +198,7 @@ def main() -> int:
     ]
     print("\n".join(lines))
     if args.write:
-        write_section(Path(__file__).resolve().parent.parent / "BENCHMARKS.md", lines)
+        write_section("## Web\n\n" + "\n".join(lines))
     return 0
 
 
