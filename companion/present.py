@@ -80,7 +80,8 @@ def view(ui: UiState, state: GameState, ctx: Context) -> View:
     coins = state.city(state.current).coins
     choices = tuple(_option(c, coins) for c in options(ui, state, ctx))
     cursor = min(ui.cursor, max(len(choices) - 1, 0))
-    return ChoiceView(title, subtitle, choices, cursor, _hint(ui, state, ctx), notice, status)
+    hint, seen = _hint(ui, state, ctx)
+    return ChoiceView(title, subtitle, choices, cursor, hint, seen, notice, status)
 
 
 def _option(choice: Choice, coins: int) -> Option:
@@ -89,7 +90,7 @@ def _option(choice: Choice, coins: int) -> Option:
     if choice.payment is not None:
         detail, note = payment_texts(choice.payment)
         if blocked:
-            note = f"Not affordable: {choice.payment.total} coins, has {coins}"
+            note = f"Not affordable (has {coins})"
         return Option(choice.label, detail, blocked, note)
     if isinstance(choice.event, Discard) or len(choice.detail) <= SHORT_DETAIL:
         return Option(choice.label, choice.detail, blocked)
@@ -108,17 +109,16 @@ def payment_texts(payment: Payment) -> tuple[str, str]:
     return coins, f"buys {bought}" if bought else ""
 
 
-def _hint(ui: UiState, state: GameState, ctx: Context) -> str:
-    """What to do on a screen that has nothing to choose yet."""
+def _hint(ui: UiState, state: GameState, ctx: Context) -> tuple[str, tuple[str, ...]]:
+    """What to do on a screen with nothing to choose yet, and what was scanned so far."""
     name = state.catalog.name
     match ui.mode:
         case Mode.DRAFT if len(ui.revealed) < REVEALED_PER_ROUND:
-            seen = ", ".join(name(w, ctx.language) for w in ui.revealed)
-            return "Scan the revealed wonders" + (f". Seen: {seen}" if seen else "")
+            seen = tuple(name(w, ctx.language) for w in ui.revealed)
+            return "Scan the wonders shown:", seen
         case Mode.TOKENS:
-            seen = ", ".join(name(t, ctx.language) for t in ui.tokens)
-            return "Scan the tokens on the board" + (f". Seen: {seen}" if seen else "")
-    return "Nothing to choose"
+            return "Scan the board's tokens:", tuple(name(t, ctx.language) for t in ui.tokens)
+    return "", ()
 
 
 def short_label(name: str, index: int) -> str:
@@ -160,7 +160,7 @@ def end_view(state: GameState, ctx: Context, notice: str = "", status: str = "")
     sheet = score_sheet(state)
     totals = (sheet.p1.total, sheet.p2.total)
     winner = "" if state.shared or state.winner is None else player_name(state, state.winner)
-    victory = f"{state.victory.value} victory" if state.victory is not None else ""
+    victory = state.victory.value if state.victory is not None else ""
     return EndView(winner, victory, totals, ctx.score_url, notice, status)
 
 

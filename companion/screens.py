@@ -28,6 +28,7 @@ from companion.views import (
 )
 
 WIDTH, HEIGHT = 128, 64
+QR_SIZE = 64  # the end screen's QR code: a lit square on the right
 FONT_DIR = Path(__file__).parent / "fonts"
 ELLIPSIS = "\u2026"
 
@@ -74,8 +75,12 @@ def render(shown: View, fonts: Fonts | None = None) -> Image.Image:
             draw_help(draw, shown, fonts)
         case EndView():
             draw_end(image, draw, shown, fonts)
-    draw_banner(draw, shown.notice, shown.status, fonts)
-    return image
+    # the end screen's banner leaves its QR code whole
+    width = WIDTH - QR_SIZE - 1 if isinstance(shown, EndView) and shown.url else WIDTH
+    draw_banner(draw, shown.notice, shown.status, fonts, width)
+    # drawing with fill=1 stores 1, not 255, in a mode "1" image; make lit pixels 255 so
+    # that the image compares equal to itself saved and loaded (ImageChops, luma)
+    return image.point(lambda value: 255 if value else 0)
 
 
 # --- text -----------------------------------------------------------------------------------
@@ -172,18 +177,21 @@ def _draw_ellipsis(draw: Draw, x: int, y: int, font: Font, fill: int) -> int:
 BANNER_TOP = HEIGHT - 9  # the bottom line: a rule, then one line of 5x8 text
 
 
-def draw_banner(draw: Draw, notice: str, status: str, fonts: Fonts) -> None:
-    """The bottom line: a refusal (lit bar, dark text) or else a part of the kit lost."""
+def draw_banner(
+    draw: Draw, notice: str, status: str, fonts: Fonts, width: int = WIDTH
+) -> None:
+    """The bottom line: a refusal (lit bar, dark text), or else a part of the kit lost
+    (framed, after a lit "!")."""
+    right = width - 1
     if notice:
-        draw.rectangle((0, BANNER_TOP, WIDTH - 1, HEIGHT - 1), fill=1)
-        draw_text(draw, (1, BANNER_TOP + 1), fit_line(notice, fonts.text, WIDTH - 2),
+        draw.rectangle((0, BANNER_TOP, right, HEIGHT - 1), fill=1)
+        draw_text(draw, (1, BANNER_TOP + 1), fit_line(notice, fonts.text, width - 2),
                   fonts.text, fill=0)  # fmt: skip
     elif status:
-        draw.rectangle((0, BANNER_TOP, WIDTH - 1, HEIGHT - 1), fill=0)
-        draw.rectangle((0, BANNER_TOP, WIDTH - 1, HEIGHT - 1), outline=1)
+        draw.rectangle((0, BANNER_TOP, right, HEIGHT - 1), fill=0, outline=1)
         draw.rectangle((0, BANNER_TOP, 8, HEIGHT - 1), fill=1)
         draw_text(draw, (2, BANNER_TOP + 1), "!", fonts.text, fill=0)
-        draw_text(draw, (11, BANNER_TOP + 1), fit_line(status, fonts.text, WIDTH - 13),
+        draw_text(draw, (11, BANNER_TOP + 1), fit_line(status, fonts.text, width - 13),
                   fonts.text)  # fmt: skip
 
 
@@ -196,7 +204,7 @@ def _footer(draw: Draw, text: str, fonts: Fonts) -> None:
 
 # --- idle -----------------------------------------------------------------------------------
 
-TRACK_TOP = 30  # the spaces of the conflict track
+TRACK_TOP = 32  # the spaces of the conflict track
 SPACE = 6  # pixels from one space to the next
 
 
@@ -211,10 +219,11 @@ def draw_idle(draw: Draw, v: IdleView, fonts: Fonts) -> None:
     # both players' coins, player 1 on the left (their capital is on the left of the track)
     _draw_coins(draw, v, fonts)
     left = f"{v.cards_left} card{'' if v.cards_left == 1 else 's'}"
-    draw_centred(draw, WIDTH // 2, 14, left, fonts.text)
-    draw_centred(draw, WIDTH // 2, 21, "left", fonts.text)
+    draw_centred(draw, WIDTH // 2, 12, left, fonts.text)
+    draw_centred(draw, WIDTH // 2, 19, "left", fonts.text)
     draw_track(draw, v.pawn, v.loot, v.capital, fonts, top=TRACK_TOP)
-    _draw_prices(draw, v.prices, fonts, top=HEIGHT - 13)
+    if not (v.notice or v.status):  # the banner takes the bottom line
+        _draw_prices(draw, v.prices, fonts, top=HEIGHT - 13)
 
 
 def _draw_coins(draw: Draw, v: IdleView, fonts: Fonts) -> None:
@@ -248,15 +257,15 @@ def draw_track(
     end = capital - 1
     for space in range(-end, end + 1):
         x = space_x(space)
-        filled = space == pawn
-        draw.rectangle((x - 2, top, x + 2, top + 4), outline=1, fill=1 if filled else 0)
+        draw.rectangle((x - 2, top, x + 2, top + 4), outline=1)
     draw.line((space_x(0), top - 2, space_x(0), top + 6), fill=1)  # the centre line
-    for side in (-1, 1):  # the capitals
+    for side in (-1, 1):  # the capitals: hollow towers at both ends
         x = space_x(side * capital)
-        draw.rectangle((x - 2, top - 2, x + 2, top + 6), fill=1)
-    # the pawn: a marker above its space (pointing down); in a capital it covers it
+        draw.rectangle((x - 2, top - 2, x + 2, top + 6), outline=1)
+    # the pawn: a lit block taller than the spaces (in a capital, it fills the tower)
     x = space_x(max(-capital, min(capital, pawn)))
-    draw.polygon([(x - 3, top - 5), (x + 3, top - 5), (x, top - 2)], fill=1)
+    draw.rectangle((x - 3, top - 3, x + 3, top + 7), fill=0)
+    draw.rectangle((x - 2, top - 3, x + 2, top + 7), fill=1)
     for token in loot:
         lo, hi = sorted((token.first, token.last))
         left, right = space_x(lo) - 2, space_x(hi) + 2
@@ -292,8 +301,9 @@ def draw_choice(draw: Draw, v: ChoiceView, fonts: Fonts) -> None:
     right = draw_right(draw, WIDTH, 10, position, fonts.text) - 4 if position else WIDTH
     draw_text(draw, (0, 10), fit(v.subtitle, fonts.text, right), fonts.text)
     if not v.options:
-        for row, line in enumerate(wrap(v.hint, fonts.text, WIDTH, 3)):
-            draw_text(draw, (0, ROWS_TOP + 2 + row * ROW), line, fonts.text)
+        draw_text(draw, (0, ROWS_TOP + 1), fit(v.hint, fonts.text, WIDTH), fonts.text)
+        for row, line in enumerate(wrap(", ".join(v.seen), fonts.text, WIDTH, 3), start=1):
+            draw_text(draw, (0, ROWS_TOP + 1 + row * ROW), line, fonts.text)
         return
     rows = 4 if not v.options[v.cursor].note else 3  # the note takes the bottom line
     first = max(0, min(v.cursor - rows // 2, count - rows))
@@ -339,8 +349,7 @@ def wrap(text: str, font: Font, width: int, lines: int) -> list[str]:
     columns = max(1, width // max(1, int(font.getlength("M"))))
     wrapped = textwrap.wrap(printable(text), columns) or [""]
     if len(wrapped) > lines:
-        wrapped = [*wrapped[: lines - 1], fit(wrapped[lines - 1] + " " + ELLIPSIS * 2, font,
-                                               width)]  # fmt: skip
+        wrapped = [*wrapped[: lines - 1], fit(wrapped[lines - 1] + " " + ELLIPSIS, font, width)]
     return [fit(line, font, width) for line in wrapped]
 
 
@@ -353,7 +362,7 @@ def draw_message(draw: Draw, v: MessageView, fonts: Fonts) -> None:
     for line in v.lines:
         lines.extend(wrap(line, fonts.text, WIDTH, room))
     if len(lines) > room:
-        lines = [*lines[: room - 1], fit(lines[room - 1] + ELLIPSIS * 2, fonts.text, WIDTH)]
+        lines = [*lines[: room - 1], fit(lines[room - 1] + " " + ELLIPSIS, fonts.text, WIDTH)]
     for row, line in enumerate(lines):
         draw_text(draw, (0, 12 + row * ROW), line, fonts.text)
 
@@ -375,20 +384,19 @@ def draw_help(draw: Draw, v: HelpView, fonts: Fonts) -> None:
 
 # --- the end --------------------------------------------------------------------------------
 
-QR_SIZE = 64
-
-
 def draw_end(image: Image.Image, draw: Draw, v: EndView, fonts: Fonts) -> None:
-    """The winner and the kind of victory, the totals in bold, the QR code of the scoring
-    page on the right half."""
+    """The winner and the kind of victory, the totals in bold (player 1 first), the QR code
+    of the scoring page on the right."""
     width = WIDTH - QR_SIZE - 2 if v.url else WIDTH
-    draw_text(draw, (0, 0), "Game over", fonts.title)
-    shared = ["Shared", "victory"]
-    lines = [*wrap(v.winner, fonts.text, width, 2), "wins"] if v.winner else shared
-    for row, line in enumerate(lines):
-        draw_text(draw, (0, 12 + row * 8), line, fonts.text)
-    draw_text(draw, (0, 12 + len(lines) * 8), fit(v.victory, fonts.text, width), fonts.text)
-    draw_text(draw, (0, 50), f"{v.scores[0]}-{v.scores[1]}", fonts.bold)
+    draw_text(draw, (0, 0), fit("Game over", fonts.title, width), fonts.title)
+    lines = [*wrap(v.winner, fonts.text, width, 2), "wins"] if v.winner else ["Shared", "victory"]
+    if v.victory:
+        lines.append(f"({v.victory})")
+    for row, line in enumerate(lines[:4]):
+        draw_text(draw, (0, 12 + row * 9), fit(line, fonts.text, width), fonts.text)
+    if not (v.notice or v.status):  # the banner takes the bottom line
+        scores = f"{v.scores[0]}-{v.scores[1]}"
+        draw_text(draw, (0, HEIGHT - 13), fit(scores, fonts.bold, width), fonts.bold)
     if v.url:
         image.paste(qr_image(v.url, QR_SIZE), (WIDTH - QR_SIZE, 0))
 

@@ -59,6 +59,7 @@ class ChoiceView:
     options: tuple[Option, ...]
     cursor: int
     hint: str = ""  # what to do when there is nothing to choose yet ("Scan a wonder")
+    seen: tuple[str, ...] = ()  # what was scanned so far on such a screen
     notice: str = ""
     status: str = ""
 
@@ -85,8 +86,8 @@ class HelpView:
 
 @dataclass(frozen=True, slots=True)
 class EndView:
-    """The end of the game: the winner ("" when shared), the kind of victory, the totals,
-    and the scoring page's URL for the QR code."""
+    """The end of the game: the winner ("" when shared), the kind of victory ("civilian",
+    "military", "science"), the totals, and the scoring page's URL for the QR code."""
 
     winner: str
     victory: str
