@@ -697,6 +697,8 @@ def run_service(config: Config, options: ServiceOptions | None = None) -> int:
             restore = cbreak(sys.stdin)
             spawn("keyboard", read_keys, inbox, stop, sys.stdin)
         scanner = start_scanner(config, inbox, health) if opts.camera and not opts.script else None
+        if opts.script is None:
+            print(startup_message(config, server, buttons, app.pairing), file=sys.stderr)
 
         def ping() -> None:
             if isinstance(display, ReconnectingDisplay):
@@ -720,6 +722,28 @@ def run_service(config: Config, options: ServiceOptions | None = None) -> int:
             restore()
             journal.close()
     return 0
+
+
+def startup_message(config: Config, server: Any, buttons: Any, pairing: str) -> str:
+    """Where a person finds the parts of a running service: screen, buttons, journal, pages."""
+    if config.display.driver == "emulated":
+        screen = (
+            f"{config.display.emulated_dir / 'latest.png'} (emulated OLED, rewritten per frame)"
+        )
+    else:
+        screen = f"{config.display.driver} OLED at I2C 0x{config.display.i2c_address:02X}"
+    keys = "keys a/s/d = left/select/right, A/S/D = long press (hold select = undo)"
+    pins = ", ".join(f"{name} GPIO{pin}" for name, pin in config.buttons.pins.items())
+    lines = [
+        "Duel Companion is running (Ctrl+C or SIGTERM stops it).",
+        f"  screen:  {screen}",
+        f"  buttons: {pins}" if buttons is not None else f"  buttons: {keys}",
+        f"  camera:  {config.camera.source}",
+        f"  journal: {config.journal}",
+    ]
+    if server is not None:
+        lines.append(f"  phone:   {server.url}/  (pairing code {pairing})")
+    return "\n".join(lines)
 
 
 def _start_web(config: Config, catalog: Catalog, inbox: queue.Queue[Any], app: App) -> Any:

@@ -99,6 +99,7 @@ class OpenCvSource:
     ) -> None:
         import cv2
 
+        quiet_opencv(cv2)
         self._is_file = isinstance(target, str) and Path(target).is_file()
         self._capture = (capture_factory or cv2.VideoCapture)(target)
         if not self._capture.isOpened():
@@ -204,3 +205,9 @@ def open_source(spec: str, width: int = 1280, height: int = 720) -> FrameSource:
     if isinstance(target, str) and target.isdigit():
         target = int(target)
     return OpenCvSource(target, width=width, height=height)
+
+
+def quiet_opencv(cv2: Any) -> None:
+    """Keep OpenCV's own warnings (one per failed open of a missing webcam, at every retry) out
+    of the service's log: the scanner reports a lost camera once, in its own words."""
+    cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_ERROR)

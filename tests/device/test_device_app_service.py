@@ -12,6 +12,7 @@ from pathlib import Path
 
 from PIL import Image
 
+from companion.config import Config
 from companion.journal import Journal
 
 SETUP = ["select", "right", "select"]  # Player 1 begins, the first-game sets
@@ -86,3 +87,20 @@ def test_a_bad_config_is_refused_in_one_line(tmp_path: Path) -> None:
     result = run(tmp_path, "--config", str(bad))
     assert result.returncode == 2
     assert "display.driver" in result.stderr and result.stderr.count("\n") == 1
+
+
+def test_the_startup_message_says_where_screen_keys_journal_and_pages_are(tmp_path: Path) -> None:
+    from types import SimpleNamespace
+
+    from companion.app import startup_message
+
+    config = Config.defaults(journal=tmp_path / "journal.sqlite")
+    server = SimpleNamespace(url="http://127.0.0.1:8000")
+    shown = startup_message(config, server, None, "123456")
+    assert str(config.display.emulated_dir / "latest.png") in shown
+    assert "keys a/s/d" in shown
+    assert str(tmp_path / "journal.sqlite") in shown
+    assert "http://127.0.0.1:8000/  (pairing code 123456)" in shown
+    with_buttons = startup_message(config, None, object(), "")
+    assert "left GPIO5" in with_buttons
+    assert "phone" not in with_buttons
