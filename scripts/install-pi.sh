@@ -83,29 +83,8 @@ fi
 [[ -f $SOURCE/pyproject.toml && -f $SOURCE/systemd/$SERVICE.service ]] ||
     die "$SOURCE is not a Duel Companion checkout (no pyproject.toml or systemd unit)"
 
-# Print a command; run it unless --dry-run.
-run() {
-    printf '+'
-    printf ' %q' "$@"
-    printf '\n'
-    ((DRY_RUN)) || "$@"
-}
-
-# A command that changes the live system: not run with --root (the scratch root is not a system).
-system() {
-    if [[ -n $ROOT ]]; then
-        printf 'skipped (--root):'
-        printf ' %q' "$@"
-        printf '\n'
-    else
-        run "$@"
-    fi
-}
-
-# The path as seen from this machine: under --root, inside the scratch root.
-at() {
-    printf '%s%s' "$ROOT" "$1"
-}
+# shellcheck source=scripts/pi-common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/pi-common.sh"
 
 step() {
     printf '\n== %s\n' "$*"

@@ -50,26 +50,8 @@ if [[ -z $ROOT ]] && ((!DRY_RUN)) && ((EUID != 0)); then
     die "run as root: sudo $0 (or --dry-run to see what it would do)"
 fi
 
-run() {
-    printf '+'
-    printf ' %q' "$@"
-    printf '\n'
-    ((DRY_RUN)) || "$@"
-}
-
-system() {
-    if [[ -n $ROOT ]]; then
-        printf 'skipped (--root):'
-        printf ' %q' "$@"
-        printf '\n'
-    else
-        run "$@"
-    fi
-}
-
-at() {
-    printf '%s%s' "$ROOT" "$1"
-}
+# shellcheck source=scripts/pi-common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/pi-common.sh"
 
 # Stopping a unit that is not there is not an error: uninstalling twice is fine.
 system systemctl disable --now "$SERVICE.service" || true

@@ -19,6 +19,7 @@ from packaging.utils import canonicalize_name
 REPO = Path(__file__).resolve().parents[2]
 INSTALL = REPO / "scripts" / "install-pi.sh"
 UNINSTALL = REPO / "scripts" / "uninstall-pi.sh"
+COMMON = REPO / "scripts" / "pi-common.sh"
 SYSTEM_COMMANDS = (
     "apt-get",
     "raspi-config",
@@ -67,7 +68,7 @@ def test_script_parses(script: Path) -> None:
 @pytest.mark.skipif(shutil.which("shellcheck") is None, reason="shellcheck is not installed")
 def test_scripts_pass_shellcheck() -> None:
     result = subprocess.run(
-        ["shellcheck", str(INSTALL), str(UNINSTALL)],
+        ["shellcheck", "--external-sources", str(INSTALL), str(UNINSTALL), str(COMMON)],
         capture_output=True,
         text=True,
         timeout=60,
