@@ -1,0 +1,176 @@
+"""Every kind of screen drawn through luma's dummy device and compared with its reference image.
+
+The references are tests/device/reference/<name>.png. A mismatch writes <name>.actual.png
+beside the reference (git ignores it); `UPDATE_REFERENCE=1` rewrites the references: look at
+them (e.g. scaled 4x) before committing.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from luma.core.device import dummy
+from PIL import Image, ImageChops
+
+from companion.screens import render
+from companion.views import (
+    BUTTON_MAP,
+    ChoiceView,
+    EndView,
+    HelpView,
+    IdleView,
+    Loot,
+    MessageView,
+    Option,
+    View,
+)
+
+REFERENCE = Path(__file__).parent / "reference"
+PRICES = (("wood", 2), ("clay", 3), ("stone", 2), ("glass", 4), ("papyrus", 1))
+ALL_LOOT = (Loot(-8, -6, 5), Loot(-5, -3, 2), Loot(3, 5, 2), Loot(6, 8, 5))
+CARD_OPTIONS = (
+    Option("Build", "4 coins", note="buys 1 wood 1 glass"),
+    Option("Discard", "+3 coins"),
+    Option("The Pyramids", "free"),
+    Option("The Temple of Artemis", "9 coins", blocked=True, note="Not affordable (has 6)"),
+    Option("The Great Library", "6 coins", note="buys 1 wood 2 papyrus"),
+)
+URL = "http://192.168.1.23:8000/games/12/score"
+
+SCREENS: dict[str, View] = {
+    "idle_start": IdleView(
+        1, 20, "Player 1", (7, 7), 0, ALL_LOOT, (("wood", 2),) * 5, 0, ("P1", "P2")
+    ),
+    "idle_age_2": IdleView(2, 13, "Ben", (12, 4), 4, ALL_LOOT[:3], PRICES, 1, ("Ann", "Ben")),
+    "idle_pawn_in_capital": IdleView(
+        3, 2, "Ann", (31, 0), 9, ALL_LOOT[:2], PRICES, 0, ("Ann", "Ben")
+    ),
+    "idle_camera_lost": IdleView(
+        1, 18, "Ann", (5, 7), -1, ALL_LOOT, PRICES, 0, ("Ann", "Ben"), status="camera lost"
+    ),
+    "card_build": ChoiceView("Caravansery", "Ann: 6 coins", CARD_OPTIONS, 0),
+    "card_discard": ChoiceView("Caravansery", "Ann: 6 coins", CARD_OPTIONS, 1),
+    "card_wonder_scrolled": ChoiceView("Caravansery", "Ann: 6 coins", CARD_OPTIONS, 4),
+    "card_not_affordable": ChoiceView("Caravansery", "Ann: 6 coins", CARD_OPTIONS, 3),
+    "card_chain": ChoiceView(
+        "Statue",
+        "Ben: 3 coins",
+        (
+            Option("Build", "chain", note="Free through a chain"),
+            Option("Discard", "+2 coins"),
+        ),
+        0,
+    ),
+    "card_refused": ChoiceView(
+        "Caravansery", "Ann: 6 coins", CARD_OPTIONS, 3, notice="Not enough coins: 9"
+    ),
+    "refused_long_name": IdleView(
+        2,
+        9,
+        "Ann",
+        (3, 8),
+        -2,
+        ALL_LOOT,
+        PRICES,
+        0,
+        ("Ann", "Ben"),
+        notice="Föreningen för penningutlånare: already played",
+    ),
+    "draft_scanning": ChoiceView(
+        "Draft round 1",
+        "Scan wonder 3/4",
+        (),
+        0,
+        hint="Scan the wonders shown:",
+        seen=("The Pyramids", "The Temple of Artemis"),
+    ),
+    "prompt_progress": ChoiceView(
+        "Progress token",
+        "Ben takes one",
+        tuple(Option(n) for n in ("Agriculture", "Architecture", "Economy", "Law", "Theology")),
+        2,
+    ),
+    "prompt_next_age": ChoiceView(
+        "End of age 1", "Ben chooses", (Option("Ann begins"), Option("Ben begins")), 1
+    ),
+    "feedback": MessageView(
+        "Done",
+        (
+            "Ann builds Garrison",
+            "Ann -2 coins",
+            "Pawn 1 toward Ben",
+            "Loot token taken",
+            "Extra turn: Ann",
+        ),
+    ),
+    "feedback_long": MessageView(
+        "Done",
+        (
+            "Ann builds The Temple of Artemis",
+            "Ann -7 coins",
+            "Ben +3 coins",
+            "Ann takes Economy",
+            "Extra turn: Ann",
+            "End of age 1",
+        ),
+    ),
+    "undo": MessageView("Undo?", ("Ann builds Lumber Yard", "select: undo it", "left/right: keep")),
+    "help": HelpView(BUTTON_MAP, pairing="4821"),
+    "end_civilian": EndView("Ben", "civilian", (59, 64), URL),
+    "end_shared": EndView("", "civilian", (61, 61), URL),
+    "end_long_winner": EndView(
+        "Alexandra-Margrethe", "science", (40, 22), URL, status="camera lost"
+    ),
+}
+
+
+def lit(image: Image.Image) -> Image.Image:
+    """A mode "1" image whose lit pixels are 255 (drawing may store 1), for ImageChops."""
+    return image.convert("L").point(lambda value: 255 if value else 0).convert("1")
+
+
+def assert_matches_reference(image: Image.Image, name: str) -> None:
+    """Compare with tests/device/reference/<name>.png (see the module docstring)."""
+    expected_path = REFERENCE / f"{name}.png"
+    actual_path = REFERENCE / f"{name}.actual.png"
+    if os.environ.get("UPDATE_REFERENCE") == "1":
+        REFERENCE.mkdir(exist_ok=True)
+        image.convert("1").save(expected_path)
+        actual_path.unlink(missing_ok=True)
+        return
+    assert expected_path.exists(), f"no reference {expected_path.name}: run UPDATE_REFERENCE=1"
+    with Image.open(expected_path) as opened:
+        expected = lit(opened)
+    actual = lit(image)
+    difference = ImageChops.difference(actual, expected).getbbox()
+    if difference is not None or actual.size != expected.size:
+        actual.save(actual_path)
+        pytest.fail(f"{name}: pixels differ in {difference}; see {actual_path}")
+    actual_path.unlink(missing_ok=True)
+
+
+@pytest.mark.parametrize("name", sorted(SCREENS))
+def test_screen_matches_reference(name: str) -> None:
+    device = dummy(width=128, height=64, mode="1")
+    device.display(render(SCREENS[name]))
+    assert device.image.size == (128, 64)
+    assert_matches_reference(device.image, name)
+
+
+def test_every_reference_belongs_to_a_screen() -> None:
+    names = {p.stem for p in REFERENCE.glob("*.png") if not p.stem.endswith(".actual")}
+    assert names == set(SCREENS)
+
+
+def test_a_changed_screen_fails_and_leaves_the_actual_image(tmp_path: Path) -> None:
+    if os.environ.get("UPDATE_REFERENCE") == "1":
+        pytest.skip("the references are being rewritten")
+    changed = render(SCREENS["idle_age_2"]).copy()
+    changed.putpixel((64, 40), 1 - int(changed.getpixel((64, 40)) or 0))
+    with pytest.raises(pytest.fail.Exception, match="pixels differ"):
+        assert_matches_reference(changed, "idle_age_2")
+    actual = REFERENCE / "idle_age_2.actual.png"
+    assert actual.exists()
+    actual.unlink()
