@@ -160,26 +160,72 @@ def sticker_sizes(frames: int, sizes: tuple[float, ...], out: list[str]) -> None
                    f"| {100 * read / max(readable, 1):.2f} % | {false} |")  # fmt: skip
 
 
+def error_levels(frames: int, out: list[str]) -> None:
+    """The same scenes with stickers printed at each error-correction level (all version 1)."""
+    decoder = make_decoder("zxing")
+    counts: dict[synth.Difficulty, int] = {"fine": frames, "hard": frames // 2,
+                                           "occluded": frames // 2}  # fmt: skip
+    out.append("| level | fine | hard | occluded: uncovered cards "
+               "| occluded: sticker partly under a finger | false reads |")  # fmt: skip
+    out.append("|---|---|---|---|---|---|")
+    for level in ("L", "M", "Q", "H"):
+        spec = synth.SceneSpec(error_correction=level)
+        cells, false = [], 0
+        for difficulty, count in counts.items():
+            readable = read = covered = read_covered = 0
+            for seed in range(SEED0, SEED0 + count):
+                scene = synth.random_scene(seed, difficulty, spec)
+                present = {card.id for card in [*scene.held, *scene.background]}
+                wanted = {card.id for card in scene.held if card.readable}
+                hidden = {card.id for card in scene.held if card.covered > 0}
+                ids = {payloads.parse(s.text) for s in decoder.decode(scene.frame)} - {None}
+                readable, read = readable + len(wanted), read + len(wanted & ids)
+                covered, read_covered = covered + len(hidden), read_covered + len(hidden & ids)
+                false += len(ids - present)
+            cells.append(f"{100 * read / max(readable, 1):.2f} % of {readable}")
+            if difficulty == "occluded":
+                cells.append(f"{100 * read_covered / max(covered, 1):.1f} % of {covered}")
+        out.append(f"| {level} | " + " | ".join(cells) + f" | {false} |")
+
+
+PARTS = ("rates", "timing", "imports", "sizes", "levels")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--frames", type=int, default=1000, help="fine frames (others scaled)")
     parser.add_argument("--sizes", default="12,14,16,18,20,22", help="sticker sizes to sweep, mm")
     parser.add_argument("--out", type=Path, help="also write the report to this file")
+    parser.add_argument(
+        "--parts", default=",".join(PARTS), help="comma-separated, of " + ", ".join(PARTS)
+    )
     args = parser.parse_args()
     n = args.frames
+    parts = set(args.parts.split(","))
+    if unknown := parts - set(PARTS):
+        parser.error(f"unknown part {min(unknown)!r}: choose from {', '.join(PARTS)}")
     out = [f"Machine: {machine()}; shared with other work while measuring.", ""]
-    out.append(f"Command: `.venv/bin/python benchmarks/vision_read.py --frames {n}`")
-    out.append("")
-    out.append("### Read rate and false reads (same frames for every decoder, 20 mm stickers)")
-    out.append("")
-    read_rates({"fine": n, "hard": n // 2, "occluded": n // 4}, out)
-    out += ["", "### Time per frame (decode only, grayscale, full resolution)", ""]
-    timing(out)
-    out += ["", "### Import time and memory (fresh interpreter each)", ""]
-    imports(out)
-    out += ["", "### Smallest sticker: fine frames, held 150-250 mm below the lens", ""]
-    sizes = tuple(float(s) for s in args.sizes.split(","))
-    sticker_sizes(max(n // 2, 1), sizes, out)
+    command = f"benchmarks/vision_read.py --frames {n}"
+    if parts != set(PARTS):
+        command += f" --parts {','.join(p for p in PARTS if p in parts)}"
+    out.append(f"Command: `.venv/bin/python {command}`")
+    if "rates" in parts:
+        title = "Read rate and false reads (same frames for every decoder, 20 mm stickers)"
+        out += ["", f"#### {title}", ""]
+        read_rates({"fine": n, "hard": n // 2, "occluded": n // 4}, out)
+    if "timing" in parts:
+        out += ["", "#### Time per frame (decode only, grayscale, full resolution)", ""]
+        timing(out)
+    if "imports" in parts:
+        out += ["", "#### Import time and memory (fresh interpreter each)", ""]
+        imports(out)
+    if "sizes" in parts:
+        out += ["", "#### Smallest sticker: fine frames, held 150-250 mm below the lens", ""]
+        sizes = tuple(float(s) for s in args.sizes.split(","))
+        sticker_sizes(max(n // 2, 1), sizes, out)
+    if "levels" in parts:
+        out += ["", "#### Error-correction level: the same frames, zxing-cpp, 20 mm stickers", ""]
+        error_levels(max(n // 2, 1), out)
     report = "\n".join(out)
     print(report)
     if args.out:

@@ -30,6 +30,9 @@ class TrackedScan:
     center: tuple[float, float]
 
 
+Scan = TrackedScan  # the name the other areas use for a tracker's output
+
+
 @dataclass(slots=True)
 class _Track:
     streak: int = 0  # frames in a row the sticker was seen
