@@ -1,0 +1,157 @@
+"""The three actions of a turn: construct a building, discard it for coins, or construct a
+wonder with the card tucked under it, with the decision a wonder may ask for.
+"""
+
+from __future__ import annotations
+
+from .cards import Card, CardId, Color, TokenId, Wonder, WonderId
+from .effects import add_shields, construct
+from .events import Build, BuildWonder, Discard, IllegalEvent
+from .pricing import cheapest_payment
+from .state import COLOR_INDEX, GameState, Pending, PendingKind, Player, evolve
+from .structure import take_card
+from .turn import Turn, end_turn
+
+__all__ = ["build", "build_wonder", "discard"]
+
+DISCARD_COINS = 2
+URBANISM_COINS = 4
+MAUSOLEUM = WonderId("the_mausoleum")
+GREAT_LIBRARY = WonderId("the_great_library")
+THEOLOGY = TokenId("theology")
+URBANISM = TokenId("urbanism")
+
+_YELLOW = COLOR_INDEX[Color.YELLOW]
+
+
+def _take(state: GameState, player: Player, card_id: CardId) -> tuple[Turn, Card]:
+    """Check that `player` may take `card_id` now; return the turn without it and the card."""
+    if player is not state.current:
+        raise IllegalEvent(f"It is {state.current}'s turn, not {player}'s")
+    structure, card = take_card(state, card_id)
+    turn = Turn(state, player)
+    turn.structure = structure
+    turn.taken += 1
+    return turn, card
+
+
+def build(state: GameState, event: Build) -> GameState:
+    """Construct the building: pay its cheapest price (free through a chain, Urbanism +4).
+
+    Raises:
+        IllegalEvent: not the player's turn, the card may not be taken, or it costs more
+            coins than the player has.
+    """
+    turn, card = _take(state, event.player, event.card)
+    player = event.player
+    city, opponent = turn.city, turn.opponent
+    payment = cheapest_payment(state.catalog, city, opponent, card)
+    if payment.total > city.coins:
+        raise IllegalEvent(
+            f"{state.catalog.name(card.id)} costs {payment.total} coins, {player} has {city.coins}"
+        )
+    coins = city.coins - payment.total
+    if payment.chain and URBANISM in city.tokens:
+        coins += URBANISM_COINS
+    if payment.to_opponent:
+        turn.opponent = evolve(opponent, coins=opponent.coins + payment.to_opponent)
+    construct(turn, card, coins)
+    if not turn.finished and turn.pending is None:
+        end_turn(turn, extra_turn=False)
+    return turn.state()
+
+
+def discard(state: GameState, event: Discard) -> GameState:
+    """Discard the card for 2 coins + 1 per yellow card in the city.
+
+    Raises:
+        IllegalEvent: not the player's turn, or the card may not be taken.
+    """
+    turn, card = _take(state, event.player, event.card)
+    city = turn.city
+    turn.city = evolve(city, coins=city.coins + DISCARD_COINS + city.colors[_YELLOW])
+    turn.discard = (*turn.discard, card.id)
+    end_turn(turn, extra_turn=False)
+    return turn.state()
+
+
+def build_wonder(state: GameState, event: BuildWonder) -> GameState:
+    """Construct a wonder with the card tucked under it, and apply the wonder's effects.
+
+    Raises:
+        IllegalEvent: not the player's turn, a wonder that is not one of the player's
+            unbuilt wonders, a card that may not be taken, or a price above the coins.
+    """
+    player = event.player
+    catalog = state.catalog
+    # The wonder must be one of the player's unbuilt wonders.
+    if player is not state.current:
+        raise IllegalEvent(f"It is {state.current}'s turn, not {player}'s")
+    if not catalog.is_wonder(event.wonder):
+        raise IllegalEvent(f"Unknown wonder {event.wonder!r}")
+    city = state.city(player)
+    if event.wonder not in city.wonders_unbuilt:
+        if event.wonder in city.wonders_built:
+            raise IllegalEvent(f"{catalog.name(event.wonder)} is already built")
+        if event.wonder in state.boxed_wonders:
+            raise IllegalEvent(f"{catalog.name(event.wonder)} has left the game (7 wonders built)")
+        raise IllegalEvent(f"{catalog.name(event.wonder)} is not one of {player}'s wonders")
+    # Take the card and pay the wonder's price.
+    turn, card = _take(state, player, event.card)
+    wonder = catalog.wonder(event.wonder)
+    opponent = turn.opponent
+    payment = cheapest_payment(catalog, city, opponent, wonder)
+    if payment.total > city.coins:
+        raise IllegalEvent(
+            f"{catalog.name(wonder.id)} costs {payment.total} coins, {player} has {city.coins}"
+        )
+    # The card goes under the wonder; coins change hands (the opponent may lose some).
+    turn.city = evolve(
+        city,
+        coins=city.coins - payment.total + wonder.coins,
+        wonders_built=(*city.wonders_built, wonder.id),
+        wonders_unbuilt=tuple(w for w in city.wonders_unbuilt if w != wonder.id),
+        tucked=(*city.tucked, card.id),
+        choices=(*city.choices, wonder.produces_one_of) if wonder.produces_one_of else city.choices,
+    )
+    if payment.to_opponent or wonder.opponent_loses:
+        turn.opponent = evolve(
+            opponent,
+            coins=max(0, opponent.coins + payment.to_opponent - wonder.opponent_loses),
+        )
+    # The 7th wonder boxes the 8th; shields may win; then a decision or the turn ends.
+    _limit_wonders(turn)
+    if wonder.shields:
+        add_shields(turn, wonder.shields)
+        if turn.finished:
+            return turn.state()
+    extra = wonder.extra_turn or THEOLOGY in city.tokens
+    turn.pending = _wonder_decision(turn, wonder, extra)
+    if turn.pending is None:
+        end_turn(turn, extra_turn=extra)
+    return turn.state()
+
+
+def _limit_wonders(turn: Turn) -> None:
+    """As soon as the 7th wonder is built, the last unbuilt one goes back to the box."""
+    one, two = turn.cities
+    if len(one.wonders_built) + len(two.wonders_built) < turn.catalog.rules.max_wonders:
+        return
+    left = one.wonders_unbuilt + two.wonders_unbuilt
+    if left:
+        turn.cities = [evolve(one, wonders_unbuilt=()), evolve(two, wonders_unbuilt=())]
+        turn.boxed_wonders = turn.boxed_wonders + left
+
+
+def _wonder_decision(turn: Turn, wonder: Wonder, extra: bool) -> Pending | None:
+    """The choice a wonder asks for, if there is anything to choose from."""
+    player = turn.player
+    if wonder.destroys is not None:
+        if turn.opponent.colors[COLOR_INDEX[wonder.destroys]]:
+            return Pending(PendingKind.DESTROY, player, extra)
+    elif wonder.id == MAUSOLEUM:  # one-off effect, handled by id
+        if turn.discard:
+            return Pending(PendingKind.MAUSOLEUM, player, extra)
+    elif wonder.id == GREAT_LIBRARY:  # one-off effect, handled by id
+        return Pending(PendingKind.GREAT_LIBRARY, player, extra)
+    return None

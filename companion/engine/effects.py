@@ -1,0 +1,144 @@
+"""What a card or a progress token gives the city that gets it: production, coins, shields,
+science (a pair asks for a progress token, 6 symbols win) and the summaries pricing reads.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .cards import NO_RESOURCES, Card, Catalog, TokenId
+from .military import move_pawn
+from .science import has_supremacy, makes_pair
+from .scoring import count_in
+from .state import COLOR_INDEX, City, Pending, PendingKind, Victory, constructor, evolve
+from .turn import Turn, win
+
+__all__ = ["add_card", "add_shields", "city_of", "construct", "gain_token", "remove_card"]
+
+_make_city = constructor(City)
+
+STRATEGY_SHIELDS = 1
+STRATEGY = TokenId("strategy")
+
+
+def add_card(city: City, card: Card, coins: int) -> City:
+    """The city with `card` added, `coins` coins and its summaries updated."""
+    colors = city.colors
+    index = COLOR_INDEX[card.color]
+    produces = city.produces
+    if card.produces != NO_RESOURCES:
+        w, c, s, g, p = produces
+        aw, ac, as_, ag, ap = card.produces
+        produces = (w + aw, c + ac, s + as_, g + ag, p + ap)
+    return _make_city(  # every field, in declaration order
+        coins,
+        (*city.cards, card.id),
+        city.wonders_built,
+        city.wonders_unbuilt,
+        city.tokens,
+        produces,
+        (*city.choices, card.produces_one_of) if card.produces_one_of else city.choices,
+        city.fixed_price | card.fixed_price if card.fixed_price else city.fixed_price,
+        city.chain_symbols | {card.chain_symbol} if card.chain_symbol else city.chain_symbols,
+        (*colors[:index], colors[index] + 1, *colors[index + 1 :]),
+        city.symbols | {card.science} if card.science else city.symbols,
+        city.tucked,
+    )
+
+
+def construct(turn: Turn, card: Card, coins: int) -> None:
+    """Add a paid-for card to the acting city (left with `coins` coins) and apply its
+    effects: coins, shields, science. May end the game or ask for a progress token."""
+    before = turn.city
+    city = add_card(before, card, coins)
+    gained = card.coins
+    if card.coins_per is not None:  # counted once, in the builder's city, the card included
+        gained += card.coins_per.coins * count_in(city, card.coins_per.counts)
+    if card.guild is not None:  # counted in the city that has the most
+        counts = card.guild.counts
+        gained += card.guild.coins * max(count_in(city, counts), count_in(turn.opponent, counts))
+    if gained:
+        city = evolve(city, coins=city.coins + gained)
+    turn.city = city
+    if card.shields:
+        add_shields(turn, card.shields + (STRATEGY_SHIELDS if STRATEGY in city.tokens else 0))
+    elif card.science is not None:
+        if has_supremacy(city, turn.catalog.rules.science_supremacy):
+            win(turn, turn.player, Victory.SCIENCE)
+        elif makes_pair(before, card.science) and turn.board_tokens:
+            turn.pending = Pending(PendingKind.PROGRESS, turn.player)
+
+
+def add_shields(turn: Turn, shields: int) -> None:
+    """Move the conflict pawn; apply loot; military supremacy ends the game."""
+    move = move_pawn(turn.catalog.track, turn.position, turn.loot, turn.player, shields)
+    if move.lost != (0, 0):
+        one, two = turn.cities
+        turn.cities = [
+            evolve(one, coins=max(0, one.coins - move.lost[0])) if move.lost[0] else one,
+            evolve(two, coins=max(0, two.coins - move.lost[1])) if move.lost[1] else two,
+        ]
+    turn.position = move.position
+    turn.loot = move.loot
+    if move.supremacy:
+        win(turn, turn.player, Victory.MILITARY)
+
+
+def gain_token(turn: Turn, token_id: TokenId) -> None:
+    """Add a progress token to the city: its coins now, Law's symbol (maybe supremacy)."""
+    token = turn.catalog.token(token_id)
+    city = turn.city
+    city = evolve(
+        city,
+        tokens=city.tokens | {token_id},
+        coins=city.coins + token.coins,
+        symbols=city.symbols | {token.science} if token.science else city.symbols,
+    )
+    turn.city = city
+    if token.science is not None and has_supremacy(city, turn.catalog.rules.science_supremacy):
+        win(turn, turn.player, Victory.SCIENCE)
+
+
+def remove_card(city: City, card: Card) -> City:
+    """The city without `card` (a brown or grey card: production is all it gives)."""
+    colors = list(city.colors)
+    colors[COLOR_INDEX[card.color]] -= 1
+    w, c, s, g, p = (a - b for a, b in zip(city.produces, card.produces, strict=True))
+    return evolve(
+        city,
+        cards=tuple(c for c in city.cards if c != card.id),
+        colors=tuple(colors),
+        produces=(w, c, s, g, p),
+    )
+
+
+def city_of(
+    catalog: Catalog,
+    cards: Sequence[str] = (),
+    *,
+    coins: int = 7,
+    tokens: Sequence[str] = (),
+    wonders_built: Sequence[str] = (),
+    wonders_unbuilt: Sequence[str] = (),
+) -> City:
+    """A city holding these cards, wonders and tokens, with its summaries computed (for
+    tests and tools that need a position without playing up to it; no effect is applied).
+
+    Raises:
+        KeyError: an unknown id.
+    """
+    city = City(
+        coins=coins,
+        tokens=frozenset(catalog.token(t).id for t in tokens),
+        wonders_unbuilt=tuple(catalog.wonder(w).id for w in wonders_unbuilt),
+    )
+    for card_id in cards:
+        city = add_card(city, catalog.card(card_id), coins)
+    for wonder_id in wonders_built:
+        wonder = catalog.wonder(wonder_id)
+        choices = (
+            (*city.choices, wonder.produces_one_of) if wonder.produces_one_of else city.choices
+        )
+        city = evolve(city, wonders_built=(*city.wonders_built, wonder.id), choices=choices)
+    law = [catalog.token(t).science for t in tokens if catalog.token(t).science]
+    return evolve(city, symbols=city.symbols | frozenset(s for s in law if s is not None))

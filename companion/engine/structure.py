@@ -1,0 +1,226 @@
+"""The structure of an age: the deal, which cards are accessible or face up, and taking a
+card, in both ways of knowing the table.
+
+With a `deal` for the current age the structure holds the 20 cards and the covering
+relation of the layout, and only an uncovered card may be taken. In table mode (no deal)
+any card of the age not yet taken is accepted, with at most 3 guilds and 17 other cards in
+age 3.
+"""
+
+from __future__ import annotations
+
+from .cards import Card, CardId, Catalog, Color, Layout
+from .events import Deal, IllegalEvent
+from .state import GameState, Structure, constructor, evolve
+
+__all__ = [
+    "CARDS_PER_AGE",
+    "accessible_cards",
+    "deal",
+    "is_accessible",
+    "is_face_up",
+    "take_card",
+    "was_taken",
+]
+
+_make_structure = constructor(Structure)
+
+CARDS_PER_AGE = 20
+
+
+def deal(state: GameState, event: Deal) -> GameState:
+    """Record the structure of the current age, before its first card is taken.
+
+    Raises:
+        IllegalEvent: another age, an age already dealt or begun, unknown cards or cards
+            of another age, not 20 different cards, or not 3 guilds in age 3.
+    """
+    if event.age != state.age:
+        raise IllegalEvent(f"deal: this is age {state.age}, not age {event.age}")
+    if state.structure is not None:
+        raise IllegalEvent(f"deal: age {state.age} is already dealt")
+    if state.taken:
+        raise IllegalEvent(f"deal: cards of age {state.age} have already been taken")
+    catalog = state.catalog
+    guilds = 0
+    for card_id in event.layout:
+        try:
+            card = catalog.card(card_id)
+        except KeyError:
+            raise IllegalEvent(f"deal: unknown card {card_id!r}") from None
+        if card.age != event.age:
+            raise IllegalEvent(f"deal: {card_id!r} is not an age {event.age} card")
+        guilds += card.color is Color.PURPLE
+    if len(set(event.layout)) != CARDS_PER_AGE or len(event.layout) != CARDS_PER_AGE:
+        raise IllegalEvent(f"deal: {CARDS_PER_AGE} different cards needed")
+    if event.age == 3 and guilds != catalog.rules.guilds_in_age_3:  # 17 + 3 guilds
+        raise IllegalEvent(f"deal: age 3 has {catalog.rules.guilds_in_age_3} guilds, not {guilds}")
+    covered_by, accessible = _layout_tables(catalog.layout(event.age))
+    return evolve(state, structure=Structure(event.age, event.layout, covered_by, accessible))
+
+
+def _layout_tables(layout: Layout) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
+    """What covers each position of `layout`, and the positions open at the start (worked
+    out once per layout: a deal is on every simulated game's path)."""
+    found = _LAYOUT_TABLES.get(id(layout))
+    if found is None or found[0] is not layout:
+        covered_by = tuple(p.covered_by for p in layout.positions)
+        found = (layout, covered_by, tuple(sorted(layout.initially_accessible())))
+        _LAYOUT_TABLES[id(layout)] = found
+    return found[1], found[2]
+
+
+_LAYOUT_TABLES: dict[int, tuple[Layout, tuple[tuple[int, ...], ...], tuple[int, ...]]] = {}
+"""Layout tables by id of the layout, which each entry holds (so an id is never reused)."""
+
+
+def is_accessible(state: GameState, index: int) -> bool:
+    """Whether the card at layout position `index` is still there and uncovered."""
+    structure = state.structure
+    if structure is None or structure.cards[index] is None:
+        return False
+    cards = structure.cards
+    position = state.catalog.layout(structure.age).positions[index]
+    return all(cards[i] is None for i in position.covered_by)
+
+
+def is_face_up(state: GameState, index: int) -> bool:
+    """Whether the card at `index` shows its face: dealt face up, or uncovered since (a
+    face-down card is turned over as soon as the action that freed it is done)."""
+    structure = state.structure
+    if structure is None:
+        return False
+    position = state.catalog.layout(structure.age).positions[index]
+    return position.face_up or all(structure.cards[i] is None for i in position.covered_by)
+
+
+def accessible_cards(state: GameState) -> tuple[CardId, ...]:
+    """The cards that may be taken now in a dealt age, in layout order (empty in table
+    mode, where the engine does not know the table)."""
+    structure = state.structure
+    if structure is None:
+        return ()
+    cards = structure.cards
+    found: list[CardId] = []
+    for index in _accessible(structure):
+        card = cards[index]
+        if card is not None:
+            found.append(card)
+    return tuple(found)
+
+
+def _accessible(structure: Structure) -> tuple[int, ...]:
+    """The positions whose card may be taken now (kept in the structure, else worked out)."""
+    if structure.accessible is not None:
+        return structure.accessible
+    cards = structure.cards
+    return tuple(
+        index
+        for index, covers in enumerate(structure.covered_by)
+        if cards[index] is not None and all(cards[above] is None for above in covers)
+    )
+
+
+def was_taken(state: GameState, card_id: CardId) -> bool:
+    """Whether `card_id` has been taken from a structure (it is in a city, under a wonder
+    or in the discard pile)."""
+    one, two = state.cities
+    return (
+        card_id in one.cards
+        or card_id in two.cards
+        or card_id in state.discard
+        or card_id in one.tucked
+        or card_id in two.tucked
+    )
+
+
+def take_card(state: GameState, card_id: CardId) -> tuple[Structure | None, Card]:
+    """Check that `card_id` may be taken now; return the structure without it (None in
+    table mode) and the card.
+
+    Raises:
+        IllegalEvent: an unknown card, a card of another age, a card already taken, not in
+            the dealt structure or covered, or in table mode a 4th guild or an 18th other
+            age 3 card.
+    """
+    catalog = state.catalog
+    if not catalog.is_card(card_id):
+        raise IllegalEvent(f"Unknown card {card_id!r}")
+    card = catalog.card(card_id)
+    if card.age != state.age:
+        raise IllegalEvent(
+            f"{catalog.name(card_id)} is an age {card.age} card, not age {state.age}"
+        )
+    structure = state.structure
+    if structure is not None:  # dealt: in the structure and uncovered
+        cards = structure.cards
+        try:
+            index = cards.index(card_id)
+        except ValueError:
+            if was_taken(state, card_id):
+                raise IllegalEvent(f"{catalog.name(card_id)} has already been taken") from None
+            raise IllegalEvent(
+                f"{catalog.name(card_id)} is not in the age {state.age} structure"
+            ) from None
+        accessible = _accessible(structure)
+        if index not in accessible:
+            raise IllegalEvent(f"{catalog.name(card_id)} is covered")
+        structure = _without(structure, index, accessible, catalog)
+    else:  # table mode: not taken before, and age 3's mix of guilds and other cards
+        if was_taken(state, card_id):
+            raise IllegalEvent(f"{catalog.name(card_id)} has already been taken")
+        if card.age == 3:
+            _check_age_3_mix(state, card)
+    return structure, card
+
+
+def _without(
+    structure: Structure, index: int, accessible: tuple[int, ...], catalog: Catalog
+) -> Structure:
+    """The structure once the card at `index` is taken: the cards it covered are freed
+    when nothing else covers them."""
+    cards = list(structure.cards)
+    cards[index] = None
+    covered_by = structure.covered_by
+    now = list(accessible)
+    now.remove(index)
+    for below in catalog.layout(structure.age).positions[index].covers:
+        for above in covered_by[below]:
+            if cards[above] is not None:
+                break
+        else:
+            now.append(below)
+    now.sort()
+    return _make_structure(structure.age, tuple(cards), covered_by, tuple(now))
+
+
+def _check_age_3_mix(state: GameState, card: Card) -> None:
+    """Age 3 lays out 17 age cards and 3 guilds: refuse a 4th guild or an 18th other card
+    (table mode, where no deal says which cards are out)."""
+    catalog = state.catalog
+    guilds_in_age = catalog.rules.guilds_in_age_3
+    guilds, others = _age_3_seen(state)
+    if card.is_guild and guilds >= guilds_in_age:
+        raise IllegalEvent(
+            f"Age 3 has only {guilds_in_age} guilds: {catalog.name(card.id)} cannot be a 4th"
+        )
+    most = CARDS_PER_AGE - guilds_in_age
+    if not card.is_guild and others >= most:
+        raise IllegalEvent(
+            f"Age 3 has only {most} cards besides the guilds: {catalog.name(card.id)} "
+            f"cannot be an {most + 1}th"
+        )
+
+
+def _age_3_seen(state: GameState) -> tuple[int, int]:
+    """Guilds and other age 3 cards taken so far (in cities, under wonders, discarded)."""
+    one, two = state.cities
+    catalog = state.catalog
+    guilds = others = 0
+    for card_id in (*one.cards, *two.cards, *one.tucked, *two.tucked, *state.discard):
+        card = catalog.card(card_id)
+        if card.is_guild:
+            guilds += 1
+        elif card.age == 3:
+            others += 1
+    return guilds, others
