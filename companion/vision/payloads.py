@@ -15,7 +15,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
-from pathlib import Path
 from typing import Any
 
 PREFIX = "7WD:"
@@ -102,15 +101,8 @@ def sticker_table() -> StickerTable:
 
 
 def read_data_file(name: str) -> str:
-    """A file of data/, installed as the package companion.data.
-
-    A source checkout whose editable install does not map companion.data reads data/ beside
-    the package instead.
-    """
-    try:
-        return resources.files("companion.data").joinpath(name).read_text("utf-8")
-    except ModuleNotFoundError:
-        return (Path(__file__).resolve().parents[2] / "data" / name).read_text("utf-8")
+    """A file of data/, installed as the package companion.data."""
+    return resources.files("companion.data").joinpath(name).read_text("utf-8")
 
 
 def load_sticker_table(raw: Mapping[str, Any]) -> StickerTable:
