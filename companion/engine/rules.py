@@ -60,9 +60,6 @@ __all__ = [
     "was_taken",
 ]
 
-_Turn = Turn
-"""The working copy under the name it had here (tests build one from `rules`)."""
-
 
 def new_game(catalog: Catalog) -> GameState:
     """The state before the setup event: the next event must be `setup`."""

@@ -78,9 +78,9 @@ def test_the_generated_constructor_takes_the_fields_in_declaration_order() -> No
 
 def test_the_working_copy_rebuilds_every_field_of_the_state(catalog: Any) -> None:
     # Every field holds a value no other field holds: a field set from the wrong one in the
-    # rules' working copy (`_Turn.state`, fields passed by position) makes the states differ.
+    # rules' working copy (`Turn.state`, fields passed by position) makes the states differ.
     from companion.engine.cards import TokenId, WonderId
-    from companion.engine.rules import _Turn
+    from companion.engine.turn import Turn
 
     P1, P2 = state.Player.P1, state.Player.P2
     before = state.GameState(
@@ -103,7 +103,7 @@ def test_the_working_copy_rebuilds_every_field_of_the_state(catalog: Any) -> Non
         shared=True,
         victory=state.Victory.SCIENCE,
     )
-    assert _Turn(before, P1).state() == before
+    assert Turn(before, P1).state() == before
 
 
 def test_adding_cards_updates_every_summary(catalog: Any) -> None:
