@@ -13,7 +13,6 @@ restart resumes on the same screen), and shows the screen.
 from __future__ import annotations
 
 import logging
-import os
 import queue
 import socket
 import sys
@@ -33,7 +32,13 @@ from companion.engine.cards import Catalog
 from companion.engine.events import Event, IllegalEvent, event_from_record, event_to_record
 from companion.game import SCREEN_KEY, Game
 from companion.journal import Journal, JournalError
+from hardware.buttons import Buttons
 from hardware.faults import Health, Reconnecting, StuckButtonGuard
+from hardware.keyboard import cbreak, read_keys
+from hardware.keyboard import press_from_key as press_from_key
+from hardware.oled import EmulatedOled, open_oled
+
+GpioButtons = Buttons  # the name the run loop's tests know
 
 log = logging.getLogger(__name__)
 
@@ -309,15 +314,6 @@ def _writer(app: App, game_id: int) -> Game:
     return Game(app.catalog, app.journal, game_id)
 
 
-def press_from_key(key: str) -> Press | None:
-    """Keyboard stand-in for the buttons: a/s/d short, A/S/D (shift) long; also j/k/l."""
-    names = {"a": "left", "s": "select", "d": "right", "j": "left", "k": "select", "l": "right"}
-    name = names.get(key.lower())
-    if name is None:
-        return None
-    return Press(name, long=key.isupper())
-
-
 def parse_script_line(line: str) -> Input | None:
     """One line of a `--script`: `left`, `select`, `right`, `long select`, `scan ID`,
     `scan foreign`, `tick SECONDS`; blank lines and `#` comments give None.
@@ -347,27 +343,6 @@ def parse_script_line(line: str) -> Input | None:
 # --- the parts of the kit and their stand-ins -----------------------------------------------
 
 
-class EmulatedOled:
-    """The OLED on a machine without one: each frame is written to `folder/latest.png`.
-
-    The file is replaced atomically, so a viewer never reads half a frame; watch it with any
-    image viewer that reloads (e.g. `feh -R 0.5 var/oled/latest.png`) or open it in a browser.
-    """
-
-    def __init__(self, folder: Path, scale: int = 4) -> None:
-        self.folder = folder
-        self.scale = scale
-        folder.mkdir(parents=True, exist_ok=True)
-        self.path = folder / "latest.png"
-
-    def show(self, image: Image.Image) -> None:
-        """Write the frame, enlarged `scale` times for a desktop screen."""
-        size = (image.width * self.scale, image.height * self.scale)
-        temporary = self.folder / ".latest.png.tmp"
-        image.convert("L").resize(size, Image.Resampling.NEAREST).save(temporary, format="PNG")
-        os.replace(temporary, self.path)
-
-
 class ReconnectingDisplay:
     """A real OLED through `hardware.faults.Reconnecting`: a lost display is reopened later,
     and the last frame is shown again when it is back."""
@@ -392,54 +367,14 @@ class ReconnectingDisplay:
 
 
 def open_display(config: Config, health: Health) -> Display:
-    """The configured display: the emulated one, or the OLED on I2C with reconnection.
-
-    Uses the OLED adapter of hardware/ when it is installed, else `LumaOled` here.
-    """
+    """The configured display: the emulated one, or the OLED on I2C with reconnection."""
     if config.display.driver == "emulated":
         return EmulatedOled(config.display.emulated_dir)
-    import importlib
-
     from luma.core.error import Error as LumaError
 
-    try:
-        adapter: Any = importlib.import_module("hardware.oled")
-
-        def opened() -> Any:
-            return adapter.Oled(adapter.open_oled(config.display))
-    except ImportError:
-
-        def opened() -> Any:
-            return LumaOled.open(config.display)
-
-    part = Reconnecting("display", opened, errors=(OSError, LumaError), on_change=health)
+    part = Reconnecting("display", lambda: open_oled(config.display),
+                        errors=(OSError, LumaError), on_change=health)  # fmt: skip
     return ReconnectingDisplay(part)
-
-
-class LumaOled:
-    """A 128x64 SSD1306 or SH1106 OLED on I2C through luma.oled (SDA GPIO2, SCL GPIO3,
-    3.3 V, ground; address 0x3C by default)."""
-
-    def __init__(self, device: Any) -> None:
-        self.device = device
-
-    @classmethod
-    def open(cls, display: Any) -> LumaOled:
-        """Build the configured driver on the I2C bus.
-
-        Raises:
-            luma.core.error.Error, OSError: no display answers at that address.
-        """
-        from luma.core.interface.serial import i2c
-        from luma.oled.device import sh1106, ssd1306
-
-        serial = i2c(port=display.i2c_port, address=display.i2c_address)
-        driver = ssd1306 if display.driver == "ssd1306" else sh1106
-        return cls(driver(serial, width=128, height=64, rotate=display.rotation))
-
-    def show(self, image: Image.Image) -> None:
-        """Push one frame."""
-        self.device.display(image)
 
 
 def lan_address(host: str) -> str:
@@ -477,119 +412,17 @@ def feed_script(lines: Sequence[str], inbox: queue.Queue[Any], stop: threading.E
     inbox.put(None)
 
 
-def read_keys(inbox: queue.Queue[Any], stop: threading.Event, stream: Any) -> None:
-    """The keyboard as buttons: each key is a press (a/s/d, capitals held; see
-    `press_from_key`). A terminal is read key by key (cbreak mode, restored by
-    `restore_terminal`); anything else line by line."""
-    while not stop.is_set():
-        key = stream.read(1)
-        if not key:
-            return
-        press = press_from_key(key)
-        if press is not None:
-            inbox.put(press)
-
-
-def cbreak(stream: Any) -> Callable[[], None]:
-    """Put a terminal in cbreak mode (keys without Enter); return what restores it."""
-    try:
-        import termios
-        import tty
-
-        descriptor = stream.fileno()
-        saved = termios.tcgetattr(descriptor)
-        tty.setcbreak(descriptor)
-    except (ImportError, OSError, ValueError):
-        return lambda: None
-    return lambda: termios.tcsetattr(descriptor, termios.TCSADRAIN, saved)
-
-
 def start_buttons(config: Config, inbox: queue.Queue[Any], health: Health | None = None) -> Any:
-    """The push buttons on the configured pins, or None where there are no GPIO pins.
-
-    Uses the buttons adapter of hardware/ when it is installed, else `GpioButtons` here.
-    """
+    """The push buttons on the configured pins, or None where there are no GPIO pins."""
     if not is_raspberry_pi():
         return None  # the keyboard stands in
     guard = StuckButtonGuard(on_change=health)
     try:
-        import importlib
-
-        adapter: Any = importlib.import_module("hardware.buttons")
-        return adapter.Buttons(dict(config.buttons.pins), inbox.put,
-                               hold_time=config.buttons.hold_time)  # fmt: skip
-    except ImportError:
-        pass
-    try:
-        return GpioButtons(config.buttons.pins, inbox.put, hold_time=config.buttons.hold_time,
-                           bounce_time=config.buttons.bounce_time or None, guard=guard)  # fmt: skip
+        return Buttons(config.buttons.pins, inbox.put, hold_time=config.buttons.hold_time,
+                       bounce_time=config.buttons.bounce_time or None, guard=guard)  # fmt: skip
     except Exception as missing:  # gpiozero finds no pins here (BadPinFactory and the like)
         log.info("no buttons: %s", missing)
         return None
-
-
-class GpioButtons:
-    """Push buttons between a GPIO pin and ground (internal pull-ups), through gpiozero.
-
-    A release is a short press; a hold of `hold_time` seconds is one long press. A button held
-    far longer than a long press is stuck (`guard`) and ignored until released. Wire each
-    button from its BCM pin (config `buttons.pins`, default left 5, select 6, right 13) to a
-    ground pin.
-    """
-
-    def __init__(
-        self,
-        pins: Mapping[str, int],
-        on_press: Callable[[Press], object],
-        *,
-        hold_time: float = 1.0,
-        bounce_time: float | None = None,
-        guard: StuckButtonGuard | None = None,
-        pin_factory: Any = None,
-    ) -> None:
-        from functools import partial
-
-        from gpiozero import Button
-
-        self._on_press = on_press
-        self._guard = guard or StuckButtonGuard()
-        self._held: set[str] = set()
-        self._buttons: dict[str, Any] = {}
-        try:
-            for name, pin in pins.items():
-                button = Button(pin, hold_time=hold_time, bounce_time=bounce_time,
-                                pin_factory=pin_factory)  # fmt: skip
-                self._buttons[name] = button
-                button.when_pressed = partial(self._guard.pressed, name)
-                button.when_held = partial(self._hold, name)
-                button.when_released = partial(self._release, name)
-        except Exception:
-            self.close()
-            raise
-
-    def _hold(self, name: str) -> None:
-        self._held.add(name)
-        if self._guard.allows(name):
-            self._on_press(Press(name, long=True))
-
-    def _release(self, name: str) -> None:
-        usable = self._guard.released(name)
-        if name in self._held:
-            self._held.discard(name)
-        elif usable:
-            self._on_press(Press(name))
-
-    def close(self) -> None:
-        """Release the pins."""
-        for button in self._buttons.values():
-            button.close()
-        self._buttons.clear()
-
-    def __enter__(self) -> GpioButtons:
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.close()
 
 
 def start_scanner(config: Config, inbox: queue.Queue[Any], health: Health | None = None) -> Any:
