@@ -177,9 +177,7 @@ def _draw_ellipsis(draw: Draw, x: int, y: int, font: Font, fill: int) -> int:
 BANNER_TOP = HEIGHT - 9  # the bottom line: a rule, then one line of 5x8 text
 
 
-def draw_banner(
-    draw: Draw, notice: str, status: str, fonts: Fonts, width: int = WIDTH
-) -> None:
+def draw_banner(draw: Draw, notice: str, status: str, fonts: Fonts, width: int = WIDTH) -> None:
     """The bottom line: a refusal (lit bar, dark text), or else a part of the kit lost
     (framed, after a lit "!")."""
     right = width - 1
@@ -383,6 +381,7 @@ def draw_help(draw: Draw, v: HelpView, fonts: Fonts) -> None:
 
 
 # --- the end --------------------------------------------------------------------------------
+
 
 def draw_end(image: Image.Image, draw: Draw, v: EndView, fonts: Fonts) -> None:
     """The winner and the kind of victory, the totals in bold (player 1 first), the QR code
