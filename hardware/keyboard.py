@@ -1,7 +1,9 @@
 """The keyboard as the three buttons, on a machine without the kit.
 
 Keys `a` `s` `d` (or `j` `k` `l`) are left, select, right; capitals (`A` `S` `D`) are long
-presses. A terminal is read key by key (cbreak mode); anything else (a pipe) line by line.
+presses. In a terminal the arrow keys work too: left and up are left, right and down are
+right (the cursor moves as with the buttons). A terminal is read key by key (cbreak mode);
+anything else (a pipe) line by line.
 """
 
 from __future__ import annotations
@@ -14,6 +16,9 @@ from typing import Any
 from companion.controller import Press
 
 KEYS = {"a": "left", "s": "select", "d": "right", "j": "left", "k": "select", "l": "right"}
+# What follows ESC for each arrow key, in normal ("[") and application ("O") cursor mode.
+ARROWS = {"A": "left", "B": "right", "C": "right", "D": "left"}  # up, down, right, left
+ESCAPE = "\x1b"
 
 
 def press_from_key(key: str) -> Press | None:
@@ -24,6 +29,14 @@ def press_from_key(key: str) -> Press | None:
     return Press(name, long=key.isupper())
 
 
+def press_from_arrow(sequence: str) -> Press | None:
+    """The press for what a terminal sends after ESC for an arrow key (`"[D"`: left)."""
+    if len(sequence) != 2 or sequence[0] not in "[O":
+        return None
+    name = ARROWS.get(sequence[1])
+    return None if name is None else Press(name)
+
+
 def read_keys(inbox: queue.Queue[Any], stop: threading.Event, stream: Any) -> None:
     """Put a press on `inbox` for each button key read from `stream`, until it ends or `stop`
     is set; other keys are ignored. Put the terminal in cbreak mode first (`cbreak`)."""
@@ -31,9 +44,15 @@ def read_keys(inbox: queue.Queue[Any], stop: threading.Event, stream: Any) -> No
         key = stream.read(1)
         if not key:
             return
-        press = press_from_key(key)
-        if press is not None:
-            inbox.put(press)
+        if key == ESCAPE:  # an arrow key; after a lone Esc the next keys count as typed
+            after = stream.read(2)
+            arrow = press_from_arrow(after)
+            presses = [arrow] if arrow is not None else [press_from_key(k) for k in after]
+        else:
+            presses = [press_from_key(key)]
+        for press in presses:
+            if press is not None:
+                inbox.put(press)
 
 
 def cbreak(stream: Any) -> Callable[[], None]:
