@@ -24,15 +24,6 @@ from hardware.faults import StuckButtonGuard
 
 Clock = Callable[[], float]
 
-DEFAULT_PINS: Mapping[str, int] = {"left": 5, "select": 6, "right": 13}
-
-# What each press does on the device; the help screen and docs/screens.md say the same.
-BUTTON_MAP: tuple[tuple[str, str, str], ...] = (
-    ("left", "cursor up / previous option", "back: leave the card, undo a setup step"),
-    ("select", "confirm the option under the cursor", "undo the last action (asks first)"),
-    ("right", "cursor down / next option", "the button map"),
-)
-
 
 class Debouncer:
     """Contact bounce filter for one button: which pin edges are real presses and releases.

@@ -10,8 +10,10 @@ from gpiozero import Button
 from gpiozero.exc import GPIOPinInUse
 from gpiozero.pins.mock import MockFactory, MockPin
 
+from companion.config import Config
 from companion.controller import Press
-from hardware.buttons import BUTTON_MAP, DEFAULT_PINS, Buttons, Debouncer
+from companion.views import BUTTON_MAP
+from hardware.buttons import Buttons, Debouncer
 from hardware.faults import StuckButtonGuard
 
 PINS = {"left": 5, "select": 6, "right": 13}
@@ -172,6 +174,7 @@ def test_debouncer_accepts_edges_only_after_the_bounce_time() -> None:
         Debouncer(-1.0, clock)
 
 
-def test_the_button_map_names_the_default_buttons() -> None:
-    assert [name for name, _, _ in BUTTON_MAP] == list(DEFAULT_PINS)
-    assert DEFAULT_PINS == PINS
+def test_the_button_map_names_the_configured_buttons() -> None:
+    pins = dict(Config.defaults().buttons.pins)
+    assert [name for name, _, _ in BUTTON_MAP] == list(pins)
+    assert pins == PINS

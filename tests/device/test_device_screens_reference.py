@@ -41,7 +41,7 @@ URL = "http://192.168.1.23:8000/games/12/score"
 
 SCREENS: dict[str, View] = {
     "idle_start": IdleView(
-        1, 20, "Player 1", (7, 7), 0, ALL_LOOT, (("wood", 2),) * 5, 0, ("P1", "P2")
+        1, 20, "Player 1", (7, 7), 0, ALL_LOOT, tuple((r, 2) for r, _ in PRICES), 0, ("P1", "P2")
     ),
     "idle_age_2": IdleView(2, 13, "Ben", (12, 4), 4, ALL_LOOT[:3], PRICES, 1, ("Ann", "Ben")),
     "idle_pawn_in_capital": IdleView(
