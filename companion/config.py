@@ -76,7 +76,7 @@ class DisplayConfig:
     driver: str = "emulated"
     i2c_port: int = 1
     i2c_address: int = 0x3C
-    rotation: int = 0  # quarter turns: 0, 1, 2 or 3
+    rotation: int = 0  # 0, or 2 for a display mounted upside down (the screens are landscape)
     emulated_dir: Path = Path("var/oled")
 
 
@@ -310,7 +310,14 @@ def _display(raw: Mapping[str, Any], base: DisplayConfig, folder: Path) -> Displ
             )
         values["i2c_address"] = address
     if "rotation" in raw:
-        values["rotation"] = _int(raw, "rotation", "display.rotation", 0, 3)
+        rotation = _int(raw, "rotation", "display.rotation", 0, 3)
+        if rotation not in (0, 2):
+            raise _Refusal(
+                "display.rotation",
+                f"{rotation} would turn the 128x64 screens on their side: use 0, or 2 for a "
+                "display mounted upside down",
+            )
+        values["rotation"] = rotation
     if "emulated_dir" in raw:
         values["emulated_dir"] = _path(raw, "emulated_dir", "display.emulated_dir", folder)
     return replace(base, **values)

@@ -64,6 +64,12 @@ def test_invalid_toml_is_refused_with_its_line(tmp_path: Path) -> None:
         ("[web]\nthreads = 0", "web.threads", r"0 is out of range 1\.\.64"),
         ('[web]\nhost = "my pi"', "web.host", "'my pi' is not a host name or address"),
         ("[display]\nrotation = 4", "display.rotation", r"4 is out of range 0\.\.3"),
+        (
+            "[display]\nrotation = 1",
+            "display.rotation",
+            "1 would turn the 128x64 screens on their side: use 0, or 2 for a display mounted "
+            "upside down",
+        ),
         ("[display]\ni2c_address = 300", "display.i2c_address", r"300 \(0x12C\) is out of range"),
         ("[buttons]\nhold_time = 0", "buttons.hold_time", r"0 is out of range 0\.1\.\.10"),
         ("[buttons]\nbounce_time = -0.1", "buttons.bounce_time", "-0.1 is out of range"),
