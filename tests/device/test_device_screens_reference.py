@@ -86,6 +86,35 @@ SCREENS: dict[str, View] = {
         hint="Scan the wonders shown:",
         seen=("The Pyramids", "The Temple of Artemis"),
     ),
+    "draft_pick": ChoiceView(
+        "Draft",
+        "Player 2 picks",
+        tuple(Option(n) for n in ("The Temple of Artemis", "The Sphinx", "The Mausoleum")),
+        0,
+    ),
+    "board_tokens_scanning": ChoiceView(
+        "Progress tokens",
+        "Scan token 3/5",
+        (),
+        0,
+        hint="Scan the board's tokens:",
+        seen=("Law", "Masonry"),
+    ),
+    "prompt_destroy": ChoiceView(
+        "Destroy", "Ann destroys one", tuple(Option(n) for n in ("Clay Pool", "Quarry")), 1
+    ),
+    "prompt_mausoleum": ChoiceView(
+        "Mausoleum",
+        "Ben builds one",
+        tuple(Option(n) for n in ("Baths", "Palisade", "Glassworks", "Library", "Senate")),
+        3,
+    ),
+    "prompt_library_keep": ChoiceView(
+        "Great Library",
+        "Ann keeps one",
+        tuple(Option(n) for n in ("Agriculture", "Philosophy", "Theology")),
+        0,
+    ),
     "prompt_progress": ChoiceView(
         "Progress token",
         "Ben takes one",
