@@ -38,7 +38,6 @@ from hardware.keyboard import cbreak, read_keys
 from hardware.keyboard import press_from_key as press_from_key
 from hardware.oled import EmulatedOled, open_oled
 
-GpioButtons = Buttons  # the name the run loop's tests know
 
 log = logging.getLogger(__name__)
 
