@@ -38,7 +38,6 @@ from hardware.keyboard import cbreak, read_keys
 from hardware.keyboard import press_from_key as press_from_key
 from hardware.oled import EmulatedOled, open_oled
 
-
 log = logging.getLogger(__name__)
 
 TICK_SECONDS = 0.5  # how often the loop wakes without input (feedback timeouts, watchdog)
