@@ -481,7 +481,7 @@ def open_journal(path: Path) -> Journal:
     except JournalError as bad:
         if getattr(bad, "moved_to", None) is None:
             raise
-        log.error("%s; it was kept as %s and a new journal is started", bad, bad.moved_to)
+        log.error("%s; a new journal is started", bad)  # the message names where it was kept
         return Journal.create(path)
 
 
