@@ -474,9 +474,9 @@ def _scan(ui: UiState, state: GameState, card: str | None, ctx: Context) -> Step
             return _scan_draft(ui, state, card, name, ctx)
         case Mode.TOKENS:
             if not catalog.is_token(card):
-                return _notice(ui, state, ctx, f"{name} is not a progress token")
+                return _notice(ui, state, ctx, f"{name}: not a progress token")
             if card in ui.tokens:
-                return _notice(ui, state, ctx, f"{name} is already scanned")
+                return _notice(ui, state, ctx, f"{name}: already scanned")
             tokens = (*ui.tokens, card)
             mode = Mode.START if len(tokens) == BOARD_TOKENS else Mode.TOKENS
             return _show(replace(ui, tokens=tokens, mode=mode, cursor=0), state, ctx)
@@ -487,18 +487,18 @@ def _scan(ui: UiState, state: GameState, card: str | None, ctx: Context) -> Step
         case Mode.PROMPT:
             return _scan_prompt(ui, state, card, name, ctx)
         case Mode.CARD if catalog.is_wonder(card):
-            return _point_at(ui, state, ctx, card, f"{name} is not one of your wonders")
+            return _point_at(ui, state, ctx, card, f"{name}: not your wonder")
     return _scan_card(ui, state, card, name, ctx)
 
 
 def _scan_draft(ui: UiState, state: GameState, card: str, name: str, ctx: Context) -> Step:
     if not state.catalog.is_wonder(card):
-        return _notice(ui, state, ctx, f"{name} is not a wonder")
+        return _notice(ui, state, ctx, f"{name}: not a wonder")
     if len(ui.revealed) < REVEALED_PER_ROUND:
         if card in ui.revealed or card in ui.picks:
-            return _notice(ui, state, ctx, f"{name} is already scanned")
+            return _notice(ui, state, ctx, f"{name}: already scanned")
         return _show(replace(ui, revealed=(*ui.revealed, card), cursor=0), state, ctx)
-    return _point_at(ui, state, ctx, card, f"{name} is not on offer")
+    return _point_at(ui, state, ctx, card, f"{name}: not on offer")
 
 
 def _scan_prompt(ui: UiState, state: GameState, card: str, name: str, ctx: Context) -> Step:
@@ -509,11 +509,11 @@ def _scan_prompt(ui: UiState, state: GameState, card: str, name: str, ctx: Conte
         and len(ui.tokens) < library_draw(state)
     ):
         if card not in library_pool(state):
-            return _notice(ui, state, ctx, f"{name} cannot be drawn")
+            return _notice(ui, state, ctx, f"{name}: cannot be drawn")
         if card in ui.tokens:
-            return _notice(ui, state, ctx, f"{name} is already drawn")
+            return _notice(ui, state, ctx, f"{name}: already drawn")
         return _show(replace(ui, tokens=(*ui.tokens, card), cursor=0), state, ctx)
-    return _point_at(ui, state, ctx, card, f"{name} is not a choice here")
+    return _point_at(ui, state, ctx, card, f"{name}: not a choice here")
 
 
 def _point_at(ui: UiState, state: GameState, ctx: Context, target: str, refusal: str) -> Step:
@@ -538,7 +538,7 @@ def _target_of(event: Event | None) -> str | None:
 def _scan_card(ui: UiState, state: GameState, card: str, name: str, ctx: Context) -> Step:
     catalog = state.catalog
     if not catalog.is_card(card):
-        return _notice(ui, state, ctx, f"{name} is not an age card")
+        return _notice(ui, state, ctx, f"{name}: not an age card")
     age = catalog.card(card).age
     if age != state.age:
         return _notice(ui, state, ctx, f"{name}: age {age} card")

@@ -106,7 +106,7 @@ def test_left_wraps_to_the_last_option(idle: tuple[UiState, GameState]) -> None:
     [
         (None, "Unknown QR code"),
         ("arena", "Arena: age 3 card"),
-        ("the_pyramids", "The Pyramids is not an age card"),
+        ("the_pyramids", "The Pyramids: not an age card"),
     ],
 )
 def test_a_wrong_scan_shows_one_line_and_changes_nothing(
@@ -280,7 +280,7 @@ def test_setup_refuses_a_token_twice_and_a_card_as_token(catalog: Catalog) -> No
     state = new_game(catalog)
     ui = run(initial(state), state, Press("select"), Press("right"), Press("select")).ui
     twice = run(ui, state, Scan("law"), Scan("law"))
-    assert twice.ui.tokens == ("law",) and twice.ui.notice == "Law is already scanned"
+    assert twice.ui.tokens == ("law",) and twice.ui.notice == "Law: already scanned"
     card = run(twice.ui, state, Scan("lumber_yard"))
     assert card.ui.tokens == ("law",) and "not a progress token" in card.ui.notice
 
