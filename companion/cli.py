@@ -8,10 +8,12 @@ and `main(args) -> int`. Modules are imported only when their subcommand runs, s
 from __future__ import annotations
 
 import argparse
+import ast
 import importlib
 import importlib.util
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 # Subcommand name -> module name in companion.commands (in the order `--help` lists them).
 SUBCOMMANDS: dict[str, str] = {
@@ -27,13 +29,28 @@ SUBCOMMANDS: dict[str, str] = {
 }
 
 
-def _available() -> dict[str, str]:
-    """Subcommands whose module exists in this checkout."""
+def _available() -> dict[str, Path]:
+    """Subcommand name -> its module's file, for the subcommands this installation has."""
     found = {}
     for name, module in SUBCOMMANDS.items():
-        if importlib.util.find_spec(f"companion.commands.{module}") is not None:
-            found[name] = module
+        spec = importlib.util.find_spec(f"companion.commands.{module}")
+        if spec is not None and spec.origin is not None:
+            found[name] = Path(spec.origin)
     return found
+
+
+def _help_of(source: Path) -> str:
+    """A subcommand's one-line `HELP`, read from its source without importing it (some
+    subcommands import OpenCV or Flask, which the top-level help should not wait for)."""
+    for node in ast.parse(source.read_text(encoding="utf-8")).body:
+        if (
+            isinstance(node, ast.Assign)
+            and any(isinstance(t, ast.Name) and t.id == "HELP" for t in node.targets)
+            and isinstance(node.value, ast.Constant)
+            and isinstance(node.value.value, str)
+        ):
+            return node.value.value
+    return ""
 
 
 def build_parser(argv: Sequence[str]) -> argparse.ArgumentParser:
@@ -44,14 +61,14 @@ def build_parser(argv: Sequence[str]) -> argparse.ArgumentParser:
     )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     chosen = next((arg for arg in argv if not arg.startswith("-")), None)
-    for name, module_name in _available().items():
+    for name, source in _available().items():
         if name == chosen:
-            module = importlib.import_module(f"companion.commands.{module_name}")
+            module = importlib.import_module(f"companion.commands.{SUBCOMMANDS[name]}")
             sub = subparsers.add_parser(name, help=module.HELP, description=module.HELP)
             module.add_arguments(sub)
             sub.set_defaults(handler=module.main)
         else:
-            subparsers.add_parser(name, help=f"(see duel-companion {name} --help)")
+            subparsers.add_parser(name, help=_help_of(source))
     return parser
 
 

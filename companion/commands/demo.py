@@ -53,7 +53,7 @@ from companion.engine.events import (
 from companion.engine.scoring import score_sheet
 from companion.engine.state import GameState, Phase, Player
 
-HELP = "play a complete recorded game through the whole device and print the final score"
+HELP = "Play a complete recorded game through the whole device and print the final score."
 DEFAULT_OUT = Path("out/demo")
 RECORD = "game.jsonl"
 FRAME_SECONDS = 0.1  # the simulated camera's frame interval

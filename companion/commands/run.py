@@ -16,7 +16,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-HELP = "the device: camera, buttons, OLED, journal and the phone pages"
+HELP = "Run the device: camera, buttons, OLED, journal and the phone pages."
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
