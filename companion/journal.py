@@ -33,6 +33,7 @@ SCHEMA_VERSION = 1
 SQLITE_HEADER = b"SQLite format 3\x00"
 UNDO: dict[str, Any] = {"type": "undo"}
 STATUSES = ("in_progress", "finished")
+MAX_NESTING = 16  # an event nests 3 deep (setup.wonders.p1); deeper input is refused early
 ORIGINS = ("play", "import")
 
 SCHEMA = """
@@ -179,8 +180,12 @@ def parse_record_lines(lines: Iterable[str]) -> list[tuple[int, Record]]:
             continue
         try:
             record = json.loads(line)
+        except RecursionError:  # json's C scanner recurses: a line of 100 000 '['
+            raise RecordRefused(f"line {number}: nested too deeply", number) from None
         except ValueError as bad:
             raise RecordRefused(f"line {number}: not JSON: {bad}", number) from None
+        if _nesting(record) > MAX_NESTING:  # would not even serialise again deeper in a page
+            raise RecordRefused(f"line {number}: nested too deeply", number)
         if not isinstance(record, dict):
             raise RecordRefused(f"line {number}: expected a JSON object", number)
         if not isinstance(record.get("type"), str):
@@ -191,6 +196,25 @@ def parse_record_lines(lines: Iterable[str]) -> list[tuple[int, Record]]:
     if not records:
         raise RecordRefused("the record holds no event")
     return records
+
+
+def _nesting(value: Any) -> int:
+    """How deep lists and objects nest in a parsed JSON value (a scalar is 0), without
+    recursion."""
+    deepest = 0
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        children = (
+            item.values() if isinstance(item, dict) else item if isinstance(item, list) else None
+        )
+        if children is None:
+            continue
+        deepest = max(deepest, depth)
+        if deepest > MAX_NESTING:
+            break
+        stack.extend((child, depth + 1) for child in children)
+    return deepest
 
 
 def effective(rows: Iterable[Row]) -> list[Record]:

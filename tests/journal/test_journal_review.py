@@ -1,0 +1,28 @@
+"""The journal's edges: nesting, line separators inside strings, read-only opens."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from companion.journal import RecordRefused, parse_record_lines
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "[" * 100_000,
+        '{"type": "build", "note": ' + "[" * 500 + "]" * 500 + "}",
+    ],
+)
+def test_a_line_nested_too_deeply_is_refused_naming_the_line(line: str) -> None:
+    setup = json.dumps({"type": "setup"})
+    with pytest.raises(RecordRefused, match="^line 3: nested too deeply$") as refused:
+        parse_record_lines([setup, "", line])
+    assert refused.value.line == 3
+
+
+def test_an_event_nested_as_deep_as_a_setup_is_kept() -> None:
+    setup = {"type": "setup", "wonders": {"p1": ["a", "b", "c", "d"], "p2": ["e", "f", "g", "h"]}}
+    assert parse_record_lines([json.dumps(setup)]) == [(1, setup)]
