@@ -162,9 +162,29 @@ def _stamp(when: datetime) -> str:
     return when.astimezone(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
+# Characters that JSON leaves raw inside strings but `str.splitlines` breaks a line on.
+_LINE_BREAKS_IN_STRINGS = str.maketrans(
+    {"\x85": "\\u0085", "\u2028": "\\u2028", "\u2029": "\\u2029"}
+)
+
+
 def dumps(record: Mapping[str, Any]) -> str:
-    """A record as one compact JSON line (the journal and the game record share it)."""
-    return json.dumps(record, ensure_ascii=False, separators=(",", ":"))
+    """A record as one compact JSON line (the journal and the game record share it).
+
+    Line separators inside strings (U+0085, U+2028, U+2029) are escaped, so that the line
+    stays one line for any reader, `str.splitlines` included.
+    """
+    text = json.dumps(record, ensure_ascii=False, separators=(",", ":"))
+    return text.translate(_LINE_BREAKS_IN_STRINGS)
+
+
+def record_lines(text: str) -> list[str]:
+    """The physical lines of a game record: JSON Lines ends a line at "\n" (or "\r\n") only,
+    never at the other separators `str.splitlines` knows, which JSON strings may hold raw."""
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return [line[:-1] if line.endswith("\r") else line for line in lines]
 
 
 def parse_record_lines(lines: Iterable[str]) -> list[tuple[int, Record]]:

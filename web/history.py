@@ -14,7 +14,7 @@ from flask import (
 from werkzeug.exceptions import BadRequest, UnprocessableEntity
 from werkzeug.wrappers import Response
 
-from companion.journal import RecordRefused
+from companion.journal import RecordRefused, record_lines
 
 from .access import get_journal
 from .present import history_view
@@ -74,6 +74,6 @@ def decode_lines(data: bytes) -> list[str]:
         UnprocessableEntity: not UTF-8 text.
     """
     try:
-        return data.decode("utf-8-sig").splitlines()
+        return record_lines(data.decode("utf-8-sig"))
     except UnicodeDecodeError:
         raise UnprocessableEntity("The record is not UTF-8 text (JSON Lines)") from None

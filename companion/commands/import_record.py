@@ -13,7 +13,7 @@ from pathlib import Path
 from companion.catalog import default_catalog
 from companion.config import ConfigError, load_config
 from companion.game import import_record
-from companion.journal import Journal, JournalError
+from companion.journal import Journal, JournalError, record_lines
 
 HELP = "Add a game record (JSON Lines, finished or not) to a journal and print its game id."
 
@@ -33,7 +33,7 @@ def main(args: argparse.Namespace) -> int:
     except ConfigError as refused:
         return _refuse(str(refused))
     try:
-        lines = path.read_text(encoding="utf-8-sig").splitlines()
+        lines = record_lines(path.read_bytes().decode("utf-8-sig"))
     except OSError as bad:
         return _refuse(f"cannot read {path}: {bad.strerror or bad}")
     except UnicodeDecodeError:

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from companion.journal import RecordRefused, parse_record_lines
+from companion.journal import RecordRefused, dumps, parse_record_lines, record_lines
 
 
 @pytest.mark.parametrize(
@@ -18,7 +18,7 @@ from companion.journal import RecordRefused, parse_record_lines
 )
 def test_a_line_nested_too_deeply_is_refused_naming_the_line(line: str) -> None:
     setup = json.dumps({"type": "setup"})
-    with pytest.raises(RecordRefused, match="^line 3: nested too deeply$") as refused:
+    with pytest.raises(RecordRefused, match=r"^line 3: nested too deeply$") as refused:
         parse_record_lines([setup, "", line])
     assert refused.value.line == 3
 
@@ -26,3 +26,16 @@ def test_a_line_nested_too_deeply_is_refused_naming_the_line(line: str) -> None:
 def test_an_event_nested_as_deep_as_a_setup_is_kept() -> None:
     setup = {"type": "setup", "wonders": {"p1": ["a", "b", "c", "d"], "p2": ["e", "f", "g", "h"]}}
     assert parse_record_lines([json.dumps(setup)]) == [(1, setup)]
+
+
+def test_record_lines_end_at_newlines_only() -> None:
+    text = '{"a": "x\u2028y\x85z\u2029"}\r\n\n{"b": 1}\n'
+    assert record_lines(text) == ['{"a": "x\u2028y\x85z\u2029"}', "", '{"b": 1}']
+    assert record_lines("") == []
+
+
+def test_dumps_keeps_a_record_on_one_line_for_any_reader() -> None:
+    record = {"type": "setup", "players": {"p1": "Ann\u2028Lee", "p2": "\x85\u2029"}}
+    line = dumps(record)
+    assert line.splitlines() == [line]
+    assert json.loads(line) == record
