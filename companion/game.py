@@ -20,7 +20,14 @@ from companion.engine.cards import Catalog
 from companion.engine.events import Event, IllegalEvent, event_from_record, event_to_record
 from companion.engine.rules import apply, new_game
 from companion.engine.state import GameState
-from companion.journal import Journal, JournalError, Outcome, Record, RecordRefused
+from companion.journal import (
+    Journal,
+    JournalError,
+    Outcome,
+    Record,
+    RecordRefused,
+    parse_record_lines,
+)
 
 SCREEN_KEY = "screen"
 
@@ -52,6 +59,21 @@ def replay_records(
     return states
 
 
+def check_record(catalog: Catalog, lines: Iterable[str]) -> Outcome:
+    """The outcome of a game record if it were imported, without touching any journal (so a
+    command can refuse a record before it opens, creates or moves a journal file).
+
+    Raises:
+        RecordRefused: a line that is not a JSON event or that the rules refuse.
+    """
+    return _replayed_outcome(catalog, parse_record_lines(lines))
+
+
+def _replayed_outcome(catalog: Catalog, numbered: Sequence[tuple[int, Record]]) -> Outcome:
+    states = replay_records(catalog, [r for _, r in numbered], numbers=[n for n, _ in numbered])
+    return outcome_of(states[-1])
+
+
 def import_record(catalog: Catalog, journal: Journal, lines: Iterable[str]) -> int:
     """Add a game record (finished or not) to the journal as a new game; return its id.
 
@@ -61,8 +83,7 @@ def import_record(catalog: Catalog, journal: Journal, lines: Iterable[str]) -> i
     """
 
     def check(numbered: Sequence[tuple[int, Record]]) -> Outcome:
-        states = replay_records(catalog, [r for _, r in numbered], numbers=[n for n, _ in numbered])
-        return outcome_of(states[-1])
+        return _replayed_outcome(catalog, numbered)
 
     return journal.import_record(lines, check)
 

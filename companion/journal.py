@@ -287,7 +287,10 @@ class Journal:
         if readonly and not path.exists():
             raise JournalError(f"{path}: no journal there")
         if not readonly:
-            path.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as error:
+                raise JournalError(f"{path}: cannot create: {error.strerror or error}") from None
         fresh = not path.exists() or path.stat().st_size == 0
         problem = None if fresh else _foreign_header(path)
         db: sqlite3.Connection | None = None
@@ -309,7 +312,11 @@ class Journal:
                 db.close()
             if readonly:
                 raise JournalError(f"{path}: {problem}")
-            moved = _move_aside(path)
+            try:
+                moved = _move_aside(path)
+            except OSError as error:
+                why = error.strerror or error
+                raise JournalError(f"{path}: {problem}; cannot move it aside: {why}") from None
             raise JournalError(f"{path}: {problem}; moved aside to {moved.name}", moved)
         assert db is not None
         return cls(db, path, readonly, clock)

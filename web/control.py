@@ -16,7 +16,7 @@ from typing import Any, Protocol
 from companion.engine.cards import Catalog
 from companion.engine.events import IllegalEvent, event_from_record
 from companion.engine.rules import apply
-from companion.game import Game, import_record
+from companion.game import Game, check_record, import_record
 from companion.journal import Journal
 
 
@@ -71,5 +71,6 @@ class JournalControl:
 
     def import_record(self, lines: Sequence[str]) -> int:
         """Add a game record as a new game; return its id."""
+        check_record(self._catalog, lines)  # refused before the journal is opened or created
         with self._lock, Journal.open(self._path) as journal:
             return import_record(self._catalog, journal, lines)

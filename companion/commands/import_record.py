@@ -12,7 +12,7 @@ from pathlib import Path
 
 from companion.catalog import default_catalog
 from companion.config import ConfigError, load_config
-from companion.game import import_record
+from companion.game import check_record, import_record
 from companion.journal import Journal, JournalError, record_lines
 
 HELP = "Add a game record (JSON Lines, finished or not) to a journal and print its game id."
@@ -38,9 +38,11 @@ def main(args: argparse.Namespace) -> int:
         return _refuse(f"cannot read {path}: {bad.strerror or bad}")
     except UnicodeDecodeError:
         return _refuse(f"{path}: not UTF-8 text (a game record is JSON Lines)")
+    catalog = default_catalog()
     try:
+        check_record(catalog, lines)  # refused before the journal is opened, created or moved
         with Journal.open(journal_path) as journal:
-            game_id = import_record(default_catalog(), journal, lines)
+            game_id = import_record(catalog, journal, lines)
     except JournalError as refused:  # RecordRefused names the line
         return _refuse(f"{path}: {refused}")
     print(game_id)

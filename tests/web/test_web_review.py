@@ -11,7 +11,11 @@ import pytest
 from conftest import CODE, PLAYING
 from flask.testing import FlaskClient
 
+from companion.cli import main
+from companion.config import Config
+from companion.engine.cards import Catalog
 from companion.journal import Journal
+from web import create_app
 
 PAIRED = {"X-Pairing-Code": CODE}
 
@@ -83,3 +87,59 @@ def test_export_then_import_gives_the_same_game_with_line_separators_in_strings(
     assert replayed(client, copy) == replayed(client, game)
     assert replayed(client, copy)["players"]["p1"]["name"] == odd
     assert exported.decode().splitlines() == exported.decode().split("\n")[:-1]
+
+
+# --- duel-companion import ------------------------------------------------------------------
+
+
+def run_import(record: Path, journal: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
+    status = main(["import", str(record), "--journal", str(journal)])
+    err = capsys.readouterr().err
+    assert err.count("\n") == (status != 0)  # a refusal is one line, never a traceback
+    return status, err
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"", "the record holds no event"),
+        (b'{"type": "setup"}\n' * 6 + b"{oops\n", "line 7: not JSON"),
+        (b'{"type": "build", "player": "p1", "card": "baths"}\n', "line 1: "),
+        (b"\x00\xff" * 1000, "not UTF-8"),
+        (b'{"type": "x"}\n' + b"x" * 10_000_000, "line 2: not JSON"),
+    ],
+)
+def test_a_refused_record_neither_creates_nor_moves_the_journal(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], content: bytes, message: str
+) -> None:
+    record = tmp_path / "game.jsonl"
+    record.write_bytes(content)
+    missing = tmp_path / "new" / "j.sqlite"
+    status, err = run_import(record, missing, capsys)
+    assert status == 2 and message in err
+    assert not missing.parent.exists()
+    damaged = tmp_path / "damaged.sqlite"
+    damaged.write_bytes(b"SQLite format 3\x00" + b"\x07" * 5000)
+    status, err = run_import(record, damaged, capsys)
+    assert status == 2 and message in err and "moved aside" not in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["damaged.sqlite", "game.jsonl"]
+
+
+def test_import_into_a_journal_path_that_cannot_exist_is_one_line(
+    tmp_path: Path, records: dict[str, list[dict[str, Any]]], capsys: pytest.CaptureFixture[str]
+) -> None:
+    record = tmp_path / "game.jsonl"
+    record.write_text("\n".join(json.dumps(r) for r in records["civilian"]), encoding="utf-8")
+    status, err = run_import(record, record / "j.sqlite", capsys)
+    assert status == 2 and "cannot create" in err
+
+
+def test_a_refused_import_from_a_phone_creates_no_journal(tmp_path: Path, catalog: Catalog) -> None:
+    missing = tmp_path / "var" / "j.sqlite"
+    app = create_app(Config.defaults(journal=missing), PAIRING_CODE=CODE, CATALOG=catalog)
+    response = app.test_client().post(
+        "/api/games", data=b"{oops\n", content_type="application/jsonl", headers=PAIRED
+    )
+    assert response.status_code == 422
+    assert response.get_json()["error"].startswith("line 1: not JSON")
+    assert not missing.parent.exists()
