@@ -364,6 +364,11 @@ def _back(ui: UiState, state: GameState, ctx: Context) -> Step:
             return _show(replace(ui, mode=Mode.FIRST_PLAYER, cursor=0), state, ctx)
         case Mode.DRAFT if ui.revealed and len(ui.picks) % REVEALED_PER_ROUND == 0:
             return _show(replace(ui, revealed=ui.revealed[:-1], cursor=0), state, ctx)
+        case Mode.DRAFT if ui.picks and len(ui.picks) % REVEALED_PER_ROUND == 0:
+            # the start of the next round: back to the last choice of the round before
+            revealed = ui.picks[-REVEALED_PER_ROUND:]
+            back = replace(ui, picks=ui.picks[:-2], revealed=revealed, cursor=0)
+            return _show(back, state, ctx)
         case Mode.DRAFT if ui.picks:
             picks = ui.picks[:-1]
             if len(picks) % REVEALED_PER_ROUND == REVEALED_PER_ROUND - 1:
