@@ -16,7 +16,16 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
-from flask import Flask, current_app, jsonify, redirect, render_template, request, url_for
+from flask import (
+    Flask,
+    current_app,
+    jsonify,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 from werkzeug.exceptions import HTTPException, NotFound
 from werkzeug.routing import IntegerConverter, Map
 from werkzeug.wrappers import Response
@@ -120,10 +129,10 @@ def _http_error(error: HTTPException) -> Any:
         message = f"The request body is larger than {MAX_BODY // 1024} KB"
     elif error.code == 404 and message == NotFound.description:
         message = f"Nothing here: {request.path}"
-    result = _error(error.code, str(message))
-    if error.code == 405 and isinstance(result[0], Response):
-        result[0].headers["Allow"] = ", ".join(error.valid_methods or [])  # type: ignore[attr-defined]
-    return result
+    response = make_response(_error(error.code, str(message)))
+    if error.code == 405:  # pages and API alike: a 405 must say what is allowed
+        response.headers["Allow"] = ", ".join(error.valid_methods or [])  # type: ignore[attr-defined]
+    return response
 
 
 def _journal_error(error: JournalError) -> Any:

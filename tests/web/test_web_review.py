@@ -143,3 +143,23 @@ def test_a_refused_import_from_a_phone_creates_no_journal(tmp_path: Path, catalo
     assert response.status_code == 422
     assert response.get_json()["error"].startswith("line 1: not JSON")
     assert not missing.parent.exists()
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "allowed"),
+    [
+        ("POST", "/history", {"GET", "HEAD", "OPTIONS"}),
+        ("DELETE", f"/games/{PLAYING}", {"GET", "HEAD", "OPTIONS"}),
+        ("PUT", f"/games/{PLAYING}/undo", {"POST", "OPTIONS"}),
+        ("POST", f"/api/games/{PLAYING}", {"GET", "HEAD", "OPTIONS"}),
+        ("GET", f"/api/games/{PLAYING}/undo", {"POST", "OPTIONS"}),
+    ],
+)
+def test_a_wrong_method_is_405_naming_the_allowed_ones_and_changes_nothing(
+    client: FlaskClient, journal: Journal, method: str, path: str, allowed: set[str]
+) -> None:
+    before = snapshot(journal.path)
+    response = client.open(path, method=method, headers=PAIRED)
+    assert response.status_code == 405
+    assert set(response.headers["Allow"].split(", ")) == allowed
+    assert snapshot(journal.path) == before
