@@ -41,6 +41,7 @@ from .present import Unreplayable
 
 MAX_BODY = 256 * 1024  # a whole game record is about 10 KB
 SQLITE_MAX_ID = 2**63 - 1
+STATIC_MAX_AGE = 3600  # seconds a phone keeps style.css and live.js without asking again
 
 
 class GameIdConverter(IntegerConverter):
@@ -64,6 +65,7 @@ def create_app(config: Config, **overrides: Any) -> Flask:
         PAIRING_CODE=security.new_pairing_code(),
         SECRET_KEY=secrets.token_hex(32),
         MAX_CONTENT_LENGTH=MAX_BODY,
+        SEND_FILE_MAX_AGE_DEFAULT=STATIC_MAX_AGE,  # else Flask sends "no-cache" for static
         POLL_SECONDS=2.0,
         PAIRING_FAILURES_PER_MINUTE=10,
     )
@@ -109,7 +111,7 @@ def _headers(response: Response) -> Response:
         "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'; form-action 'self'",
     )
     if request.path.startswith("/static/"):
-        response.headers.setdefault("Cache-Control", "public, max-age=3600")
+        response.headers.setdefault("Cache-Control", f"public, max-age={STATIC_MAX_AGE}")
     else:
         response.headers.setdefault("Cache-Control", "no-store")
     return response

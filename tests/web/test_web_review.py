@@ -163,3 +163,12 @@ def test_a_wrong_method_is_405_naming_the_allowed_ones_and_changes_nothing(
     assert response.status_code == 405
     assert set(response.headers["Allow"].split(", ")) == allowed
     assert snapshot(journal.path) == before
+
+
+@pytest.mark.parametrize("name", ["style.css", "live.js"])
+def test_static_files_are_cached_by_the_phone_for_an_hour(client: FlaskClient, name: str) -> None:
+    response = client.get(f"/static/{name}")
+    assert response.status_code == 200
+    assert response.cache_control.max_age == 3600 and response.cache_control.public
+    assert not response.cache_control.no_cache
+    response.close()
