@@ -158,11 +158,7 @@ def serve(
     Raises:
         OSError: the address cannot be bound (in use, not ours).
     """
-    import waitress.server
-
-    server: Any = waitress.server.create_server(
-        app, host=host, port=port, threads=threads, ident="duel-companion"
-    )
+    server = _create_server(app, host, port, threads)
     if ready is not None:
         ready(int(server.effective_port))
     try:
@@ -171,17 +167,35 @@ def serve(
         server.close()
 
 
+def _create_server(app: Flask, host: str, port: int, threads: int) -> Any:
+    """A listening waitress server.
+
+    Raises:
+        OSError: the address cannot be bound, or the host is no address at all (waitress
+            says so with a ValueError, which callers expecting OSError would not catch).
+    """
+    import waitress.server
+
+    try:
+        return waitress.server.create_server(
+            app, host=host, port=port, threads=threads, ident="duel-companion"
+        )
+    except ValueError:
+        raise OSError(f"{host!r} is not an address of this machine") from None
+
+
+def url_host(host: str) -> str:
+    """The host as a URL writes it: an IPv6 address in brackets."""
+    return f"[{host}]" if ":" in host and not host.startswith("[") else host
+
+
 class WebServer:
     """A waitress server running in a daemon thread; `close()` stops it."""
 
     def __init__(self, app: Flask, host: str, port: int, threads: int) -> None:
-        import waitress.server
-
-        self._server: Any = waitress.server.create_server(
-            app, host=host, port=port, threads=threads, ident="duel-companion"
-        )
+        self._server: Any = _create_server(app, host, port, threads)
         self.port: int = int(self._server.effective_port)
-        self.url = f"http://{host}:{self.port}"
+        self.url = f"http://{url_host(host)}:{self.port}"
         self._thread = threading.Thread(target=self._run, name="web", daemon=True)
         self._thread.start()
 

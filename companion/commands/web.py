@@ -29,7 +29,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def main(args: argparse.Namespace) -> int:
     """Serve until interrupted; 2 on a bad configuration, port or journal."""
     from companion.journal import Journal, JournalError
-    from web import create_app, serve
+    from web import create_app, serve, url_host
 
     try:
         config = load_config(args.config)
@@ -53,7 +53,8 @@ def main(args: argparse.Namespace) -> int:
 
     def ready(bound: int) -> None:
         code = app.config["PAIRING_CODE"]
-        print(f"Serving {journal} on http://{host}:{bound}/ (pairing code {code})", flush=True)
+        url = f"http://{url_host(host)}:{bound}/"
+        print(f"Serving {journal} on {url} (pairing code {code})", flush=True)
 
     try:
         serve(app, host, port, threads, ready)
