@@ -331,9 +331,30 @@ def _press(ui: UiState, state: GameState, press: Press, ctx: Context) -> Step:
 
 def undone(ui: UiState, before: GameState, after: GameState, event: Event, ctx: Context) -> Step:
     """The screen after the run loop undid `event`: what was undone, then the game's screen."""
+    if isinstance(event, Setup) and (screens := setup_screens(event, after.catalog)):
+        ready = replace(screens, notice="Setup undone", status=ui.status, events=ctx.events)
+        return Step(ready, present_view(ready, after, ctx))  # nothing to scan again
     lines = ("Undone:", describe_event(before, event, ctx.language))
     done = UiState(mode=Mode.FEEDBACK, lines=lines, status=ui.status, events=ctx.events)
     return Step(done, present_view(done, after, ctx))
+
+
+def setup_screens(event: Setup, catalog: Catalog) -> UiState | None:
+    """The last setup screen (ready to start) that gives `event`, with the draft's picks in
+    draft order; None when no draft gives its wonders."""
+    first = event.first_player
+    wonders = {Player.P1: list(event.wonders[0]), Player.P2: list(event.wonders[1])}
+    picks: tuple[str, ...] = ()
+    if event.wonders != catalog.rules.first_game_wonders:
+        try:
+            picks = tuple(
+                wonders[first if letter == "A" else first.opponent].pop(0)
+                for letter in catalog.rules.draft_order
+            )
+        except IndexError:
+            return None
+    ui = UiState(mode=Mode.START, first=first, picks=picks, tokens=tuple(event.progress_tokens))
+    return ui if setup_event(ui, catalog) == replace(event, players=DEFAULT_NAMES) else None
 
 
 def _long_press(ui: UiState, state: GameState, name: str, ctx: Context) -> Step:

@@ -244,3 +244,34 @@ def test_long_left_at_the_start_of_draft_round_2_goes_back_to_round_1s_last_pick
     p1, p2 = controller.setup_wonders(table.ui, catalog)
     assert set(p1) == {"the_statue_of_zeus", "the_great_library", "the_sphinx", "the_appian_way"}
     assert set(p2) == {"the_mausoleum", "circus_maximus", "the_pyramids", "the_temple_of_artemis"}
+
+
+TOKENS = ("economy", "law", "architecture", "agriculture", "theology")
+
+
+@pytest.mark.parametrize("draft", [True, False], ids=["draft", "first_game"])
+def test_undoing_the_setup_goes_back_to_its_last_screen_with_everything_scanned(
+    catalog: Catalog, draft: bool
+) -> None:
+    table = Table(states=[new_game(catalog)])
+    table.ui = controller.initial(table.state)
+    feed_all(table, Press("right"), Press("select"))  # Player 2 begins
+    if draft:
+        feed_all(table, Press("select"), *map(Scan, ROUND_1), *[Press("select")] * 3)
+        feed_all(table, *map(Scan, ROUND_2), *[Press("select")] * 3)
+    else:
+        feed_all(table, Press("right"), Press("select"))
+    feed_all(table, *map(Scan, TOKENS))
+    setup = table.feed(Press("select")).event
+    assert setup is not None and table.state.phase is Phase.PLAYING
+    feed_all(table, Tick(0), Tick(FAR), Press("select", long=True))
+    result = table.feed(Press("select"))
+    assert len(table.states) == 1  # back before the setup
+    assert result.ui.mode is Mode.START, "the whole setup would have to be scanned again"
+    assert "undone" in result.ui.notice.lower()
+    again = table.feed(Press("select")).event
+    assert again == setup
+    # and the setup screens before it still hold what was scanned
+    feed_all(table, Tick(0), Tick(FAR), Press("select", long=True), Press("select"))
+    back = table.feed(Press("left", long=True)).ui
+    assert back.mode is Mode.TOKENS and back.tokens == TOKENS[:4]
