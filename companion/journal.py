@@ -292,6 +292,8 @@ class Journal:
             except OSError as error:
                 raise JournalError(f"{path}: cannot create: {error.strerror or error}") from None
         fresh = not path.exists() or path.stat().st_size == 0
+        if readonly and fresh:  # a creation cut short: nothing to read, and no write allowed
+            raise JournalError(f"{path}: an empty file, no journal there yet")
         problem = None if fresh else _foreign_header(path)
         db: sqlite3.Connection | None = None
         if problem is None:

@@ -41,7 +41,9 @@ def get_journal() -> Journal | None:
 
 
 def _journal_exists() -> bool:
-    return Path(current_app.config["JOURNAL"]).exists()
+    """Whether a journal is there: an empty file (a creation cut short) is none yet."""
+    path = Path(current_app.config["JOURNAL"])
+    return path.exists() and (not path.is_file() or path.stat().st_size > 0)
 
 
 def close_journal(_error: BaseException | None = None) -> None:

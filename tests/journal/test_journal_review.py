@@ -3,10 +3,18 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
-from companion.journal import RecordRefused, dumps, parse_record_lines, record_lines
+from companion.journal import (
+    Journal,
+    JournalError,
+    RecordRefused,
+    dumps,
+    parse_record_lines,
+    record_lines,
+)
 
 
 @pytest.mark.parametrize(
@@ -39,3 +47,11 @@ def test_dumps_keeps_a_record_on_one_line_for_any_reader() -> None:
     line = dumps(record)
     assert line.splitlines() == [line]
     assert json.loads(line) == record
+
+
+def test_a_readonly_open_of_an_empty_file_says_so_and_writes_nothing(tmp_path: Path) -> None:
+    empty = tmp_path / "j.sqlite"
+    empty.write_bytes(b"")
+    with pytest.raises(JournalError, match="an empty file, no journal there yet"):
+        Journal.open(empty, readonly=True)
+    assert [p.name for p in tmp_path.iterdir()] == ["j.sqlite"] and empty.read_bytes() == b""

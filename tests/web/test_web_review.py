@@ -222,3 +222,15 @@ def test_an_ipv6_server_gives_a_bracketed_url(app: Flask) -> None:
         assert server.url == f"http://[::1]:{server.port}"
         with urllib.request.urlopen(f"{server.url}/api/games", timeout=10) as answer:
             assert answer.status == 200
+
+
+def test_an_empty_journal_file_is_an_empty_history_not_a_503(
+    tmp_path: Path, catalog: Catalog
+) -> None:
+    empty = tmp_path / "j.sqlite"
+    empty.write_bytes(b"")
+    client = create_app(Config.defaults(journal=empty), CATALOG=catalog).test_client()
+    assert client.get("/api/games").get_json() == []
+    assert "No game yet" in client.get("/history").get_data(as_text=True)
+    assert client.get("/api/games/1").status_code == 404
+    assert empty.read_bytes() == b""
