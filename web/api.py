@@ -112,7 +112,7 @@ def import_game() -> tuple[Response, int]:
 
 def _mutation() -> None:
     require_same_origin_api()
-    require_pairing()
+    require_pairing(form=False)
 
 
 def _json_object() -> dict[str, Any]:

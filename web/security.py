@@ -38,8 +38,9 @@ def csrf_token() -> str:
     return hmac.new(key, b"duel-companion form", hashlib.sha256).hexdigest()[:32]
 
 
-def require_pairing() -> None:
-    """Refuse the request unless it carries the pairing code.
+def require_pairing(*, form: bool = True) -> None:
+    """Refuse the request unless it carries the pairing code (in a form field too when
+    `form`; the API takes only the header, which a browser cannot send cross-site unasked).
 
     Raises:
         Forbidden: no code or a wrong one (403).
@@ -53,7 +54,7 @@ def require_pairing() -> None:
         if len(failures) >= limit:
             raise TooManyRequests("Too many wrong pairing codes; wait a minute")
     given = request.headers.get(HEADER)
-    if given is None and request.mimetype in _FORMS:
+    if given is None and form and request.mimetype in _FORMS:
         given = request.form.get(FIELD)
     expected = str(current_app.config["PAIRING_CODE"])
     if not given:

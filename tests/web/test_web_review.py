@@ -234,3 +234,13 @@ def test_an_empty_journal_file_is_an_empty_history_not_a_503(
     assert "No game yet" in client.get("/history").get_data(as_text=True)
     assert client.get("/api/games/1").status_code == 404
     assert empty.read_bytes() == b""
+
+
+def test_the_api_takes_the_pairing_code_from_its_header_only(
+    client: FlaskClient, journal: Journal
+) -> None:
+    before = snapshot(journal.path)
+    response = client.post(f"/api/games/{PLAYING}/undo", data={"pairing_code": CODE})
+    assert response.status_code == 403
+    assert "pairing code" in response.get_json()["error"]
+    assert snapshot(journal.path) == before
