@@ -284,16 +284,9 @@ class LoopControl:
 
     def correct(self, game_id: int, record: Mapping[str, Any]) -> None:
         """Replace the latest effective event with `record`; refused: nothing changes."""
-        from companion.engine.rules import apply
 
         def action(app: App) -> None:
-            game = _writer(app, game_id)
-            event = event_from_record(dict(record))
-            if len(game.states) == 1:
-                raise IllegalEvent("Nothing to correct")
-            apply(game.states[-2], event)
-            game.undo()
-            game.submit(event)
+            _writer(app, game_id).correct(event_from_record(dict(record)))
 
         self._call(action)
 

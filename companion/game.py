@@ -163,6 +163,24 @@ class Game:
         self._states.pop()
         return self.state
 
+    def correct(self, event: Event) -> GameState:
+        """Replace the latest effective event with `event` (a mis-scan corrected), written as
+        one journal transaction; return the new state.
+
+        Raises:
+            IllegalEvent: nothing to correct, or the rules refuse `event` in place of the
+                latest one; nothing is written.
+            JournalError: the journal cannot write, or another writer changed this game.
+        """
+        if len(self._states) == 1:
+            raise IllegalEvent("Nothing to correct")
+        after = apply(self._states[-2], event)  # refused: raises, nothing written
+        self._seq = self._journal.append_correction(
+            self.game_id, event_to_record(event), outcome_of(after), after_seq=self._seq
+        )
+        self._states[-1] = after
+        return after
+
     def name_players(self, names: Mapping[str, str]) -> None:
         """Set the players' names shown on pages and written into the exported setup line."""
         self._journal.set_players(self.game_id, names)

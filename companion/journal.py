@@ -442,7 +442,7 @@ class Journal:
             raise JournalError('a journal record is a JSON object with a "type"')
         if record["type"] == "undo":
             raise JournalError("append an undo with append_undo")
-        return self._append(game_id, dict(record), outcome, after_seq)
+        return self._append(game_id, [dict(record)], outcome, after_seq)
 
     def append_undo(
         self, game_id: int, outcome: Outcome | None = None, *, after_seq: int | None = None
@@ -453,7 +453,29 @@ class Journal:
             UnknownGame: no game with that id.
             JournalError: nothing to undo, read-only journal, or a seq conflict.
         """
-        return self._append(game_id, dict(UNDO), outcome, after_seq)
+        return self._append(game_id, [dict(UNDO)], outcome, after_seq)
+
+    def append_correction(
+        self,
+        game_id: int,
+        record: Mapping[str, Any],
+        outcome: Outcome | None = None,
+        *,
+        after_seq: int | None = None,
+    ) -> int:
+        """Replace the latest effective event with `record`: an undo row and the new row,
+        committed together (a crash keeps both or neither); return the new row's seq.
+
+        Raises:
+            UnknownGame: no game with that id.
+            JournalError: nothing to undo, read-only journal, a record that is not a JSON
+                object with a "type" (or is an undo), or a seq conflict.
+        """
+        if not isinstance(record, Mapping) or not isinstance(record.get("type"), str):
+            raise JournalError('a journal record is a JSON object with a "type"')
+        if record["type"] == "undo":
+            raise JournalError("a correction replaces an event with an event, not an undo")
+        return self._append(game_id, [dict(UNDO), dict(record)], outcome, after_seq)
 
     def set_players(self, game_id: int, players: Mapping[str, str]) -> None:
         """Name the players of a game (summary column; the setup row stays as written).
@@ -543,8 +565,13 @@ class Journal:
                 raise JournalError(f"{self.path}: cannot write: {error}") from None
 
     def _append(
-        self, game_id: int, record: Record, outcome: Outcome | None, after_seq: int | None
+        self,
+        game_id: int,
+        records: Sequence[Record],
+        outcome: Outcome | None,
+        after_seq: int | None,
     ) -> int:
+        """Append `records` in one transaction; return the last one's seq."""
         with self._write() as db:
             self._require(db, game_id)
             last = int(
@@ -556,17 +583,19 @@ class Journal:
                 raise JournalError(
                     f"game {game_id} changed elsewhere (seq {last}, expected {after_seq})"
                 )
-            if record == UNDO and not self._has_effective(db, game_id):
+            if records[0] == UNDO and not self._has_effective(db, game_id):
                 raise JournalError("Nothing to undo")
-            db.execute(
-                "INSERT INTO events (game_id, seq, record, written_at) VALUES (?, ?, ?, ?)",
-                (game_id, last + 1, dumps(record), self._now()),
-            )
-            if record.get("type") == "setup":
-                self._take_players(db, game_id, record)
+            for record in records:
+                last += 1
+                db.execute(
+                    "INSERT INTO events (game_id, seq, record, written_at) VALUES (?, ?, ?, ?)",
+                    (game_id, last, dumps(record), self._now()),
+                )
+                if record.get("type") == "setup":
+                    self._take_players(db, game_id, record)
             if outcome is not None:
                 self._set_outcome(db, game_id, outcome)
-            return last + 1
+            return last
 
     def _has_effective(self, db: sqlite3.Connection, game_id: int) -> bool:
         found = db.execute(

@@ -14,8 +14,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from companion.engine.cards import Catalog
-from companion.engine.events import IllegalEvent, event_from_record
-from companion.engine.rules import apply
+from companion.engine.events import event_from_record
 from companion.game import Game, check_record, import_record
 from companion.journal import Journal
 
@@ -62,12 +61,7 @@ class JournalControl:
         """Replace the latest effective event with `record`; refused: nothing changes."""
         event = event_from_record(dict(record))
         with self._lock, Journal.open(self._path) as journal:
-            game = Game(self._catalog, journal, game_id)
-            if len(game.states) == 1:
-                raise IllegalEvent("Nothing to correct")
-            apply(game.states[-2], event)  # refused before anything is written
-            game.undo()
-            game.submit(event)
+            Game(self._catalog, journal, game_id).correct(event)
 
     def import_record(self, lines: Sequence[str]) -> int:
         """Add a game record as a new game; return its id."""

@@ -8,9 +8,10 @@ from pathlib import Path
 import pytest
 from journal_playout import finished_seed, playout
 
+from companion import journal as journal_module
 from companion.engine.cards import CardId, Catalog
-from companion.engine.events import Build, IllegalEvent, event_from_record
-from companion.engine.rules import apply
+from companion.engine.events import Build, IllegalEvent, event_from_record, event_to_record
+from companion.engine.rules import apply, legal_events
 from companion.engine.state import Player
 from companion.game import Game, import_record, outcome_of, replay_records
 from companion.journal import Journal, JournalError, RecordRefused
@@ -161,3 +162,52 @@ def test_the_device_screen_is_kept_with_the_game(catalog: Catalog, journal: Jour
         "view": "wonder_draft",
         "picked": 2,
     }
+
+
+def test_a_correction_replaces_the_latest_event_in_one_transaction(
+    catalog: Catalog, journal: Journal
+) -> None:
+    game = Game.start(catalog, journal)
+    records = playout(catalog, 3, events=12)
+    play(game, records)
+    before = game.states[-2]
+    latest = event_from_record(records[-1])
+    other = next(e for e in legal_events(before) if e != latest)
+    assert game.correct(other) == apply(before, other)
+    rows = journal.rows(game.game_id)
+    assert [row.record for row in rows[-2:]] == [{"type": "undo"}, event_to_record(other)]
+    assert journal.effective_events(game.game_id) == [*records[:-1], event_to_record(other)]
+    assert Game(catalog, journal, game.game_id).state == game.state  # what a restart finds
+
+
+def test_a_refused_correction_writes_nothing(catalog: Catalog, journal: Journal) -> None:
+    game = Game.start(catalog, journal)
+    with pytest.raises(IllegalEvent, match="Nothing to correct"):
+        game.correct(Build(Player.P1, CardId("lumber_yard")))
+    play(game, playout(catalog, 3, events=6))
+    states, seq = game.states, game.seq
+    with pytest.raises(IllegalEvent):
+        game.correct(Build(Player.P1, CardId("no_such_card")))
+    assert game.states == states and journal.last_seq(game.game_id) == seq
+
+
+def test_a_correction_cut_short_keeps_neither_row(
+    catalog: Catalog, journal: Journal, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = Game.start(catalog, journal)
+    records = playout(catalog, 3, events=8)
+    play(game, records)
+    other = next(e for e in legal_events(game.states[-2]) if e != event_from_record(records[-1]))
+    real_dumps = journal_module.dumps
+
+    def fail_on_the_event(record: object) -> str:
+        if record != {"type": "undo"}:
+            raise OSError("disk full")  # after the undo row was inserted
+        return real_dumps(record)
+
+    monkeypatch.setattr(journal_module, "dumps", fail_on_the_event)
+    with pytest.raises(OSError, match="disk full"):
+        game.correct(other)
+    monkeypatch.undo()
+    assert journal.effective_events(game.game_id) == records  # no lone undo row
+    assert journal.last_seq(game.game_id) == 8
