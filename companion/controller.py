@@ -259,8 +259,9 @@ def step(ui: UiState, state: GameState, given: Input, context: Context | None = 
     ui = replace(ui, events=ctx.events)
     match given:
         case Status(problem):
-            ui = replace(ui, status=problem or "")
-            return _show(ui, state, ctx)
+            status = problem or ""
+            under = None if ui.under is None else replace(ui.under, status=status)
+            return _show(replace(ui, status=status, under=under), state, ctx)
         case Tick(now):
             if ui.mode is Mode.FEEDBACK and ui.until is not None and now >= ui.until:
                 return _show(_next(ui, state, ctx), state, ctx)
