@@ -4,7 +4,7 @@
 each confirmed event before anyone is told (STYLE.md, section 3):
 
     journal = Journal.open(config.journal)
-    game = Game.resume_or_start(catalog, journal)  # the unfinished game, or a new one
+    game = Game.resume_or_start(catalog, journal)  # the latest game, or a new one
     game.submit(Build(Player.P1, CardId("lumber_yard")))  # refused: IllegalEvent, no row
     game.undo()  # an appended undo row; IllegalEvent("Nothing to undo") at the start
 
@@ -115,9 +115,13 @@ class Game:
 
     @classmethod
     def resume_or_start(cls, catalog: Catalog, journal: Journal) -> Game:
-        """The unfinished game at its exact state, or a new game when there is none."""
-        current = journal.current_game()
-        return cls.start(catalog, journal) if current is None else cls(catalog, journal, current)
+        """The newest game played here at its exact state, or a new game when there is none.
+
+        A finished game comes back too, so that a restart after the last card still shows the
+        winner and the score page's QR code; the players start the next game from there.
+        """
+        latest = journal.latest_played()
+        return cls.start(catalog, journal) if latest is None else cls(catalog, journal, latest)
 
     @property
     def state(self) -> GameState:

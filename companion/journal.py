@@ -360,6 +360,11 @@ class Journal:
         )
         return int(rows[0][0]) if rows else None
 
+    def latest_played(self) -> int | None:
+        """The newest game played here (not imported), finished or not, if any."""
+        rows = self._query("SELECT id FROM games WHERE origin = 'play' ORDER BY id DESC LIMIT 1")
+        return int(rows[0][0]) if rows else None
+
     def rows(self, game_id: int) -> list[Row]:
         """Every row of a game as written, undo rows included, in order.
 

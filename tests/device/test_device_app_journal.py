@@ -87,6 +87,25 @@ def test_the_whole_demo_game_ends_in_the_journal_as_recorded(
     app.journal.close()
 
 
+def test_a_restart_after_the_last_card_shows_the_end_again_until_a_new_game(
+    catalog: Catalog, tmp_path: Path
+) -> None:
+    path = tmp_path / "journal.sqlite"
+    app = make_app(catalog, path)
+    play(app, TablePlayer(read_record()), None)
+    finished = app.game.game_id
+    app.journal.close()  # the power is cut on the end screen
+
+    again = make_app(catalog, path)
+    again.start()
+    assert again.game.game_id == finished
+    assert again.state.finished and again.ui.mode is Mode.END
+    again.handle(Press("select"))  # the players start the next game
+    assert again.game.game_id != finished
+    assert not again.state.finished and again.ui.mode is not Mode.END
+    again.journal.close()
+
+
 def test_a_restart_resumes_on_the_same_screen(catalog: Catalog, tmp_path: Path) -> None:
     path = tmp_path / "journal.sqlite"
     app = make_app(catalog, path)

@@ -83,16 +83,28 @@ def test_resume_replays_to_the_same_state(catalog: Catalog, tmp_path: Path) -> N
         assert resumed.states == game.states
 
 
-def test_resume_or_start_starts_when_the_last_game_is_finished(
+def test_resume_or_start_comes_back_to_a_finished_game_until_a_new_one_starts(
     catalog: Catalog, journal: Journal
 ) -> None:
     game = Game.start(catalog, journal)
     play(game, playout(catalog, finished_seed(catalog, "civilian")))
     assert game.state.finished
     assert journal.game(game.game_id).status == "finished"
-    fresh = Game.resume_or_start(catalog, journal)
-    assert fresh.game_id != game.game_id
-    assert len(fresh.states) == 1
+    resumed = Game.resume_or_start(catalog, journal)  # a restart after the last card
+    assert resumed.game_id == game.game_id
+    assert resumed.state == game.state
+    fresh = Game.start(catalog, journal)  # the players start the next game
+    again = Game.resume_or_start(catalog, journal)
+    assert again.game_id == fresh.game_id != game.game_id
+    assert len(again.states) == 1
+
+
+def test_resume_or_start_starts_a_game_in_an_empty_journal(
+    catalog: Catalog, journal: Journal
+) -> None:
+    game = Game.resume_or_start(catalog, journal)
+    assert journal.latest_played() == game.game_id
+    assert len(game.states) == 1
 
 
 def test_summary_follows_the_game_to_its_end_and_back(catalog: Catalog, journal: Journal) -> None:
