@@ -630,7 +630,7 @@ def card_options(state: GameState, card: CardId, language: str = "en") -> list[C
         payment=payment,
     )
     gain = 2 + city.count(Color.YELLOW)
-    choices = [build, Choice("Discard", f"+{gain} coins", event=Discard(player, card))]
+    choices = [build, Choice("Discard", f"+{coins_text(gain)}", event=Discard(player, card))]
     for wonder_id in city.wonders_unbuilt:
         price = cheapest_payment(catalog, city, other, catalog.wonder(wonder_id))
         choices.append(
@@ -647,6 +647,11 @@ def card_options(state: GameState, card: CardId, language: str = "en") -> list[C
     return choices
 
 
+def coins_text(amount: int) -> str:
+    """An amount of coins in words: "1 coin", "-1 coin", "3 coins"."""
+    return f"{amount} coin" if abs(amount) == 1 else f"{amount} coins"
+
+
 def price_text(payment: Payment, language: str = "en") -> str:
     """ "free (chain)", "free", "3 coins: 1 wood 2 glass" """
     if payment.chain:
@@ -654,7 +659,7 @@ def price_text(payment: Payment, language: str = "en") -> str:
     if payment.total == 0:
         return "free"
     bought = " ".join(f"{units} {resource}" for resource, units, _ in payment.bought)
-    coins = "1 coin" if payment.total == 1 else f"{payment.total} coins"
+    coins = coins_text(payment.total)
     return f"{coins}: {bought}" if bought else coins
 
 
@@ -757,7 +762,7 @@ def describe(
         delta = after.city(player).coins - before.city(player).coins
         if delta:
             sign = "+" if delta > 0 else ""
-            lines.append(f"{player_name(after, player)} {sign}{delta} coins")
+            lines.append(f"{player_name(after, player)} {sign}{coins_text(delta)}")
     if after.position != before.position:
         lines.append(_pawn_line(before.position, after.position, after))
     if lost := len(before.loot) - len(after.loot):

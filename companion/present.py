@@ -14,6 +14,7 @@ from companion.controller import (
     Context,
     Mode,
     UiState,
+    coins_text,
     draft_picker,
     library_draw,
     options,
@@ -104,7 +105,7 @@ def payment_texts(payment: Payment) -> tuple[str, str]:
         return "chain", "Free through a chain"
     if payment.total == 0:
         return "free", ""
-    coins = "1 coin" if payment.total == 1 else f"{payment.total} coins"
+    coins = coins_text(payment.total)
     bought = " ".join(f"{units} {resource}" for resource, units, _ in payment.bought)
     return coins, f"buys {bought}" if bought else ""
 
@@ -186,7 +187,7 @@ def _titles(ui: UiState, state: GameState, ctx: Context) -> tuple[str, str]:
             return "Ready", "Player 1 vs Player 2"
         case Mode.CARD if ui.card is not None:
             coins = state.city(state.current).coins
-            return name(ui.card, lang), f"{player_name(state, state.current)}: {coins} coins"
+            return name(ui.card, lang), f"{player_name(state, state.current)}: {coins_text(coins)}"
         case Mode.PROMPT if state.pending is not None:
             return _prompt_titles(ui, state, ctx)
     return "", ""

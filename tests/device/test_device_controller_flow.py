@@ -342,3 +342,12 @@ def test_names_are_shown_in_the_configured_language(
     assert isinstance(shown.view, ChoiceView) and shown.view.title == name
     wrong = run(ui, state, Scan("arena"), ctx=ctx)
     assert wrong.ui.notice.startswith(state.catalog.name("arena", language))
+
+
+@pytest.mark.parametrize(
+    ("amount", "words"), [(1, "1 coin"), (-1, "-1 coin"), (0, "0 coins"), (12, "12 coins")]
+)
+def test_coins_are_worded_for_one_and_many(amount: int, words: str) -> None:
+    from companion.controller import coins_text
+
+    assert coins_text(amount) == words
