@@ -7,6 +7,8 @@ view is `companion.screens.render`.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from companion.controller import (
     DEFAULT_NAMES,
     REVEALED_PER_ROUND,
@@ -82,6 +84,9 @@ def view(ui: UiState, state: GameState, ctx: Context) -> View:
     choices = tuple(_option(c, coins) for c in options(ui, state, ctx))
     cursor = min(ui.cursor, max(len(choices) - 1, 0))
     hint, seen = _hint(ui, state, ctx)
+    if choices and seen:  # the options fill the screen: what was scanned goes on the bottom line
+        scanned = "scanned: " + ", ".join(seen)
+        choices = tuple(replace(c, note=c.note or scanned) for c in choices)
     return ChoiceView(title, subtitle, choices, cursor, hint, seen, notice, status)
 
 
@@ -119,6 +124,12 @@ def _hint(ui: UiState, state: GameState, ctx: Context) -> tuple[str, tuple[str, 
             return "Scan the wonders shown:", seen
         case Mode.TOKENS:
             return "Scan the board's tokens:", tuple(name(t, ctx.language) for t in ui.tokens)
+        case Mode.PROMPT if (
+            state.pending is not None
+            and state.pending.kind is PendingKind.GREAT_LIBRARY
+            and len(ui.tokens) < library_draw(state)
+        ):  # after a restart mid-draw, the players see which tokens already count
+            return "Scan the tokens drawn:", tuple(name(t, ctx.language) for t in ui.tokens)
     return "", ()
 
 

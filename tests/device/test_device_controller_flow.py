@@ -351,3 +351,32 @@ def test_coins_are_worded_for_one_and_many(amount: int, words: str) -> None:
     from companion.controller import coins_text
 
     assert coins_text(amount) == words
+
+
+def test_the_great_library_draw_lists_the_tokens_scanned_so_far(catalog: Catalog) -> None:
+    from companion.controller import library_pool, settle
+    from companion.engine.events import BuildWonder
+    from companion.present import view
+    from companion.views import ChoiceView
+
+    events = read_record()
+    library = next(
+        i
+        for i, e in enumerate(events)
+        if isinstance(e, BuildWonder) and e.wonder == WonderId("the_great_library")
+    )
+    state = new_game(catalog)
+    for event in events[: library + 1]:
+        state = apply(state, event)
+    assert state.pending is not None and state.pending.kind is PendingKind.GREAT_LIBRARY
+    context = Context()
+    ui = settle(state, context)
+    drawn = library_pool(state)[:2]
+    for token in drawn:
+        ui = step(ui, state, Scan(token), context).ui
+    shown = view(ui, state, context)
+    assert isinstance(shown, ChoiceView)
+    assert shown.hint == "Scan the tokens drawn:"
+    assert shown.seen == tuple(catalog.name(t) for t in drawn)
+    scanned = "scanned: " + ", ".join(catalog.name(t) for t in drawn)
+    assert shown.options and all(o.note == scanned for o in shown.options)  # the bottom line
