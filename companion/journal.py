@@ -443,11 +443,9 @@ class Journal:
             JournalError: read-only journal, an undo record (use `append_undo`), a record
                 that is not a JSON object with a "type", or a seq conflict.
         """
-        if not isinstance(record, Mapping) or not isinstance(record.get("type"), str):
-            raise JournalError('a journal record is a JSON object with a "type"')
-        if record["type"] == "undo":
-            raise JournalError("append an undo with append_undo")
-        return self._append(game_id, [dict(record)], outcome, after_seq)
+        return self._append(
+            game_id, [_event_record(record, "append an undo with append_undo")], outcome, after_seq
+        )
 
     def append_undo(
         self, game_id: int, outcome: Outcome | None = None, *, after_seq: int | None = None
@@ -476,11 +474,8 @@ class Journal:
             JournalError: nothing to undo, read-only journal, a record that is not a JSON
                 object with a "type" (or is an undo), or a seq conflict.
         """
-        if not isinstance(record, Mapping) or not isinstance(record.get("type"), str):
-            raise JournalError('a journal record is a JSON object with a "type"')
-        if record["type"] == "undo":
-            raise JournalError("a correction replaces an event with an event, not an undo")
-        return self._append(game_id, [dict(UNDO), dict(record)], outcome, after_seq)
+        event = _event_record(record, "a correction replaces an event with an event, not an undo")
+        return self._append(game_id, [dict(UNDO), event], outcome, after_seq)
 
     def set_players(self, game_id: int, players: Mapping[str, str]) -> None:
         """Name the players of a game (summary column; the setup row stays as written).
@@ -725,3 +720,16 @@ def _summary(row: tuple[Any, ...]) -> GameSummary:
         players=json.loads(players),
         origin=str(origin),
     )
+
+
+def _event_record(record: Mapping[str, Any], if_undo: str) -> Record:
+    """`record` as a row to append: a JSON object with a "type" that is not an undo.
+
+    Raises:
+        JournalError: not such an object; `if_undo` when it is an undo.
+    """
+    if not isinstance(record, Mapping) or not isinstance(record.get("type"), str):
+        raise JournalError('a journal record is a JSON object with a "type"')
+    if record["type"] == "undo":
+        raise JournalError(if_undo)
+    return dict(record)
