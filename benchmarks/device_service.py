@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from report import machine, write_section
+from report import machine, stop, write_section
 
 REPO = Path(__file__).resolve().parent.parent
 HEADING = "## Device"
@@ -148,15 +148,6 @@ def start(scratch: Path, source: str) -> tuple[subprocess.Popen[bytes], float, f
             pass
         to_ready = time.perf_counter() - started
     return process, to_screen, to_ready
-
-
-def stop(process: subprocess.Popen[bytes]) -> None:
-    process.terminate()
-    try:
-        process.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait()
 
 
 def service(scratch: Path) -> dict[str, list[float]]:

@@ -27,7 +27,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from report import machine, write_section
+from report import machine, stop, write_section
 
 REPO = Path(__file__).resolve().parents[1]
 HEADING = "## Raspberry Pi"
@@ -147,12 +147,7 @@ def start_once(venv: Path, scratch: Path) -> tuple[float, int, int]:
             raise RuntimeError(f"run did not become ready: {error}: {detail}") from None
         finally:
             if process.poll() is None:
-                process.terminate()
-                try:
-                    process.wait(timeout=20)
-                except subprocess.TimeoutExpired:
-                    process.kill()
-                    process.wait()
+                stop(process)
     os.unlink(address)
     return seconds, rss, peak
 

@@ -1,4 +1,5 @@
-"""What the benchmark scripts share: the machine they ran on, and their section of BENCHMARKS.md.
+"""What the benchmark scripts share: the machine they ran on, their section of BENCHMARKS.md,
+and stopping a service they started.
 
 Scripts run as `python benchmarks/<name>.py`, so they import this module as `report`.
 """
@@ -7,6 +8,7 @@ from __future__ import annotations
 
 import os
 import platform
+import subprocess
 from pathlib import Path
 
 BENCHMARKS = Path(__file__).resolve().parent.parent / "BENCHMARKS.md"
@@ -42,3 +44,13 @@ def write_section(text: str, path: Path = BENCHMARKS) -> None:
         end = current.find("\n## ", start + 1)
         updated = current[: start + 1] + body + (current[end:] if end != -1 else "")
     path.write_text(updated, encoding="utf-8")
+
+
+def stop(process: subprocess.Popen[bytes]) -> None:
+    """End a service started by a benchmark: SIGTERM, then SIGKILL after 20 s."""
+    process.terminate()
+    try:
+        process.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()

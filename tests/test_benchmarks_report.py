@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import signal
+import subprocess
 import sys
 from pathlib import Path
 
@@ -9,7 +11,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 
-from report import machine, write_section
+from report import machine, stop, write_section
 
 PAGE = "# Benchmarks\n\nIntro.\n\n## Engine\n\nold engine\n\n## Web\n\nold web\n"
 
@@ -49,3 +51,9 @@ def test_the_machine_names_cores_and_python() -> None:
     described = machine()
     assert "cores" in described
     assert "Python 3." in described
+
+
+def test_stop_ends_a_running_service() -> None:
+    process = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    stop(process)
+    assert process.returncode == -signal.SIGTERM
