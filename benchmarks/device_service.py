@@ -41,9 +41,9 @@ FPS = 15
 def latency(scratch: Path) -> tuple[list[float], list[float]]:
     """Seconds from frame capture to OLED image ready, one per scan of the demo game; and
     from a confirming button press to the screen, through the journal's commit."""
-    from companion.app import App, open_journal
     from companion.catalog import default_catalog
     from companion.commands.demo import Camera, TablePlayer, play, read_record
+    from companion.device.app import App, open_journal
 
     class Null:
         def show(self, image: object) -> None:

@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 from companion.catalog import default_catalog
-from companion.replay import replay_record
+from companion.records.replay import replay_record
 from companion.simulate import play
 
 RECORD = Path(__file__).parent.parent / "tests" / "records" / "simulated_civilian_win.jsonl"

@@ -26,8 +26,8 @@ from report import machine, write_section
 
 from companion.catalog import default_catalog
 from companion.config import Config
-from companion.game import import_record
-from companion.journal import Journal
+from companion.records.game import import_record
+from companion.records.journal import Journal
 from companion.simulate import play
 from web import WebServer, create_app
 

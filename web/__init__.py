@@ -3,7 +3,7 @@
 `create_app(config)` builds the Flask app over the journal that the device loop writes; it
 opens the journal read-only per request. Anything that changes a game goes through a
 `Control` (web/control.py): by default one that opens the journal for writing and uses
-`companion.game.Game`; the run loop passes its own (`CONTROL=...`) so that the one `Game` it
+`companion.records.game.Game`; the run loop passes its own (`CONTROL=...`) so that the one `Game` it
 holds stays the only writer. `serve` runs the app under waitress, never Flask's dev server.
 """
 
@@ -32,7 +32,7 @@ from werkzeug.wrappers import Response
 
 from companion.catalog import default_catalog
 from companion.config import Config
-from companion.journal import JournalError
+from companion.records.journal import JournalError
 
 from . import api, history, live, scoring, security
 from .access import close_journal, get_journal, wants_json

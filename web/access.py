@@ -8,7 +8,7 @@ from flask import current_app, g, request
 from werkzeug.exceptions import NotFound
 
 from companion.engine.cards import Catalog
-from companion.journal import GameSummary, Journal, JournalError, UnknownGame
+from companion.records.journal import GameSummary, Journal, JournalError, UnknownGame
 
 from .present import Loaded, load
 

@@ -14,7 +14,7 @@ from werkzeug.exceptions import (
 )
 
 from companion.engine.events import IllegalEvent
-from companion.journal import JournalError, RecordRefused, UnknownGame
+from companion.records.journal import JournalError, RecordRefused, UnknownGame
 
 from .access import get_journal, loaded_or_404, summary_or_404
 from .history import decode_lines
@@ -34,7 +34,7 @@ def games() -> Response:
 @bp.get("/games/<game:game_id>")
 def game(game_id: int) -> Response:
     """The object `duel-companion replay --json` prints for this game."""
-    from companion.replay import state_to_json  # the replay command's own serialiser
+    from companion.records.replay import state_to_json  # the replay command's own serialiser
 
     return jsonify(state_to_json(loaded_or_404(game_id).state))
 

@@ -1,7 +1,7 @@
 """How the pages change a game: undo, naming the players, correcting a mis-scan, importing.
 
 `Control` is what the app calls; `JournalControl` does it by opening the journal for writing
-and using `companion.game.Game`, which suits `duel-companion web` alone over a journal. The
+and using `companion.records.game.Game`, which suits `duel-companion web` alone over a journal. The
 run loop, which holds the one live `Game`, passes its own Control so that every change goes
 through its queue and the `Game` it holds stays the journal's only writer.
 """
@@ -15,8 +15,8 @@ from typing import Any, Protocol
 
 from companion.engine.cards import Catalog
 from companion.engine.events import event_from_record
-from companion.game import Game, check_record, import_record
-from companion.journal import Journal
+from companion.records.game import Game, check_record, import_record
+from companion.records.journal import Journal
 
 
 class Control(Protocol):

@@ -14,7 +14,7 @@ from flask import (
 from werkzeug.exceptions import BadRequest, UnprocessableEntity
 from werkzeug.wrappers import Response
 
-from companion.journal import RecordRefused, record_lines
+from companion.records.journal import RecordRefused, record_lines
 
 from .access import get_journal
 from .present import history_view

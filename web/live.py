@@ -23,7 +23,7 @@ from werkzeug.exceptions import BadRequest, Conflict, NotFound
 from werkzeug.wrappers import Response
 
 from companion.engine.events import IllegalEvent
-from companion.journal import JournalError, UnknownGame
+from companion.records.journal import JournalError, UnknownGame
 
 from .access import catalog, language, loaded_or_404, summary_or_404
 from .present import live_view, log_view

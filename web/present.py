@@ -15,7 +15,7 @@ from companion.engine.pricing import unit_prices
 from companion.engine.rules import apply, new_game
 from companion.engine.scoring import ROWS, Score, count_in, score_sheet
 from companion.engine.state import COLORS, GameState, Player
-from companion.journal import GameSummary, Record, Row
+from companion.records.journal import GameSummary, Record, Row
 
 PLAYERS = (Player.P1, Player.P2)
 RESOURCE_NAMES = ("wood", "clay", "stone", "glass", "papyrus")

@@ -26,8 +26,8 @@ from typing import Any, TextIO
 
 from PIL import Image
 
-from companion.app import score_url_for
-from companion.controller import (
+from companion.device.app import score_url_for
+from companion.device.controller import (
     Context,
     Input,
     Mode,
@@ -352,9 +352,9 @@ def play(
 
 def main(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     """Play the demo; exit 2 on a refused option or record."""
-    from companion.app import App
     from companion.catalog import default_catalog
-    from companion.journal import Journal, JournalError
+    from companion.device.app import App
+    from companion.records.journal import Journal, JournalError
 
     try:
         events = read_record(args.record)

@@ -12,8 +12,8 @@ from pathlib import Path
 
 from companion.catalog import default_catalog
 from companion.config import ConfigError, load_config
-from companion.game import check_record, import_record
-from companion.journal import Journal, JournalError, record_lines
+from companion.records.game import check_record, import_record
+from companion.records.journal import Journal, JournalError, record_lines
 
 HELP = "Add a game record (JSON Lines, finished or not) to a journal and print its game id."
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from companion.catalog import default_catalog
 from companion.engine.state import GameState, Player
-from companion.replay import ReplayError, replay_record, state_to_json
+from companion.records.replay import ReplayError, replay_record, state_to_json
 
 HELP = "Replay a game record (JSON Lines) and print the state after its last event."
 

@@ -33,9 +33,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def main(args: argparse.Namespace) -> int:
     """Run the service until stopped; exit 2 on a refused configuration or journal."""
-    from companion.app import ServiceOptions, run_service
     from companion.config import Config, ConfigError, load_config
-    from companion.journal import JournalError
+    from companion.device.app import ServiceOptions, run_service
+    from companion.records.journal import JournalError
 
     logging.basicConfig(
         level=logging.INFO if args.verbose else logging.WARNING,

@@ -28,7 +28,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def main(args: argparse.Namespace) -> int:
     """Serve until interrupted; 2 on a bad configuration, port or journal."""
-    from companion.journal import Journal, JournalError
+    from companion.records.journal import Journal, JournalError
     from web import create_app, serve, url_host
 
     try:

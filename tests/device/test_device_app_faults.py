@@ -9,9 +9,9 @@ from typing import Any
 import cv2
 from PIL import Image
 
-from companion.app import ReconnectingDisplay, start_scanner
 from companion.config import Config
-from companion.controller import Scan, Status
+from companion.device.app import ReconnectingDisplay, start_scanner
+from companion.device.controller import Scan, Status
 from companion.vision import synth
 from hardware.faults import Backoff, Health, Reconnecting
 

@@ -12,7 +12,8 @@ import pytest
 from luma.core.device import dummy
 from PIL import Image, ImageChops
 
-from companion.app import (
+from companion.commands.demo import TablePlayer, play, read_record
+from companion.device.app import (
     App,
     EmulatedOled,
     LoopControl,
@@ -22,11 +23,10 @@ from companion.app import (
     read_keys,
     run_loop,
 )
-from companion.commands.demo import TablePlayer, play, read_record
-from companion.controller import Mode, Press, Scan, Status, Tick
+from companion.device.controller import Mode, Press, Scan, Status, Tick
 from companion.engine.cards import Catalog
 from companion.engine.events import event_to_record
-from companion.journal import Journal
+from companion.records.journal import Journal
 
 
 class Spy:

@@ -7,7 +7,7 @@ from dataclasses import replace
 import pytest
 
 from companion.commands.demo import read_record
-from companion.controller import (
+from companion.device.controller import (
     Context,
     Input,
     Mode,
@@ -334,7 +334,7 @@ def test_a_saved_screen_is_resumed_only_if_it_matches_the_journal(
 def test_names_are_shown_in_the_configured_language(
     idle: tuple[UiState, GameState], language: str, name: str
 ) -> None:
-    from companion.present import ChoiceView
+    from companion.device.present import ChoiceView
 
     ui, state = idle
     ctx = Context(language=language, events=1)
@@ -348,16 +348,16 @@ def test_names_are_shown_in_the_configured_language(
     ("amount", "words"), [(1, "1 coin"), (-1, "-1 coin"), (0, "0 coins"), (12, "12 coins")]
 )
 def test_coins_are_worded_for_one_and_many(amount: int, words: str) -> None:
-    from companion.controller import coins_text
+    from companion.device.controller import coins_text
 
     assert coins_text(amount) == words
 
 
 def test_the_great_library_draw_lists_the_tokens_scanned_so_far(catalog: Catalog) -> None:
-    from companion.controller import library_pool, settle
+    from companion.device.controller import library_pool, settle
+    from companion.device.present import view
+    from companion.device.views import ChoiceView
     from companion.engine.events import BuildWonder
-    from companion.present import view
-    from companion.views import ChoiceView
 
     events = read_record()
     library = next(

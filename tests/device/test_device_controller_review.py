@@ -10,8 +10,8 @@ import pytest
 from hypothesis import event, given, note, settings
 from hypothesis import strategies as st
 
-from companion import controller
-from companion.controller import (
+from companion.device import controller
+from companion.device.controller import (
     Context,
     Input,
     Mode,
@@ -25,12 +25,12 @@ from companion.controller import (
     settle,
     step,
 )
+from companion.device.screens import render
 from companion.engine.cards import Catalog
 from companion.engine.events import Event, IllegalEvent
 from companion.engine.rules import apply, new_game, was_taken
 from companion.engine.state import GameState, Phase
-from companion.replay import read_events, replay_record
-from companion.screens import render
+from companion.records.replay import read_events, replay_record
 
 ROOT = Path(__file__).resolve().parents[2]
 RECORDS = [

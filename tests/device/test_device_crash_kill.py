@@ -25,8 +25,8 @@ import pytest
 from companion.commands.demo import read_record
 from companion.engine.cards import Catalog
 from companion.engine.events import event_to_record
-from companion.game import Game
-from companion.journal import Journal
+from companion.records.game import Game
+from companion.records.journal import Journal
 
 LINE_TIMEOUT = 120.0  # seconds to wait for the next announced row (a slow, shared machine)
 

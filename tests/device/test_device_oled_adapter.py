@@ -11,8 +11,8 @@ from luma.core.interface.serial import noop
 from PIL import Image, ImageChops
 
 from companion.config import DisplayConfig
-from companion.screens import render
-from companion.views import HelpView
+from companion.device.screens import render
+from companion.device.views import HelpView
 from hardware.oled import EmulatedOled, Oled, open_oled
 
 FRAME = render(HelpView((("left", "up", "back"),), pairing="1234"))

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from companion.screens import render
-from companion.views import HelpView
+from companion.device.screens import render
+from companion.device.views import HelpView
 from hardware.oled import EmulatedOled, ascii_frame, main, read_frame
 
 FRAME = render(HelpView((("left", "up", "back"),), pairing="1234"))

@@ -11,13 +11,9 @@ import pytest
 import zxingcpp
 from PIL import Image
 
-from companion import present
-from companion.controller import Context, Mode, UiState
-from companion.engine.cards import Catalog
-from companion.engine.events import Build, BuildWonder, Discard
-from companion.engine.state import GameState, PendingKind
-from companion.replay import replay_record
-from companion.screens import (
+from companion.device import present
+from companion.device.controller import Context, Mode, UiState
+from companion.device.screens import (
     ELLIPSIS,
     WIDTH,
     fit,
@@ -27,7 +23,11 @@ from companion.screens import (
     render,
     text_width,
 )
-from companion.views import ChoiceView, EndView, IdleView, MessageView, Option
+from companion.device.views import ChoiceView, EndView, IdleView, MessageView, Option
+from companion.engine.cards import Catalog
+from companion.engine.events import Build, BuildWonder, Discard
+from companion.engine.state import GameState, PendingKind
+from companion.records.replay import replay_record
 
 LANGUAGES = ("en", "nb", "sv", "da")
 DEMO_RECORD = Path(__file__).parents[2] / "companion" / "demo" / "game.jsonl"
@@ -181,7 +181,7 @@ def screens_of_a_game(states: list[GameState]) -> list[tuple[UiState, GameState]
 
 def _events(states: list[GameState]) -> list[tuple[GameState, object]]:
     lines = DEMO_RECORD.read_text(encoding="utf-8").splitlines()
-    from companion.replay import read_events
+    from companion.records.replay import read_events
 
     events = [event for _, event in read_events(lines)]
     return list(zip(states, events, strict=False))

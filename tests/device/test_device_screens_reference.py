@@ -14,8 +14,8 @@ import pytest
 from luma.core.device import dummy
 from PIL import Image, ImageChops
 
-from companion.screens import render
-from companion.views import (
+from companion.device.screens import render
+from companion.device.views import (
     BUTTON_MAP,
     ChoiceView,
     EndView,

@@ -27,7 +27,7 @@ from companion.engine.events import (
     event_to_record,
 )
 from companion.engine.state import Player
-from companion.replay import ReplayError, replay_record, state_to_json
+from companion.records.replay import ReplayError, replay_record, state_to_json
 
 RECORDS = Path(__file__).parent.parent / "records"
 GOLDEN = sorted(RECORDS.glob("*.jsonl"))

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 import companion.simulate as simulate_module
 from companion.cli import main as cli
 from companion.engine.rules import apply
-from companion.replay import replay_record
+from companion.records.replay import replay_record
 from companion.simulate import InvariantError, play, simulate
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.journal import Journal, JournalError
+from companion.records.journal import Journal, JournalError
 
 SETUP = {"type": "setup", "first_player": "p1"}
 
@@ -125,7 +125,7 @@ def test_an_empty_file_is_a_fresh_journal(tmp_path: Path) -> None:
 WRITER = textwrap.dedent(
     """
     import sys
-    from companion.journal import Journal
+    from companion.records.journal import Journal
     journal = Journal.open(sys.argv[1])
     game = journal.new_game()
     n = 0

@@ -8,13 +8,13 @@ from pathlib import Path
 import pytest
 from journal_playout import finished_seed, playout
 
-from companion import journal as journal_module
 from companion.engine.cards import CardId, Catalog
 from companion.engine.events import Build, IllegalEvent, event_from_record, event_to_record
 from companion.engine.rules import apply, legal_events
 from companion.engine.state import Player
-from companion.game import Game, import_record, outcome_of, replay_records
-from companion.journal import Journal, JournalError, RecordRefused
+from companion.records import journal as journal_module
+from companion.records.game import Game, import_record, outcome_of, replay_records
+from companion.records.journal import Journal, JournalError, RecordRefused
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.journal import (
+from companion.records.journal import (
     Journal,
     JournalError,
     RecordRefused,

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from companion.journal import (
+from companion.records.journal import (
     Journal,
     JournalError,
     Outcome,

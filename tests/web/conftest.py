@@ -17,8 +17,8 @@ from journal_playout import finished_seed, playout
 
 from companion.config import Config
 from companion.engine.cards import Catalog
-from companion.game import import_record
-from companion.journal import Journal
+from companion.records.game import import_record
+from companion.records.journal import Journal
 from web import create_app
 
 CODE = "123456"

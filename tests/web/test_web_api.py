@@ -10,8 +10,8 @@ from conftest import CIVILIAN, CODE, PLAYING, lines
 from flask.testing import FlaskClient
 
 from companion.engine.cards import Catalog
-from companion.game import Game, replay_records
-from companion.journal import Journal
+from companion.records.game import Game, replay_records
+from companion.records.journal import Journal
 
 PAIRED = {"X-Pairing-Code": CODE}
 
@@ -28,7 +28,7 @@ def test_games_lists_the_summary_fields(client: FlaskClient) -> None:
 def test_game_is_the_replay_json_object(
     client: FlaskClient, catalog: Catalog, records: dict[str, list[dict[str, Any]]]
 ) -> None:
-    from companion.replay import state_to_json
+    from companion.records.replay import state_to_json
 
     expected = state_to_json(replay_records(catalog, records["civilian"])[-1])
     assert client.get(f"/api/games/{CIVILIAN}").get_json() == json.loads(json.dumps(expected))

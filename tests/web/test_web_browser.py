@@ -23,8 +23,8 @@ from flask import Flask
 from PIL import Image
 
 from companion.engine.cards import Catalog
-from companion.game import Game
-from companion.journal import Journal
+from companion.records.game import Game
+from companion.records.journal import Journal
 from web import WebServer
 
 playwright_api = pytest.importorskip("playwright.sync_api")

@@ -15,7 +15,7 @@ import pytest
 from conftest import lines
 
 from companion.cli import main
-from companion.journal import Journal
+from companion.records.journal import Journal
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -14,8 +14,8 @@ from flask.testing import FlaskClient
 from companion.config import Config
 from companion.engine.cards import Catalog
 from companion.engine.scoring import ROWS, Score, ScoreSheet
-from companion.game import replay_records
-from companion.journal import Journal
+from companion.records.game import replay_records
+from companion.records.journal import Journal
 from web import create_app
 
 

@@ -18,7 +18,7 @@ from flask.testing import FlaskClient
 from companion.cli import main
 from companion.config import Config
 from companion.engine.cards import Catalog
-from companion.journal import Journal
+from companion.records.journal import Journal
 from web import WebServer, create_app
 
 PAIRED = {"X-Pairing-Code": CODE}

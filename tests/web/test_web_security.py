@@ -12,7 +12,7 @@ from conftest import CIVILIAN, CODE, PLAYING, lines
 from flask import Flask
 from flask.testing import FlaskClient
 
-from companion.journal import Journal
+from companion.records.journal import Journal
 
 OURS = {"Origin": "http://localhost"}
 

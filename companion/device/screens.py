@@ -1,7 +1,7 @@
 """Views drawn as 128x64 mode "1" images for the OLED: pure drawing, no state, no I/O.
 
-`render(view, fonts)` draws any view of `companion.views`. The fonts are the X11 misc-fixed
-bitmap fonts shipped in `companion/fonts` (`load_fonts()`): 5x8 for text (25 characters a
+`render(view, fonts)` draws any view of `companion.device.views`. The fonts are the X11 misc-fixed
+bitmap fonts shipped in `companion/device/fonts` (`load_fonts()`): 5x8 for text (25 characters a
 line), 6x10 for titles, 7x13 bold for the numbers players read from across the table.
 They cover Latin-1 (æøåäö); any other character is drawn as "?". A text too long for its
 place ends with an ellipsis, drawn as three dots since Latin-1 has no ellipsis character.
@@ -16,7 +16,7 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
-from companion.views import (
+from companion.device.views import (
     ChoiceView,
     EndView,
     HelpView,

@@ -25,13 +25,13 @@ from typing import Any, Protocol
 
 from PIL import Image
 
-from companion import controller, present
 from companion.config import Config, is_raspberry_pi
-from companion.controller import Context, Input, Press, Scan, Status, Step, Tick, UiState
+from companion.device import controller, present
+from companion.device.controller import Context, Input, Press, Scan, Status, Step, Tick, UiState
 from companion.engine.cards import Catalog
 from companion.engine.events import Event, IllegalEvent, event_from_record, event_to_record
-from companion.game import SCREEN_KEY, Game
-from companion.journal import Journal, JournalError
+from companion.records.game import SCREEN_KEY, Game
+from companion.records.journal import Journal, JournalError
 from hardware.buttons import Buttons
 from hardware.faults import Health, Reconnecting, StuckButtonGuard
 from hardware.keyboard import cbreak, read_keys
@@ -292,7 +292,7 @@ class LoopControl:
 
     def import_record(self, lines: Sequence[str]) -> int:
         """Add a game record as a new game; return its id."""
-        from companion.game import import_record
+        from companion.records.game import import_record
 
         result: int = self._call(lambda app: import_record(app.catalog, app.journal, lines))
         return result
@@ -483,7 +483,7 @@ def run_service(config: Config, options: ServiceOptions | None = None) -> int:
     import signal
 
     from companion.catalog import default_catalog
-    from companion.watchdog import Watchdog
+    from companion.device.watchdog import Watchdog
 
     opts = options or ServiceOptions()
     inbox: queue.Queue[Any] = queue.Queue()

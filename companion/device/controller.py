@@ -1,7 +1,7 @@
 """The scan-and-confirm state machine: one input in, the next screen and maybe one event out.
 
 `step(ui, state, input, context)` is pure: no I/O, no clock (a `Tick` carries the time). The
-run loop (`companion.app`) submits the returned event to the journal before it shows the
+run loop (`companion.device.app`) submits the returned event to the journal before it shows the
 screen, and calls `Step.refused` if the journal's game refuses it after all.
 
 Inputs are `Press(name, long)` from the buttons or the keyboard, `Scan(card)` from the camera
@@ -293,8 +293,8 @@ def _notice(ui: UiState, state: GameState, ctx: Context, reason: str) -> Step:
 
 
 def present_view(ui: UiState, state: GameState, ctx: Context) -> Any:
-    """The view of the screen (see `companion.present`)."""
-    from companion import present  # present imports this module's types
+    """The view of the screen (see `companion.device.present`)."""
+    from companion.device import present  # present imports this module's types
 
     return present.view(ui, state, ctx)
 

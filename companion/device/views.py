@@ -1,8 +1,9 @@
 """What the OLED shows, as plain values: one dataclass per kind of screen.
 
-`companion.present` builds these from the game state and the controller's UI state (names in
-the configured language, prices from the engine); `companion.screens` draws them. A view holds
-text and numbers only, so that drawing needs nothing else and tests can build views by hand.
+`companion.device.present` builds these from the game state and the controller's UI state
+(names in the configured language, prices from the engine); `companion.device.screens` draws
+them. A view holds text and numbers only, so that drawing needs nothing else and tests can
+build views by hand.
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ SQLite without our `application_id`, `user_version` and tables, or fails SQLite'
 raises `JournalError`; a writable open also moves it aside to `<name>.corrupt-<timestamp>`
 (with its -wal and -shm files), never overwriting anything.
 
-Only `companion.game.Game` writes events; pages open the journal read-only.
+Only `companion.records.game.Game` writes events; pages open the journal read-only.
 """
 
 from __future__ import annotations
@@ -509,7 +509,7 @@ class Journal:
         """Add a game record as a new game (origin "import") and return its id.
 
         `check` replays the (line number, record) pairs through the rules and returns the
-        outcome, or raises `RecordRefused` naming the line (`companion.game.import_record`
+        outcome, or raises `RecordRefused` naming the line (`companion.records.game.import_record`
         passes the engine's).
         All rows go in one transaction: a refused record changes nothing.
 

@@ -1,15 +1,15 @@
 """From the game state and the controller's UI state to what the OLED shows.
 
-`view(ui, state, context)` returns one of the views of `companion.views`, with names in the
+`view(ui, state, context)` returns one of the views of `companion.device.views`, with names in the
 configured language and prices from the engine's cheapest payments. It is pure; drawing the
-view is `companion.screens.render`.
+view is `companion.device.screens.render`.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
 
-from companion.controller import (
+from companion.device.controller import (
     DEFAULT_NAMES,
     REVEALED_PER_ROUND,
     Choice,
@@ -22,13 +22,8 @@ from companion.controller import (
     options,
     player_name,
 )
-from companion.engine.cards import RESOURCES
-from companion.engine.events import Discard
-from companion.engine.pricing import Payment, unit_prices
-from companion.engine.scoring import score_sheet
-from companion.engine.state import GameState, PendingKind, Player
-from companion.screens import render
-from companion.views import (
+from companion.device.screens import render
+from companion.device.views import (
     BUTTON_MAP,
     ChoiceView,
     EndView,
@@ -39,6 +34,11 @@ from companion.views import (
     Option,
     View,
 )
+from companion.engine.cards import RESOURCES
+from companion.engine.events import Discard
+from companion.engine.pricing import Payment, unit_prices
+from companion.engine.scoring import score_sheet
+from companion.engine.state import GameState, PendingKind, Player
 
 __all__ = [
     "ChoiceView",
@@ -72,7 +72,7 @@ def view(ui: UiState, state: GameState, ctx: Context) -> View:
         case Mode.HELP:
             return HelpView(BUTTON_MAP, ctx.pairing, notice, status)
         case Mode.UNDO:
-            from companion.controller import describe_event
+            from companion.device.controller import describe_event
 
             last = describe_event(state, ctx.last, ctx.language) if ctx.last else "-"
             return MessageView("Undo?", (last, "select: undo it", "left/right: keep"), notice,

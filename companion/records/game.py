@@ -20,7 +20,7 @@ from companion.engine.cards import Catalog
 from companion.engine.events import Event, IllegalEvent, event_from_record, event_to_record
 from companion.engine.rules import apply, new_game
 from companion.engine.state import GameState
-from companion.journal import (
+from companion.records.journal import (
     Journal,
     JournalError,
     Outcome,
