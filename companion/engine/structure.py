@@ -16,6 +16,7 @@ from .state import GameState, Structure, constructor, evolve
 __all__ = [
     "CARDS_PER_AGE",
     "accessible_cards",
+    "cards_left",
     "deal",
     "is_accessible",
     "is_face_up",
@@ -26,6 +27,11 @@ __all__ = [
 _make_structure = constructor(Structure)
 
 CARDS_PER_AGE = 20
+
+
+def cards_left(state: GameState) -> int:
+    """Cards still in the structure of the current age (an age ends after 20 are taken)."""
+    return CARDS_PER_AGE - state.taken
 
 
 def deal(state: GameState, event: Deal) -> GameState:
