@@ -443,7 +443,13 @@ def start_scanner(config: Config, inbox: queue.Queue[Any], health: Health | None
         inbox.put(Status(problem))
 
     scanner = Scanner(
-        lambda: open_source(camera.source, camera.width, camera.height),
+        lambda: open_source(
+            camera.source,
+            camera.width,
+            camera.height,
+            image_seconds=camera.image_seconds,
+            loop=camera.loop,
+        ),
         on_scan=lambda scan: inbox.put(Scan(scan.card, at=scan.at)),
         on_status=on_status,
         decoder=config.decoder,
@@ -568,7 +574,8 @@ def startup_message(config: Config, server: Any, buttons: Any, pairing: str) -> 
         )
     else:
         screen = f"{config.display.driver} OLED at I2C 0x{config.display.i2c_address:02X}"
-    keys = "keys a/s/d = left/select/right, A/S/D = long press (hold select = undo)"
+    keys = ("keys a/s/d = left/select/right, A/S/D = long press (hold select = undo), "
+            "/card_id Enter = a scan")  # fmt: skip
     pins = ", ".join(f"{name} GPIO{pin}" for name, pin in config.buttons.pins.items())
     lines = [
         "Duel Companion is running (Ctrl+C or SIGTERM stops it).",
