@@ -34,7 +34,7 @@ from companion.catalog import default_catalog
 from companion.config import Config
 from companion.records.journal import JournalError
 
-from . import api, history, live, scoring, security
+from . import api, compress, history, live, scoring, security
 from .access import close_journal, get_journal, wants_json
 from .control import JournalControl
 from .present import Unreplayable
@@ -83,6 +83,7 @@ def create_app(config: Config, **overrides: Any) -> Flask:
     app.register_error_handler(Unreplayable, _unreplayable)
     app.context_processor(_template_globals)
     app.after_request(_headers)
+    app.after_request(compress.gzip_response)
     app.add_url_rule("/", "index", _index)
     return app
 
