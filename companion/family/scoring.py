@@ -11,7 +11,7 @@ In the two-player variant the Free City is scored as a neighbour but not ranked.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from itertools import product
 
 from companion.engine.cards import Color
@@ -39,11 +39,11 @@ class Line:
 
     parts: tuple[Part, ...] = ()
     notes: tuple[str, ...] = ()
+    points: int = field(init=False)
+    """The category's points: the sum of its parts."""
 
-    @property
-    def points(self) -> int:
-        """The category's points: the sum of its parts."""
-        return sum(part.points for part in self.parts)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "points", sum([part.points for part in self.parts]))
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,11 +54,11 @@ class PlayerScore:
     lines: dict[str, Line]
     coins: int
     ranked: bool
+    total: int = field(init=False)
+    """The sum of every category."""
 
-    @property
-    def total(self) -> int:
-        """The sum of every category."""
-        return sum(line.points for line in self.lines.values())
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "total", sum([line.points for line in self.lines.values()]))
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,7 +146,7 @@ def wonders(city: City) -> Line:
 
 def civilian(city: City) -> Line:
     """The printed points of the blue cards."""
-    return Line(tuple(Part(c.points, c.name) for c in city.cards if c.color is Color.BLUE))
+    return Line(tuple(Part(c.points, c.name) for c in city.by_color.get(Color.BLUE, ())))
 
 
 def commercial(city: City) -> Line:
@@ -154,8 +154,8 @@ def commercial(city: City) -> Line:
     return Line(
         tuple(
             _counted_points(card, card.points_per, city, city, city)
-            for card in city.cards
-            if card.color is Color.YELLOW and card.points_per is not None
+            for card in city.by_color.get(Color.YELLOW, ())
+            if card.points_per is not None
         )
     )
 
@@ -183,17 +183,16 @@ def _guilds_and_science(city: City, left: City, right: City) -> tuple[Line, Scie
     """The guilds line and the best science, with Olympia B's best copied guild if built."""
     own = tuple(
         _counted_points(card, card.points_per, city, left, right)
-        for card in city.cards
-        if card.color is Color.PURPLE and card.points_per is not None
+        for card in city.by_color.get(Color.PURPLE, ())
+        if card.points_per is not None
     )
     wildcards = _wildcards(city)
-    copies = any(stage.copies_guild for stage in city.built_stages)
-    if not copies:
-        return Line(own), best_science(city, wildcards)
-    options = _copy_options(city, left, right, wildcards)
+    science = best_science(city, wildcards)
+    if not any(stage.copies_guild for stage in city.built_stages):
+        return Line(own), science
+    options = _copy_options(city, left, right, wildcards, science)
     if not options:
-        note = "no guild in the neighbours' cities to copy"
-        return Line(own, (note,)), best_science(city, wildcards)
+        return Line(own, ("no guild in the neighbours' cities to copy",)), science
     best = max(options, key=lambda option: option[0])  # first of equals: left neighbour first
     worth, guild, owner, part, science = best
     others = [f"{g.name} ({o.name}) +{w}" for w, g, o, _, _ in options if g is not guild]
@@ -207,32 +206,33 @@ CopyOption = tuple[int, FamilyCard, City, Part | None, Science]
 
 
 def _copy_options(
-    city: City, left: City, right: City, wildcards: tuple[str, ...]
+    city: City, left: City, right: City, wildcards: tuple[str, ...], science: Science
 ) -> list[CopyOption]:
     """Each neighbour guild Olympia can copy, with what it is worth to Olympia: its guild
-    points counted as if in Olympia's city, or the science a copied wildcard adds."""
-    base = best_science(city, wildcards).line.points
+    points counted as if in Olympia's city, or the science a copied wildcard adds to
+    `science`, the best without a copy."""
+    base = science.line.points
     owned = {card.id for card in city.cards}
     options: list[CopyOption] = []
     for owner in (left, right):
-        for guild in owner.cards:
-            if guild.color is not Color.PURPLE or guild.id in owned:
+        for guild in owner.by_color.get(Color.PURPLE, ()):
+            if guild.id in owned:
                 continue
             if guild.is_scientists_guild:
                 source = f"{guild.name} copied from {owner.name}"
-                science = best_science(city, (*wildcards, source))
-                options.append((science.line.points - base, guild, owner, None, science))
+                more = best_science(city, (*wildcards, source))
+                options.append((more.line.points - base, guild, owner, None, more))
             elif guild.points_per is not None:
                 holder = replace(city, cards=(*city.cards, guild))  # as if built in the city
                 part = _counted_points(guild, guild.points_per, holder, left, right, copied=True)
-                options.append((part.points, guild, owner, part, best_science(city, wildcards)))
+                options.append((part.points, guild, owner, part, science))
             owned.add(guild.id)  # the same guild in both neighbours is one choice
     return options
 
 
 def _wildcards(city: City) -> tuple[str, ...]:
     """The city's own science wildcards, named for the reasons."""
-    found = [card.name for card in city.cards if card.is_scientists_guild]
+    found = [card.name for card in city.by_color.get(Color.PURPLE, ()) if card.is_scientists_guild]
     found += [
         f"{city.wonder.name} stage {number}"
         for number, stage in enumerate(city.built_stages, 1)
@@ -245,13 +245,14 @@ def best_science(city: City, wildcards: tuple[str, ...]) -> Science:
     """The science points of the green cards with every wildcard placed where the total is
     highest (every placement is tried; equal totals keep the first in compass, gear, tablet
     order), with a note per wildcard comparing its other choices."""
-    counts = [sum(card.science is symbol for card in city.cards) for symbol in SYMBOLS]
+    counts = city.symbols
     best: tuple[Symbol, ...] = ()
-    best_points = -1
-    for choice in product(SYMBOLS, repeat=len(wildcards)):
-        points = science_points(_with(counts, choice))
-        if points > best_points:
-            best, best_points = choice, points
+    if wildcards:
+        best_points = -1
+        for choice in product(SYMBOLS, repeat=len(wildcards)):
+            points = science_points(_with(counts, choice))
+            if points > best_points:
+                best, best_points = choice, points
     final = _with(counts, best)
     parts = [
         Part(n * n, f"{n} x {symbol.value}: {n}x{n}")
@@ -271,11 +272,13 @@ def science_points(counts: Sequence[int]) -> int:
     return sum(n * n for n in counts) + POINTS_PER_SET * min(counts)
 
 
-def _with(counts: Sequence[int], choice: Sequence[Symbol]) -> list[int]:
+def _with(counts: Sequence[int], choice: Sequence[Symbol]) -> Sequence[int]:
+    if not choice:
+        return counts
     return [n + choice.count(symbol) for symbol, n in zip(SYMBOLS, counts, strict=True)]
 
 
-def _wildcard_note(name: str, counts: list[int], best: tuple[Symbol, ...], index: int) -> str:
+def _wildcard_note(name: str, counts: Sequence[int], best: tuple[Symbol, ...], index: int) -> str:
     """'Scientists Guild counted as a gear: 31 VP (as a compass 26, as a tablet 26)'."""
     chosen = best[index]
     alternatives = []
@@ -319,6 +322,6 @@ def _count(city: City, counts: tuple[Color | Counted, ...]) -> int:
             total += city.stages
         elif item is Counted.DEFEAT_TOKENS:
             total += city.defeats
-        elif isinstance(item, Color):
-            total += city.count(item)
+        else:
+            total += city.colors.get(item, 0)
     return total

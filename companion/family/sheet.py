@@ -138,15 +138,19 @@ def _city(catalog: FamilyCatalog, raw: dict[str, Any], where: str, edifice: bool
 
 
 def _cards(catalog: FamilyCatalog, raw: Any, where: str) -> tuple[FamilyCard, ...]:
-    if not isinstance(raw, list) or not all(isinstance(c, str) for c in raw):
+    if not isinstance(raw, list):
         raise SheetError(f"{where}: cards: expected a list of card ids")
-    for card_id, seen in Counter(raw).items():
-        if seen > 1:
-            raise SheetError(f"{where}: cards: {card_id!r} is listed twice")
-    unknown = [c for c in raw if CardId(c) not in catalog.cards]
-    if unknown:
-        raise SheetError(f"{where}: cards: unknown card {unknown[0]!r}")
-    return tuple(catalog.cards[CardId(c)] for c in raw)
+    cards = []
+    for card_id in raw:
+        card = catalog.cards.get(CardId(card_id)) if isinstance(card_id, str) else None
+        if card is None:
+            what = "unknown card" if isinstance(card_id, str) else "expected a card id, got"
+            raise SheetError(f"{where}: cards: {what} {card_id!r}")
+        cards.append(card)
+    if len(set(raw)) != len(raw):
+        twice = next(c for c in raw if raw.count(c) > 1)
+        raise SheetError(f"{where}: cards: {twice!r} is listed twice")
+    return tuple(cards)
 
 
 def _military(raw: Any, where: str) -> tuple[int, ...]:

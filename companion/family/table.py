@@ -8,11 +8,13 @@ clockwise, so the next city is the left neighbour and the previous one the right
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from enum import StrEnum
 
 from companion.engine.cards import Color
-from companion.family.cards import FamilyCard, Side, Stage, WonderBoard
+from companion.family.cards import SYMBOLS, FamilyCard, Side, Stage, WonderBoard
 
 VICTORY_TOKENS = {1: 1, 2: 3, 3: 5}
 """The victory token of each age; a defeat token is -1 in every age."""
@@ -64,15 +66,26 @@ class City:
     military: tuple[int, ...]
     free_city: bool = False
     edifice: Participation = Participation()
+    by_color: Mapping[Color, tuple[FamilyCard, ...]] = field(init=False, repr=False, compare=False)
+    """The city's cards of each colour (sorted once: every category looks at one colour)."""
+    colors: Mapping[Color, int] = field(init=False, repr=False, compare=False)
+    """The number of cards of each colour."""
+    symbols: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    """The number of green cards of each symbol, in `SYMBOLS` order."""
+
+    def __post_init__(self) -> None:
+        by_color: dict[Color, list[FamilyCard]] = {}
+        for card in self.cards:
+            by_color.setdefault(card.color, []).append(card)
+        object.__setattr__(self, "by_color", {c: tuple(cs) for c, cs in by_color.items()})
+        object.__setattr__(self, "colors", {c: len(cs) for c, cs in by_color.items()})
+        symbols = Counter(card.science for card in by_color.get(Color.GREEN, ()))
+        object.__setattr__(self, "symbols", tuple(symbols[s] for s in SYMBOLS))
 
     @property
     def built_stages(self) -> tuple[Stage, ...]:
         """The stages built, left to right."""
         return self.wonder.sides[self.side][: self.stages]
-
-    def count(self, color: Color) -> int:
-        """The number of cards of this colour in the city."""
-        return sum(card.color is color for card in self.cards)
 
     @property
     def defeats(self) -> int:
