@@ -11,6 +11,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 ENGINE_DIR = ROOT / "companion" / "engine"
+FAMILY_DIR = ROOT / "companion" / "family"
 BIN = Path(sys.executable).parent
 
 
@@ -36,6 +37,18 @@ def test_engine_imports_only_the_standard_library() -> None:
         for name in imported_modules(path):
             relative = name[:1] == "." and name[:2] != ".."
             inside = relative or name.startswith("companion.engine")
+            stdlib = name.split(".")[0] in sys.stdlib_module_names
+            assert inside or stdlib, f"{path.name} imports {name}"
+
+
+def test_family_imports_only_the_standard_library_and_the_engine() -> None:
+    """The family core is pure like the engine; it shares the engine's card colours."""
+    paths = list(FAMILY_DIR.rglob("*.py"))
+    assert len(paths) > 1, "no family modules found"
+    for path in paths:
+        for name in imported_modules(path):
+            relative = name[:1] == "." and name[:2] != ".."
+            inside = relative or name.startswith(("companion.family", "companion.engine"))
             stdlib = name.split(".")[0] in sys.stdlib_module_names
             assert inside or stdlib, f"{path.name} imports {name}"
 
