@@ -1,4 +1,4 @@
-"""The whole tree passes ruff, ruff format and mypy, and the engine stays pure."""
+"""The whole tree passes ruff, ruff format and mypy, and the engine and search stay pure."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 ENGINE_DIR = ROOT / "companion" / "engine"
+SEARCH_DIR = ROOT / "companion" / "search"
 BIN = Path(sys.executable).parent
 
 
@@ -36,6 +37,17 @@ def test_engine_imports_only_the_standard_library() -> None:
         for name in imported_modules(path):
             relative = name[:1] == "." and name[:2] != ".."
             inside = relative or name.startswith("companion.engine")
+            stdlib = name.split(".")[0] in sys.stdlib_module_names
+            assert inside or stdlib, f"{path.name} imports {name}"
+
+
+def test_search_imports_only_the_standard_library_and_the_engine() -> None:
+    paths = list(SEARCH_DIR.rglob("*.py"))
+    assert len(paths) >= 5, "search modules missing"  # view, determinize, policy, mcts, player
+    for path in paths:
+        for name in imported_modules(path):
+            relative = name[:1] == "." and name[:2] != ".."
+            inside = relative or name.startswith(("companion.search", "companion.engine"))
             stdlib = name.split(".")[0] in sys.stdlib_module_names
             assert inside or stdlib, f"{path.name} imports {name}"
 
