@@ -26,6 +26,8 @@ SUBCOMMANDS: dict[str, str] = {
     "stickers": "stickers",
     "web": "web",
     "import": "import_record",
+    "hint": "hint",
+    "arena": "arena",
 }
 
 

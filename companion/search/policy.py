@@ -385,8 +385,21 @@ def evaluate(state: GameState, player: Player) -> float:
     sign = 1 if player is Player.P1 else -1
     diff += 0.7 * sign * state.position
     diff += _science_pressure(mine) - _science_pressure(theirs)
-    diff += 0.15 * (mine.coins - theirs.coins)
+    diff += _assets(mine, state.age) - _assets(theirs, state.age)
     return 1.0 / (1.0 + math.exp(-diff / SCALE))
+
+
+_PRODUCTION_WORTH = (0.0, 2.5, 1.5, 0.3)
+"""VP-like worth of a unit of production (or a choice producer) in ages 1, 2, 3: what it
+saves on the cards still to come."""
+
+
+def _assets(city: City, age: int) -> float:
+    """VP-like worth of what scores nothing yet: production, chains, wonders to come."""
+    worth = _PRODUCTION_WORTH[age] * (sum(city.produces) + len(city.choices))
+    if age < 3:
+        worth += 0.5 * len(city.chain_symbols)
+    return worth + 0.05 * city.coins
 
 
 def _science_pressure(city: City) -> float:
