@@ -4,9 +4,11 @@ The JSON history holds each game's effective events (the game record, names in i
 its times and result, and the remembered players. Importing it adds each game through the same
 import as a single record (the rules check every line) unless the journal already holds a game
 with the same content hash: the hash of the effective events without the players' names, so a
-game exported, renamed and imported back is still recognised. A history that is not one, or
-holds a game the rules refuse, is refused whole (the message names the game and line) before
-anything is written.
+game exported, renamed and imported back is still recognised. Only games already in the journal
+before the import are skipped: two identical games within one file (a record imported twice on
+the exporting box) are both kept, so that the copy has the same statistics as its source. A
+history that is not one, or holds a game the rules refuse, is refused whole (the message names
+the game and line) before anything is written.
 """
 
 from __future__ import annotations
@@ -128,8 +130,7 @@ def import_history(catalog: Catalog, journal: Journal, data: Any) -> Imported:
         if digest in known:
             result.already[index] = known[digest]
             continue
-        game_id = import_record(catalog, journal, lines)
-        known[digest] = game_id
+        game_id = import_record(catalog, journal, lines)  # a twin within the file is kept
         result.added.append(game_id)
         if entry.get("status") == "finished" and isinstance(entry.get("finished"), str):
             journal.set_meta(
@@ -181,7 +182,7 @@ def games_csv(facts: Sequence[GameFacts]) -> str:
     rows = list(facts[0].seats[0].scores) if facts and facts[0].seats else []
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow([*CSV_HEAD, *rows, "total", "wonders", "progress_tokens"])
+    writer.writerow([*CSV_HEAD, *rows, "total", "wonders_built", "progress_tokens"])
     for game in facts:
         for seat in game.seats:
             result = ("shared" if game.shared else "win") if seat.won else "loss"

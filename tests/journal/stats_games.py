@@ -69,9 +69,9 @@ def play_at_box(
     return game.game_id
 
 
-def build_journal(catalog: Catalog, path: Path) -> Journal:
-    """The journal of the five games of the table above."""
-    clock = Clock()
+def build_journal(catalog: Catalog, path: Path, clock: Clock | None = None) -> Journal:
+    """The journal of the five games of the table above (`clock` is left at 2026-04-02)."""
+    clock = clock or Clock()
     journal = Journal.create(path, clock=clock)
     ann_ben, ben_cleo, ann_cleo = (
         {"p1": "Ann", "p2": "Ben"}, {"p1": "Ben", "p2": "Cleo"}, {"p1": "Ann", "p2": "Cleo"}
