@@ -27,6 +27,8 @@ SUBCOMMANDS: dict[str, str] = {
     "web": "web",
     "import": "import_record",
     "scorepad": "scorepad",
+    "hint": "hint",
+    "arena": "arena",
 }
 
 
