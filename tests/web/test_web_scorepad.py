@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import io
+import re
 import sys
 from pathlib import Path
 
+from conftest import CODE
 from flask.testing import FlaskClient
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "family"))
@@ -63,3 +66,59 @@ def test_the_page_lists_the_categories_in_the_rulebook_s_order(client: FlaskClie
         "military", "treasury", "wonders", "civilian", "science", "commercial", "guilds",
         "edifice",
     ]  # fmt: skip
+
+
+def test_saving_needs_the_pairing_code(client: FlaskClient) -> None:
+    assert client.post("/api/pads", json=SHEET).status_code == 403
+    wrong = client.post("/api/pads", json=SHEET, headers={"X-Pairing-Code": "000000"})
+    assert wrong.status_code == 403
+    assert client.get("/api/pads").get_json() == []
+
+
+def test_a_saved_pad_is_in_the_history_with_its_sheet_to_download(client: FlaskClient) -> None:
+    saved = client.post("/api/pads", json=SHEET, headers={"X-Pairing-Code": CODE})
+    assert saved.status_code == 201
+    pad_id = saved.get_json()["id"]
+    assert [p["winners"] for p in client.get("/api/pads").get_json()] == [["Ann"]]
+    history = client.get("/history").get_data(as_text=True)
+    assert f"/scorepad/{pad_id}" in history
+    assert "Winner: Ann" in history
+    page = client.get(f"/scorepad/{pad_id}").get_data(as_text=True)
+    assert "Winner: Ann" in page
+    twin = client.get(f"/scorepad/{pad_id}.json").get_json()
+    assert [p["total"] for p in twin["players"]] == [10, 9, 0]
+    download = client.get(f"/scorepad/{pad_id}/sheet")
+    assert download.headers["Content-Disposition"] == (
+        f'attachment; filename="scorepad-{pad_id}.json"'
+    )
+    assert download.get_json() == SHEET
+
+
+def test_an_impossible_sheet_is_not_saved(client: FlaskClient) -> None:
+    bad = {**SHEET, "players": SHEET["players"][:2]}
+    answer = client.post("/api/pads", json=bad, headers={"X-Pairing-Code": CODE})
+    assert answer.status_code == 422
+    assert client.get("/api/pads").get_json() == []
+
+
+def test_a_downloaded_sheet_imports_back_as_a_new_pad(client: FlaskClient) -> None:
+    client.post("/api/pads", json=SHEET, headers={"X-Pairing-Code": CODE})
+    sheet_file = client.get("/scorepad/1/sheet").get_data()
+    token = re.search(r'name="csrf_token" value="(\w+)"', client.get("/scorepad/import").text)
+    assert token is not None
+    answer = client.post(
+        "/scorepad/import",
+        data={
+            "csrf_token": token[1],
+            "pairing_code": CODE,
+            "sheet": (io.BytesIO(sheet_file), "s.json"),
+        },
+        headers={"Origin": "http://localhost"},
+    )
+    assert answer.status_code == 303
+    assert answer.headers["Location"].endswith("/scorepad/2")
+    assert client.get("/scorepad/2.json").get_json()["winners"] == ["Ann"]
+
+
+def test_a_saved_pad_that_does_not_exist_is_a_404(client: FlaskClient) -> None:
+    assert client.get("/scorepad/99").status_code == 404

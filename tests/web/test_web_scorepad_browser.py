@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import io
 from typing import Any
 
 import pytest
-from test_web_browser import PHONE, browser, phone, server, shot
+from conftest import CODE
+from PIL import Image
+from test_web_browser import PHONE, SCREENSHOTS, browser, phone, server
 
 from web import WebServer
 
@@ -13,6 +16,12 @@ playwright_api = pytest.importorskip("playwright.sync_api")
 
 pytestmark = pytest.mark.browser
 __all__ = ["browser", "server"]  # the fixtures, shared with the other browser tests
+
+
+def _viewport_shot(page: Any, name: str) -> None:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    image = Image.open(io.BytesIO(page.screenshot()))
+    image.convert("RGB").quantize(64).save(SCREENSHOTS / name, optimize=True)  # small commits
 
 
 def _tap_cards(page: Any, *names: str) -> None:
@@ -54,5 +63,13 @@ def test_a_four_player_game_is_entered_and_the_winner_read(browser: Any, server:
     page.locator("details.row-science summary").click()  # a tap opens the row
     assert page.get_by_text(note).first.is_visible()
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
-    shot(page, "scorepad.png")
+    page.evaluate("document.getElementById('result').scrollIntoView()")
+    _viewport_shot(page, "scorepad.png")  # the README shows the table, not the whole page
+    # The game is over: saved in the history with the pairing code.
+    page.fill("#pairing", CODE)
+    page.click("#save-pad")
+    page.wait_for_url(f"{server.url}/scorepad/1")
+    expect(page.locator("#result .winner")).to_have_text("Winner: Bob")
+    page.goto(f"{server.url}/history")
+    expect(page.locator("#score-pads + ul li").first).to_contain_text("Winner: Bob")
     page.context.close()

@@ -1,5 +1,6 @@
 // The score pad page: holds the sheet being entered and redraws the score table from
-// /scorepad/score.json after every change. Names typed before are remembered on this phone.
+// /scorepad/score.json after every change. Names typed before are remembered on this phone,
+// beside the players the box remembers; "Save" keeps the finished pad in the journal.
 (function () {
   "use strict";
   var view = JSON.parse(document.getElementById("pad-data").textContent);
@@ -44,7 +45,8 @@
     seats.textContent = "";
     var list = $("known-names");
     list.textContent = "";
-    known().forEach(function (n) { list.appendChild(el("option", { value: n })); });
+    known().concat(view.names).filter(function (n, k, all) { return all.indexOf(n) === k; })
+      .forEach(function (n) { list.appendChild(el("option", { value: n })); });
     players.forEach(function (p, i) {
       var li = el("li", { "class": "sp-seat" });
       var name = el("input", { type: "text", list: "known-names", placeholder: "Name", "aria-label": "Name of player " + (i + 1) });
@@ -176,7 +178,21 @@
     table.appendChild(total);
   }
 
+  function save() {
+    var error = $("save-error");
+    error.hidden = true;
+    fetch("/api/pads", { method: "POST", body: JSON.stringify(sheet()),
+      headers: { "Content-Type": "application/json", "X-Pairing-Code": $("pairing").value.trim() } })
+      .then(function (r) { return r.json().then(function (body) { return { ok: r.ok, body: body }; }); })
+      .then(function (answer) {
+        if (answer.ok) { window.location.href = answer.body.url; return; }
+        error.hidden = false;
+        error.textContent = answer.body.error || "Not saved";
+      });
+  }
+
   $("add-player").addEventListener("click", addPlayer);
+  $("save-pad").addEventListener("click", save);
   $("stages").addEventListener("change", function () { players[current].stages = Number($("stages").value); changed(); });
   $("coins").addEventListener("change", function () { players[current].coins = Math.max(0, parseInt($("coins").value, 10) || 0); changed(); });
   document.querySelectorAll(".token").forEach(function (b) {
