@@ -79,7 +79,7 @@ def _same_turn(a: _Card, b: _Card) -> bool:
 
 
 def _assignments(
-    cards: list[_Card], layout: Layout, model: TableModel, keep: int = 12
+    cards: list[_Card], layout: Layout, model: TableModel, keep: int = 8
 ) -> list[dict[int, int]]:
     """Placements (position -> card index) that put cards on the layout's positions, from
     every card taken as the reference at every position; the `keep` placing the most."""
@@ -376,21 +376,25 @@ def read_structure(
         homography, placed = fitted
         table = _Table(gray, homography, origins, m)
         slots, contradictions = _classify(placed, cards, layout, table, origins, m)
-        options.append((contradictions, -len(placed), slots))
+        options.append((len(placed) - contradictions, slots))
     if not options:
         return StructureReading(unknown, 0, len(found))
-    # the placement that explains the frame best: fewest contradictions, most cards placed;
-    # another that places as many cards as well, or nearly as well, elsewhere (the cards
-    # read may fit the layout shifted by a column when a row's end is gone): cannot tell
-    options.sort(key=lambda o: (o[0], o[1]))
+    # the placement that explains the frame best: the most cards placed less the
+    # contradictions; another nearly as good that puts cards elsewhere (the cards read may
+    # fit the layout shifted by a column when a row's ends are gone): cannot tell
+    options.sort(key=lambda o: -o[0])
     best = options[0]
-    cards_at = {(i, s) for i, s in enumerate(best[2]) if s not in (None, "back", "empty")}
-    rivals = [
-        o for o in options[1:]
-        if o[1] <= best[1] and o[0] <= best[0] + 1
-        and {(i, s) for i, s in enumerate(o[2]) if s not in (None, "back", "empty")} != cards_at
-    ]  # fmt: skip
+
+    def conflict(a: list[Slot], b: list[Slot]) -> bool:
+        """Whether two readings put a card in different places."""
+        where = {s: i for i, s in enumerate(a) if s not in (None, "back", "empty")}
+        return any(
+            s not in (None, "back", "empty") and where.get(s, i) != i for i, s in enumerate(b)
+        ) or any(x != y and None not in (x, y) and "back" not in (x, y) and "empty" not in (x, y)
+                 for x, y in zip(a, b, strict=True))  # fmt: skip
+
+    rivals = [o for o in options[1:] if o[0] >= best[0] - 1 and conflict(o[1], best[1])]
     if rivals:
         return StructureReading(unknown, 0, len(found))
-    placed_count = sum(1 for s in best[2] if s not in (None, "back", "empty"))
-    return StructureReading(tuple(best[2]), placed_count, len(found) - placed_count)
+    placed_count = sum(1 for s in best[1] if s not in (None, "back", "empty"))
+    return StructureReading(tuple(best[1]), placed_count, len(found) - placed_count)
