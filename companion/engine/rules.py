@@ -38,12 +38,22 @@ from .events import (
     Event,
     IllegalEvent,
     KeepLibraryToken,
+    Reveal,
     Setup,
     TakeProgress,
 )
 from .opening import check_draft, draft_pickers, setup
 from .state import GameState, Pending, PendingKind, Phase, evolve
-from .structure import accessible_cards, cards_left, deal, is_accessible, is_face_up, was_taken
+from .structure import (
+    accessible_cards,
+    cards_left,
+    deal,
+    is_accessible,
+    is_face_up,
+    reveal,
+    unrevealed,
+    was_taken,
+)
 from .turn import Turn, end_turn
 
 __all__ = [
@@ -61,6 +71,7 @@ __all__ = [
     "legal_events",
     "library_draw",
     "new_game",
+    "unrevealed",
     "was_taken",
 ]
 
@@ -85,6 +96,8 @@ def apply(state: GameState, event: Event) -> GameState:
         raise IllegalEvent("The game is not set up yet: the first event must be setup")
     if isinstance(event, Setup):
         raise IllegalEvent("The game is already set up")
+    if isinstance(event, Reveal):  # not a player's action: allowed while a choice is pending
+        return reveal(state, event)
     pending = state.pending
     if pending is not None:
         return _answer(state, pending, event)
