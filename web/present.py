@@ -273,6 +273,7 @@ def live_view(catalog: Catalog, lang: str, loaded: Loaded) -> dict[str, Any]:
         cities[player.value] = {
             "name": names[player.value],
             "coins": city.coins,
+            "coins_text": words.coins(city.coins),
             "score": sheet.of(player).total,
             "cards": {c: v for c, v in by_color.items() if v},
             "card_count": len(city.cards),
