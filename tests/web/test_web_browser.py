@@ -192,3 +192,16 @@ def test_several_phones_polling_do_not_starve_plain_requests(
     assert answers == [200] * 10
     for page in pages:
         page.context.close()
+
+
+def test_review_shows_the_chart_and_the_costliest_moves(browser: Any, server: WebServer) -> None:
+    page = phone(browser)
+    page.goto(f"{server.url}/games/{MILITARY}/review", timeout=300_000)  # searches every move
+    chart = page.locator(".review-chart img")
+    playwright_api.expect(chart).to_be_visible()
+    assert page.evaluate("document.querySelector('.review-chart img').naturalWidth") > 0  # drawn
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    assert page.locator("#costliest-p1 li").count() >= 1
+    assert "From here on" in page.inner_text("#turning-point")
+    shot(page, "review-light.png")
+    page.context.close()
