@@ -208,3 +208,16 @@ def test_history_times_are_shown_in_the_phones_time_zone(
     assert shown.inner_text() == utc.astimezone(ZoneInfo("Asia/Tokyo")).strftime("%Y-%m-%d %H:%M")
     assert shown.get_attribute("title") == newest["started_text"]  # UTC on a long press
     context.close()
+
+
+def test_review_shows_the_chart_and_the_costliest_moves(browser: Any, server: WebServer) -> None:
+    page = phone(browser)
+    page.goto(f"{server.url}/games/{MILITARY}/review", timeout=300_000)  # searches every move
+    chart = page.locator(".review-chart img")
+    playwright_api.expect(chart).to_be_visible()
+    assert page.evaluate("document.querySelector('.review-chart img').naturalWidth") > 0  # drawn
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    assert page.locator("#costliest-p1 li").count() >= 1
+    assert "From here on" in page.inner_text("#turning-point")
+    shot(page, "review-light.png")
+    page.context.close()
