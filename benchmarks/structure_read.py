@@ -71,7 +71,8 @@ def reading(frames: int, out: list[str]) -> None:
                 f"| {resolution} | {difficulty} | {frames} | {up_read / up:.1%} ({up_read}/{up}) "
                 f"| {down_right / down:.1%} ({down_right}/{down}) "
                 f"| {empty_right / empty:.1%} ({empty_right}/{empty}) "
-                f"| {hidden_told}/{hidden} | {wrong} | {median * 1000:.0f} ms ({p95 * 1000:.0f} ms) "
+                f"| {hidden_told}/{hidden} | {wrong} "
+                f"| {median * 1000:.0f} ms ({p95 * 1000:.0f} ms) "
                 f"| {median * PI4_FACTOR:.1f} s |"
             )
 
@@ -121,7 +122,7 @@ def main() -> None:
     out += [
         "",
         "Face-up read: positions whose card is face up and read as that card. Face-down and "
-        "empty right: told as \"back\" and \"empty\". Under a hand: positions whose visible "
+        'empty right: told as "back" and "empty". Under a hand: positions whose visible '
         "part a hand overlaps, and how many of them were still told (rightly: wrong counts "
         "every position told wrongly). Positions not told are null (cannot tell).",
         "",
