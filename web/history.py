@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from flask import (
     Blueprint,
     current_app,
@@ -17,6 +19,7 @@ from werkzeug.wrappers import Response
 from companion.records.journal import RecordRefused, record_lines
 
 from .access import get_journal
+from .players import import_history_file
 from .present import history_view
 from .security import require_pairing, require_same_origin_form
 
@@ -45,11 +48,11 @@ def games_json() -> Response:
 @bp.get("/history/import")
 def import_page() -> str:
     """The form that adds a game record to the journal."""
-    return render_template("history/import.html", error=None)
+    return render_template("history/import.html", error=None, done=None)
 
 
 @bp.post("/history/import")
-def import_form() -> Response | tuple[str, int]:
+def import_form() -> Response | str | tuple[str, int]:
     """Add an uploaded or pasted game record (pairing code and form token needed)."""
     require_same_origin_form()
     require_pairing()
@@ -59,12 +62,25 @@ def import_form() -> Response | tuple[str, int]:
         data = request.form.get("text", "").encode()
     if not data.strip():
         raise BadRequest("Choose a game record file or paste its lines")
+    if is_history(data):
+        done = import_history_file(data)
+        return render_template("history/import.html", error=None, done=done)
     lines = decode_lines(data)
     try:
         game_id = current_app.config["CONTROL"].import_record(lines)
     except RecordRefused as refused:
-        return render_template("history/import.html", error=str(refused)), 422
+        return render_template("history/import.html", error=str(refused), done=None), 422
     return redirect(url_for("scoring.final_score", game_id=game_id), code=303)
+
+
+def is_history(data: bytes) -> bool:
+    """Whether an upload is a whole history (one JSON object with a "format"), not a game
+    record (JSON Lines: a one-line record is an object without "format")."""
+    try:
+        parsed = json.loads(data.decode("utf-8-sig"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        return False
+    return isinstance(parsed, dict) and "format" in parsed
 
 
 def decode_lines(data: bytes) -> list[str]:

@@ -26,6 +26,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from itertools import combinations
+from operator import itemgetter
 from typing import Any
 
 VICTORIES = ("civilian", "military", "science", "shared")
@@ -57,11 +58,8 @@ class GameFacts:
     first: str | None
     victory: str | None
     seats: tuple[Seat, ...]
-
-    @property
-    def shared(self) -> bool:
-        """Whether more than one seat won (a shared victory)."""
-        return sum(seat.won for seat in self.seats) > 1
+    shared: bool
+    """Whether more than one seat won (a shared victory)."""
 
     @property
     def day(self) -> str:
@@ -95,6 +93,7 @@ def facts_from_summary(
         first=summary.get("first"),
         victory=summary.get("victory"),
         seats=seats,
+        shared=len(winners) > 1,
     )
 
 
@@ -217,13 +216,16 @@ def _rows(seats: Sequence[Seat]) -> list[str]:
 
 
 def _average(seats: Sequence[Seat]) -> dict[str, float]:
-    rows = _rows(seats)
-    sums = dict.fromkeys([*rows, "total"], 0)
-    for seat in seats:
-        for row in rows:
-            sums[row] += seat.scores.get(row, 0)
-        sums["total"] += seat.total
-    return {row: round(value / len(seats), 1) for row, value in sums.items()} if seats else {}
+    if not seats:
+        return {}
+    rows = [*_rows(seats), "total"]
+    points = itemgetter(*rows[:-1])  # a tuple of the row values (C speed over many seats)
+    if len(rows) == 2:  # itemgetter of one key returns the value itself
+        table = [(points(seat.scores), seat.total) for seat in seats]
+    else:
+        table = [(*points(seat.scores), seat.total) for seat in seats]
+    sums = [sum(column) for column in zip(*table, strict=True)]
+    return {row: round(value / len(seats), 1) for row, value in zip(rows, sums, strict=True)}
 
 
 def categories(seats: Sequence[Seat]) -> dict[str, Any]:

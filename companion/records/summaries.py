@@ -145,22 +145,23 @@ def load_facts(journal: Journal, summarize: Summarize, cache: FactsCache) -> lis
     `summarize(game_id)` makes a missing or stale summary from the events (the caller passes
     a replay with its catalog); results are kept in `cache`.
     """
-    stored = has_table(journal, "game_summaries")
-    columns = "s.seq, s.summary" if stored else "NULL, NULL"
-    join = "LEFT JOIN game_summaries s ON s.game_id = g.id" if stored else ""
-    rows = journal.query(
-        f"SELECT g.id, g.players, {columns}, "
-        "(SELECT MAX(seq) FROM events e WHERE e.game_id = g.id) "
-        f"FROM games g {join} WHERE g.status = 'finished' ORDER BY g.id"
+    last = "(SELECT MAX(seq) FROM events e WHERE e.game_id = g.id)"
+    finished = (
+        "FROM games g LEFT JOIN game_summaries s ON s.game_id = g.id WHERE g.status = 'finished'"
     )
-    valid = [(gid, players, text) for gid, players, seq, text, last in rows if seq == last]
-    parsed = json.loads("[" + ",".join(text for _, _, text in valid) + "]")
-    facts = [
-        facts_from_summary(int(gid), summary, json.loads(players))
-        for (gid, players, _), summary in zip(valid, parsed, strict=True)
-    ]
-    for gid, players, seq, _, last in rows:
-        if seq != last:
-            made = cache.get((int(gid), int(last or 0)), partial(summarize, int(gid)))
-            facts.append(facts_from_summary(int(gid), made, json.loads(players)))
+    if not has_table(journal, "game_summaries"):  # a journal no summary was written to yet
+        finished = (
+            "FROM games g, (SELECT NULL AS seq, NULL AS summary) s WHERE g.status = 'finished'"
+        )
+    # The valid summaries with the names, as one JSON array: one parse for all of them.
+    (text,) = journal.query(
+        "SELECT json_group_array(json_array(g.id, json(g.players), json(s.summary))) "
+        f"{finished} AND s.seq = {last}"
+    )[0]
+    facts = [facts_from_summary(gid, summary, names) for gid, names, summary in json.loads(text)]
+    for gid, players, seq in journal.query(
+        f"SELECT g.id, g.players, {last} {finished} AND s.seq IS NOT {last}"
+    ):
+        made = cache.get((int(gid), int(seq or 0)), partial(summarize, int(gid)))
+        facts.append(facts_from_summary(int(gid), made, json.loads(players)))
     return facts
