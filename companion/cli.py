@@ -26,6 +26,7 @@ SUBCOMMANDS: dict[str, str] = {
     "stickers": "stickers",
     "web": "web",
     "import": "import_record",
+    "export": "export",
 }
 
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-
 from flask import (
     Blueprint,
     current_app,
@@ -16,6 +14,7 @@ from flask import (
 from werkzeug.exceptions import BadRequest, UnprocessableEntity
 from werkzeug.wrappers import Response
 
+from companion.records.archive import parsed_history
 from companion.records.journal import RecordRefused, record_lines
 
 from .access import get_journal
@@ -62,8 +61,9 @@ def import_form() -> Response | str | tuple[str, int]:
         data = request.form.get("text", "").encode()
     if not data.strip():
         raise BadRequest("Choose a game record file or paste its lines")
-    if is_history(data):
-        done = import_history_file(data)
+    history = parsed_history(data)
+    if history is not None:
+        done = import_history_file(history)
         return render_template("history/import.html", error=None, done=done)
     lines = decode_lines(data)
     try:
@@ -71,16 +71,6 @@ def import_form() -> Response | str | tuple[str, int]:
     except RecordRefused as refused:
         return render_template("history/import.html", error=str(refused), done=None), 422
     return redirect(url_for("scoring.final_score", game_id=game_id), code=303)
-
-
-def is_history(data: bytes) -> bool:
-    """Whether an upload is a whole history (one JSON object with a "format"), not a game
-    record (JSON Lines: a one-line record is an object without "format")."""
-    try:
-        parsed = json.loads(data.decode("utf-8-sig"))
-    except (UnicodeDecodeError, ValueError, RecursionError):
-        return False
-    return isinstance(parsed, dict) and "format" in parsed
 
 
 def decode_lines(data: bytes) -> list[str]:

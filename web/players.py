@@ -3,11 +3,10 @@ the import of another box's whole history."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from flask import Blueprint, current_app, jsonify, redirect, render_template, request, url_for
-from werkzeug.exceptions import BadRequest, Conflict, UnprocessableEntity
+from werkzeug.exceptions import Conflict, UnprocessableEntity
 from werkzeug.wrappers import Response
 
 from companion.records.archive import import_history
@@ -70,21 +69,15 @@ def rename_form() -> Response | tuple[str, int]:
     return _change(lambda journal: rename_player(journal, old, new))
 
 
-def import_history_file(data: bytes) -> dict[str, Any]:
-    """Import a whole history (JSON) through the writer; return what it did.
+def import_history_file(history: dict[str, Any]) -> dict[str, Any]:
+    """Import a whole history (parsed JSON) through the writer; return what it did.
 
     Raises:
-        UnprocessableEntity: not JSON, not a history, or a game the rules refuse.
+        UnprocessableEntity: not a history, or a game the rules refuse.
     """
-    try:
-        parsed = json.loads(data.decode("utf-8-sig"))
-    except (UnicodeDecodeError, ValueError, RecursionError):
-        raise UnprocessableEntity("The history file is not JSON text") from None
-    if not isinstance(parsed, dict):
-        raise BadRequest("The history file is not a JSON object")
 
     def change(journal: Journal) -> dict[str, Any]:
-        return import_history(catalog(), journal, parsed).to_json()
+        return import_history(catalog(), journal, history).to_json()
 
     try:
         result: dict[str, Any] = current_app.config["CONTROL"].write(change)

@@ -12,6 +12,8 @@ from conftest import CODE
 from flask import Flask
 from flask.testing import FlaskClient
 
+from companion.records.journal import Journal
+
 ORIGIN = {"Origin": "http://localhost"}
 
 
@@ -124,3 +126,14 @@ def test_history_export_imports_into_another_box_from_the_phone(
     again = upload()
     assert "Added 0 games; 5 already here (game 5, 6, 7, 8, 5)" in again
     assert client.get("/stats.json").get_json()["victories"]["shared"] == 1
+
+
+def test_the_live_page_offers_the_known_players_most_recent_first(
+    stats_client: FlaskClient, stats_journal: Journal
+) -> None:
+    game = stats_journal.new_game()
+    page = stats_client.get(f"/games/{game}").get_data(as_text=True)
+    options = page.split('<datalist id="known-players">')[1].split("</datalist>")[0]
+    # Ann and Ben played last (game 4, 2026-03-10), Cleo before (game 3).
+    assert options == '<option value="Ben"><option value="Ann"><option value="Cleo">'
+    assert page.count('list="known-players"') == 2
