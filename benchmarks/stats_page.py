@@ -29,6 +29,7 @@ from companion.catalog import default_catalog
 from companion.config import Config
 from companion.records.game import Game, import_record
 from companion.records.journal import Journal
+from companion.records.tables import steps_applied
 from companion.simulate import play
 from web import WebServer, create_app
 
@@ -89,6 +90,22 @@ def row(name: str, samples: Sequence[float]) -> str:
     return f"| {name} | {len(samples)} | {median:.1f} | {p90:.1f} | {worst:.1f} |"
 
 
+def after_a_game(app: Any, path: Path, games: int = 5) -> list[float]:
+    """Milliseconds of `/stats` each time one more finished game was imported."""
+    catalog = default_catalog()
+    rng = random.Random(path.stat().st_size)
+    client = app.test_client()
+    client.get("/stats")
+    times = []
+    for _ in range(games):
+        with Journal.open(path) as journal:
+            import_record(catalog, journal, list(play(catalog, rng, check=False).record_lines()))
+        start = time.perf_counter()
+        client.get("/stats").close()
+        times.append((time.perf_counter() - start) * 1e3)
+    return times
+
+
 def measure(path: Path, runs: int) -> list[str]:
     app = create_app(Config.defaults(journal=path))
     filters = [f"/stats?player={name}" for name in NAMES] + [
@@ -108,6 +125,9 @@ def measure(path: Path, runs: int) -> list[str]:
     timed(app, ["/stats", "/stats.json"], True)  # imports and templates
     for name, run in cases:
         lines.append(row(name, run()))
+    lines.append(
+        row("`/stats` after one more game finished (its summary read)", after_a_game(app, path))
+    )
     with WebServer(app, "127.0.0.1", 0, threads=2) as server:
         sizes = [(p, fetch(server.port, p)[1]) for p in ("/stats", "/static/style.css")]
     with Journal.open(path, readonly=True) as journal:
@@ -134,6 +154,8 @@ def main() -> int:
         start = time.perf_counter()
         build_journal(path, args.games, args.seed)
         print(f"built {path} in {time.perf_counter() - start:.0f} s", file=sys.stderr)
+    with Journal.open(path) as journal, journal.transaction() as db:
+        steps_applied(db)  # a journal kept from an older version: as its next game would
     results = measure(path, args.runs)
     command = f"python benchmarks/stats_page.py --games {args.games} --runs {args.runs}"
     lines = [

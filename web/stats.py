@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import threading
 from collections import OrderedDict
+from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
@@ -21,9 +22,9 @@ from werkzeug.exceptions import BadRequest, NotFound
 from companion.records.archive import export_history, games_csv, summarizer
 from companion.records.journal import Journal
 from companion.records.players import known_players
-from companion.records.stats import GameFacts, select, statistics
+from companion.records.stats import GameFacts, Tally, matches, select, statistics
 from companion.records.summaries import DUEL, FactsCache, load_facts
-from companion.records.tables import has_table
+from companion.records.tables import change_count
 
 from .access import catalog, get_journal, language
 from .charts import Bar, Part, bars, bars_over_time
@@ -42,15 +43,51 @@ VICTORY_LABELS = {"civilian": "Civilian", "military": "Military", "science": "Sc
                   "shared": "Shared"}  # fmt: skip
 
 
+@dataclass
+class Counted:
+    """The statistics of one filter: its running tally, and the JSON made from it (None
+    after games were added, until asked again)."""
+
+    filters: dict[str, Any]
+    tally: Tally
+    result: dict[str, Any] | None = None
+
+
 class StatsCache:
-    """The facts of the journal for one fingerprint, and results per filter."""
+    """The facts of the journal at one fingerprint, and the statistics of recent filters.
+
+    When the journal changed only by newly finished games (the usual change: a game ends),
+    those games are added to each kept tally; any other change (a rename, an undo) counts
+    again from the facts.
+    """
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
         self.fingerprint: object = None
         self.facts: list[GameFacts] = []
-        self.results: OrderedDict[tuple[Any, ...], dict[str, Any]] = OrderedDict()
+        self.counted: OrderedDict[tuple[Any, ...], Counted] = OrderedDict()
         self.made = FactsCache()
+        self.players: list[str] = []
+        self.charts: dict[tuple[Any, ...], dict[str, Any]] = {}
+
+    def update(self, key: object, facts: list[GameFacts], players: list[str]) -> None:
+        """Take the facts read at fingerprint `key`."""
+        before = {old.id: old for old in self.facts}
+        added = [new for new in facts if new.id not in before]
+        kept = len(facts) - len(added)
+        appended = kept == len(before) and all(
+            before[new.id] is new for new in facts if new.id in before
+        )
+        if appended:
+            for entry in self.counted.values():
+                for new in added:
+                    if matches(new, **entry.filters):
+                        entry.tally.add(new)
+                entry.result = None
+        else:
+            self.counted.clear()
+        self.charts.clear()
+        self.fingerprint, self.facts, self.players = key, facts, players
 
 
 def _cache() -> StatsCache:
@@ -62,28 +99,29 @@ def _cache() -> StatsCache:
 
 
 def fingerprint(journal: Journal) -> tuple[Any, ...]:
-    """What changes whenever a statistic may: finished games, their names, their summaries."""
+    """What changes whenever a statistic may: the journal's change counter, or (a journal
+    whose tables are not upgraded yet) the finished games with their names."""
+    count = change_count(journal)
+    if count is not None:
+        return ("changes", count)
     games = journal.query(
         "SELECT COUNT(*), group_concat(id || players, '|') FROM games WHERE status = 'finished'"
     )[0]
-    summaries = (
-        journal.query("SELECT COUNT(*), total(seq) FROM game_summaries")[0]
-        if has_table(journal, "game_summaries")
-        else ()
-    )
-    return (games[0], hash(games[1]), *summaries)
+    return (games[0], hash(games[1]))
 
 
-def _facts(journal: Journal, cache: StatsCache) -> tuple[object, list[GameFacts]]:
+def _facts(journal: Journal, cache: StatsCache) -> list[GameFacts]:
+    """The facts of every finished game; read again (only the changed games) when the
+    journal changed."""
     key = fingerprint(journal)
     with cache.lock:
         if key == cache.fingerprint:
-            return key, cache.facts
+            return cache.facts
     facts = load_facts(journal, summarizer(catalog(), journal), cache.made)
+    players = [player.name for player in known_players(journal)]
     with cache.lock:
-        cache.fingerprint, cache.facts = key, facts
-        cache.results.clear()
-    return key, facts
+        cache.update(key, facts, players)
+    return facts
 
 
 def _filters() -> dict[str, Any]:
@@ -110,26 +148,39 @@ def _filters() -> dict[str, Any]:
 
 def stats_view() -> dict[str, Any]:
     """The statistics of the request's filters (the JSON of `/stats.json`)."""
+    return _stats()[1]
+
+
+def _stats() -> tuple[tuple[Any, ...], dict[str, Any]]:
+    """The statistics of the request's filters, with the key they are kept under."""
     filters = _filters()
     journal = get_journal()
     if journal is None:
-        return {"filters": filters, **statistics([], filters["player"])}
+        return (), _named({"filters": filters, **statistics([], filters["player"])})
     cache = _cache()
-    key, facts = _facts(journal, cache)
-    wanted = (key, *sorted(filters.items()))
+    facts = _facts(journal, cache)
+    wanted = tuple(sorted(filters.items()))
     with cache.lock:
-        if wanted in cache.results:
-            cache.results.move_to_end(wanted)
-            return cache.results[wanted]
-    result = {"filters": filters, **statistics(select(facts, **filters), filters["player"])}
-    names = {"wonders": result["wonders"], "progress_tokens": result["progress_tokens"]}
-    for rows in names.values():
+        entry = cache.counted.get(wanted)
+        if entry is None:
+            tally = Tally(filters["player"])
+            for chosen in select(facts, **filters):
+                tally.add(chosen)
+            entry = cache.counted[wanted] = Counted(filters, tally)
+            while len(cache.counted) > RESULTS_KEPT:
+                gone, _ = cache.counted.popitem(last=False)
+                cache.charts.pop(gone, None)
+        cache.counted.move_to_end(wanted)
+        if entry.result is None:
+            entry.result = _named({"filters": filters, **entry.tally.result()})
+        return wanted, entry.result
+
+
+def _named(result: dict[str, Any]) -> dict[str, Any]:
+    """The statistics with the names of the wonders and tokens (in the page's language)."""
+    for rows in (result["wonders"], result["progress_tokens"]):
         for row in rows:
             row["name"] = catalog().name(row["id"], language())
-    with cache.lock:
-        cache.results[wanted] = result
-        while len(cache.results) > RESULTS_KEPT:
-            cache.results.popitem(last=False)
     return result
 
 
@@ -202,11 +253,17 @@ def label(row: str) -> str:
 @bp.get("/stats")
 def page() -> str:
     """Players, victories, points and wonders across the games, with filters."""
-    view = stats_view()
-    journal = get_journal()
-    players = [p.name for p in known_players(journal)] if journal is not None else []
+    wanted, view = _stats()
+    cache = _cache()
+    with cache.lock:
+        drawn = cache.charts.get(wanted)
+    if drawn is None:
+        drawn = charts(view)
+        with cache.lock:
+            cache.charts[wanted] = drawn
+    players = cache.players if get_journal() is not None else []
     return render_template(
-        "stats/page.html", view=view, charts=charts(view), players=players, games=GAMES,
+        "stats/page.html", view=view, charts=drawn, players=players, games=GAMES,
         label=label, css=ROW_CSS,
     )  # fmt: skip
 
@@ -222,7 +279,7 @@ def games_export() -> Response:
     """Every finished game of the chosen game type (and filters): a row per player per game."""
     filters = _filters()
     journal = get_journal()
-    facts = _facts(journal, _cache())[1] if journal is not None else []
+    facts = _facts(journal, _cache()) if journal is not None else []
     response = Response(games_csv(select(facts, **filters)), mimetype="text/csv")
     response.headers["Content-Disposition"] = f'attachment; filename="{filters["game"]}-games.csv"'
     return response

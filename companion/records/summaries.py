@@ -18,7 +18,6 @@ import json
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
-from functools import partial
 from typing import Any
 
 from companion.engine.scoring import ROWS, score_sheet
@@ -122,28 +121,37 @@ Summarize = Callable[[int], dict[str, Any]]
 
 
 class FactsCache:
-    """Summaries made from the events for games without a valid stored one, by (id, seq)."""
+    """The facts of each finished game, kept with what they were made from (the game's names
+    and latest seq), so that after a change only the changed games are read again."""
 
     def __init__(self) -> None:
-        self._made: dict[tuple[int, int], dict[str, Any]] = {}
+        self._facts: dict[int, tuple[tuple[str, int], GameFacts]] = {}
         self._lock = threading.Lock()
 
-    def get(self, key: tuple[int, int], make: Callable[[], dict[str, Any]]) -> dict[str, Any]:
-        """The summary for `key`, made once."""
+    def get(self, game_id: int, key: tuple[str, int]) -> GameFacts | None:
+        """The facts of a game if they were made from `key` (names, seq)."""
         with self._lock:
-            found = self._made.get(key)
-        if found is None:
-            found = make()
-            with self._lock:
-                self._made[key] = found
-        return found
+            found = self._facts.get(game_id)
+        return found[1] if found is not None and found[0] == key else None
+
+    def put(self, game_id: int, key: tuple[str, int], facts: GameFacts) -> None:
+        """Keep the facts of a game made from `key`."""
+        with self._lock:
+            self._facts[game_id] = (key, facts)
+
+    def keep_only(self, game_ids: set[int]) -> None:
+        """Forget games that are no longer finished."""
+        with self._lock:
+            for gone in self._facts.keys() - game_ids:
+                del self._facts[gone]
 
 
 def load_facts(journal: Journal, summarize: Summarize, cache: FactsCache) -> list[GameFacts]:
-    """Every finished game as `GameFacts`, from stored summaries where they are valid.
+    """Every finished game as `GameFacts`, oldest first, from stored summaries where they are
+    valid; only games not in `cache` as they are now are read.
 
     `summarize(game_id)` makes a missing or stale summary from the events (the caller passes
-    a replay with its catalog); results are kept in `cache`.
+    a replay with its catalog).
     """
     last = "(SELECT MAX(seq) FROM events e WHERE e.game_id = g.id)"
     finished = (
@@ -153,15 +161,27 @@ def load_facts(journal: Journal, summarize: Summarize, cache: FactsCache) -> lis
         finished = (
             "FROM games g, (SELECT NULL AS seq, NULL AS summary) s WHERE g.status = 'finished'"
         )
-    # The valid summaries with the names, as one JSON array: one parse for all of them.
-    (text,) = journal.query(
-        "SELECT json_group_array(json_array(g.id, json(g.players), json(s.summary))) "
-        f"{finished} AND s.seq = {last}"
-    )[0]
-    facts = [facts_from_summary(gid, summary, names) for gid, names, summary in json.loads(text)]
-    for gid, players, seq in journal.query(
-        f"SELECT g.id, g.players, {last} {finished} AND s.seq IS NOT {last}"
-    ):
-        made = cache.get((int(gid), int(seq or 0)), partial(summarize, int(gid)))
-        facts.append(facts_from_summary(int(gid), made, json.loads(players)))
-    return facts
+    rows = journal.query(f"SELECT g.id, g.players, s.seq, {last} {finished} ORDER BY g.id")
+    cache.keep_only({int(row[0]) for row in rows})
+    missing = {
+        int(gid): (str(players), int(top or 0), seq == top)
+        for gid, players, seq, top in rows
+        if cache.get(int(gid), (str(players), int(top or 0))) is None
+    }
+    valid = [gid for gid, (_, _, ok) in missing.items() if ok]
+    if valid:  # their summaries and names as one JSON array: one parse for all of them
+        (text,) = journal.query(
+            "SELECT json_group_array(json_array(g.id, json(g.players), json(s.summary))) "
+            f"{finished} AND g.id IN (SELECT value FROM json_each(?))",
+            (json.dumps(valid),),
+        )[0]
+        for gid, names, summary in json.loads(text):
+            players, top, _ = missing[gid]
+            facts = facts_from_summary(gid, summary, names)
+            cache.put(gid, (players, top), facts)
+    for gid, (players, top, ok) in missing.items():
+        if not ok:
+            facts = facts_from_summary(gid, summarize(gid), json.loads(players))
+            cache.put(gid, (players, top), facts)
+    found = [cache.get(int(gid), (str(players), int(top or 0))) for gid, players, _, top in rows]
+    return [facts for facts in found if facts is not None]

@@ -6,13 +6,18 @@ from __future__ import annotations
 import csv
 import io
 import json
+from pathlib import Path
 
 import pytest
 from conftest import CODE
 from flask import Flask
 from flask.testing import FlaskClient
 
+from companion.config import Config
+from companion.engine.cards import Catalog
+from companion.records.game import import_record
 from companion.records.journal import Journal
+from web import create_app
 
 ORIGIN = {"Origin": "http://localhost"}
 
@@ -137,3 +142,20 @@ def test_the_live_page_offers_the_known_players_most_recent_first(
     # Ann and Ben played last (game 4, 2026-03-10), Cleo before (game 3).
     assert options == '<option value="Ben"><option value="Ann"><option value="Cleo">'
     assert page.count('list="known-players"') == 2
+
+
+def test_a_game_finished_after_a_visit_is_counted_at_the_next(
+    stats_client: FlaskClient, stats_journal: Journal, catalog: Catalog
+) -> None:
+    assert stats_client.get("/stats.json").get_json()["games"] == 5
+    assert stats_client.get("/stats.json?player=Ann").get_json()["games"] == 3
+    records = (Path(__file__).parents[1] / "records" / "simulated_military_win.jsonl").read_text()
+    import_record(catalog, stats_journal, records.splitlines())  # Ann beat Ben: military
+    after = stats_client.get("/stats.json").get_json()
+    assert after["games"] == 6 and after["victories"]["military"] == 2
+    # The new game was added to the kept tallies: the same as counting all again.
+    fresh = create_app(Config.defaults(journal=stats_journal.path), CATALOG=catalog)
+    for query in ("", "?player=Ann", "?player=Cleo"):
+        kept = stats_client.get(f"/stats.json{query}").get_json()
+        assert kept == fresh.test_client().get(f"/stats.json{query}").get_json()
+    assert stats_client.get("/stats.json?player=Ann").get_json()["games"] == 4
