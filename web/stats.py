@@ -21,10 +21,9 @@ from werkzeug.exceptions import BadRequest, NotFound
 
 from companion.records.archive import export_history, games_csv, summarizer
 from companion.records.journal import Journal
-from companion.records.players import known_players
 from companion.records.stats import GameFacts, Tally, matches, select, statistics
 from companion.records.summaries import DUEL, FactsCache, load_facts
-from companion.records.tables import change_count
+from companion.records.tables import changed_since, latest_change
 
 from .access import catalog, get_journal, language
 from .charts import Bar, Part, bars, bars_over_time
@@ -63,6 +62,7 @@ class StatsCache:
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
+        self.loading = threading.Lock()  # one reader of the journal's changes at a time
         self.fingerprint: object = None
         self.facts: list[GameFacts] = []
         self.counted: OrderedDict[tuple[Any, ...], Counted] = OrderedDict()
@@ -70,7 +70,7 @@ class StatsCache:
         self.players: list[str] = []
         self.charts: dict[tuple[Any, ...], dict[str, Any]] = {}
 
-    def update(self, key: object, facts: list[GameFacts], players: list[str]) -> None:
+    def update(self, key: object, facts: list[GameFacts]) -> None:
         """Take the facts read at fingerprint `key`."""
         before = {old.id: old for old in self.facts}
         added = [new for new in facts if new.id not in before]
@@ -87,7 +87,8 @@ class StatsCache:
         else:
             self.counted.clear()
         self.charts.clear()
-        self.fingerprint, self.facts, self.players = key, facts, players
+        self.fingerprint, self.facts = key, facts
+        self.players = recent_players(facts)
 
 
 def _cache() -> StatsCache:
@@ -99,11 +100,11 @@ def _cache() -> StatsCache:
 
 
 def fingerprint(journal: Journal) -> tuple[Any, ...]:
-    """What changes whenever a statistic may: the journal's change counter, or (a journal
-    whose tables are not upgraded yet) the finished games with their names."""
-    count = change_count(journal)
-    if count is not None:
-        return ("changes", count)
+    """What changes whenever a statistic may: the latest entry of the journal's change log,
+    or (a journal whose tables are not upgraded yet) the finished games with their names."""
+    entry = latest_change(journal)
+    if entry is not None:
+        return ("log", entry)
     games = journal.query(
         "SELECT COUNT(*), group_concat(id || players, '|') FROM games WHERE status = 'finished'"
     )[0]
@@ -111,17 +112,31 @@ def fingerprint(journal: Journal) -> tuple[Any, ...]:
 
 
 def _facts(journal: Journal, cache: StatsCache) -> list[GameFacts]:
-    """The facts of every finished game; read again (only the changed games) when the
-    journal changed."""
+    """The facts of every finished game; after a change of the journal, the changed games
+    are read again (all of them when the journal keeps no change log)."""
     key = fingerprint(journal)
     with cache.lock:
         if key == cache.fingerprint:
             return cache.facts
-    facts = load_facts(journal, summarizer(catalog(), journal), cache.made)
-    players = [player.name for player in known_players(journal)]
+        seen = cache.fingerprint
+    with cache.loading:
+        changed = None
+        if isinstance(seen, tuple) and seen[0] == "log" and key[0] == "log":
+            changed = changed_since(journal, int(seen[1]))[0]
+        facts = load_facts(journal, summarizer(catalog(), journal), cache.made, changed)
     with cache.lock:
-        cache.update(key, facts, players)
+        cache.update(key, facts)
     return facts
+
+
+def recent_players(facts: list[GameFacts]) -> list[str]:
+    """The named players of these games, the one who finished a game last first."""
+    latest: dict[str, str] = {}
+    for game in facts:
+        for seat in game.seats:
+            if seat.name and latest.get(seat.name, "") < game.finished:
+                latest[seat.name] = game.finished
+    return sorted(latest, key=lambda name: (latest[name], name), reverse=True)
 
 
 def _filters() -> dict[str, Any]:

@@ -15,7 +15,6 @@ seven categories.
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
@@ -121,37 +120,26 @@ Summarize = Callable[[int], dict[str, Any]]
 
 
 class FactsCache:
-    """The facts of each finished game, kept with what they were made from (the game's names
-    and latest seq), so that after a change only the changed games are read again."""
+    """The facts of every finished game, each kept with what it was made from (the game's
+    names and latest seq), so that after a change only the changed games are read again."""
 
     def __init__(self) -> None:
-        self._facts: dict[int, tuple[tuple[str, int], GameFacts]] = {}
-        self._lock = threading.Lock()
+        self.facts: dict[int, tuple[tuple[str, int], GameFacts]] = {}
 
-    def get(self, game_id: int, key: tuple[str, int]) -> GameFacts | None:
-        """The facts of a game if they were made from `key` (names, seq)."""
-        with self._lock:
-            found = self._facts.get(game_id)
-        return found[1] if found is not None and found[0] == key else None
-
-    def put(self, game_id: int, key: tuple[str, int], facts: GameFacts) -> None:
-        """Keep the facts of a game made from `key`."""
-        with self._lock:
-            self._facts[game_id] = (key, facts)
-
-    def keep_only(self, game_ids: set[int]) -> None:
-        """Forget games that are no longer finished."""
-        with self._lock:
-            for gone in self._facts.keys() - game_ids:
-                del self._facts[gone]
+    def made_from(self, game_id: int) -> tuple[str, int] | None:
+        """The names and seq the kept facts of a game were made from, if any."""
+        found = self.facts.get(game_id)
+        return found[0] if found is not None else None
 
 
-def load_facts(journal: Journal, summarize: Summarize, cache: FactsCache) -> list[GameFacts]:
-    """Every finished game as `GameFacts`, oldest first, from stored summaries where they are
-    valid; only games not in `cache` as they are now are read.
+def load_facts(
+    journal: Journal, summarize: Summarize, cache: FactsCache, changed: set[int] | None = None
+) -> list[GameFacts]:
+    """Every finished game as `GameFacts`, from stored summaries where they are valid.
 
-    `summarize(game_id)` makes a missing or stale summary from the events (the caller passes
-    a replay with its catalog).
+    Only the games in `changed` are read again (every game when None) and only those whose
+    names or latest seq differ from `cache`. `summarize(game_id)` makes a missing or stale
+    summary from the events (the caller passes a replay with its catalog).
     """
     last = "(SELECT MAX(seq) FROM events e WHERE e.game_id = g.id)"
     finished = (
@@ -161,13 +149,18 @@ def load_facts(journal: Journal, summarize: Summarize, cache: FactsCache) -> lis
         finished = (
             "FROM games g, (SELECT NULL AS seq, NULL AS summary) s WHERE g.status = 'finished'"
         )
-    rows = journal.query(f"SELECT g.id, g.players, s.seq, {last} {finished} ORDER BY g.id")
-    cache.keep_only({int(row[0]) for row in rows})
-    missing = {
-        int(gid): (str(players), int(top or 0), seq == top)
-        for gid, players, seq, top in rows
-        if cache.get(int(gid), (str(players), int(top or 0))) is None
-    }
+    among: str = ""
+    params: tuple[str, ...] = ()
+    if changed is not None:
+        among, params = (
+            " AND g.id IN (SELECT value FROM json_each(?))",
+            (json.dumps(sorted(changed)),),
+        )
+    rows = journal.query(f"SELECT g.id, g.players, s.seq, {last} {finished}{among}", params)
+    now = {int(gid): (str(players), int(top or 0), seq == top) for gid, players, seq, top in rows}
+    for gone in (cache.facts.keys() if changed is None else changed) - now.keys():
+        cache.facts.pop(gone, None)  # no longer finished (an undo after the end)
+    missing = {gid: row for gid, row in now.items() if cache.made_from(gid) != row[:2]}
     valid = [gid for gid, (_, _, ok) in missing.items() if ok]
     if valid:  # their summaries and names as one JSON array: one parse for all of them
         (text,) = journal.query(
@@ -177,11 +170,9 @@ def load_facts(journal: Journal, summarize: Summarize, cache: FactsCache) -> lis
         )[0]
         for gid, names, summary in json.loads(text):
             players, top, _ = missing[gid]
-            facts = facts_from_summary(gid, summary, names)
-            cache.put(gid, (players, top), facts)
+            cache.facts[gid] = ((players, top), facts_from_summary(gid, summary, names))
     for gid, (players, top, ok) in missing.items():
         if not ok:
-            facts = facts_from_summary(gid, summarize(gid), json.loads(players))
-            cache.put(gid, (players, top), facts)
-    found = [cache.get(int(gid), (str(players), int(top or 0))) for gid, players, _, top in rows]
-    return [facts for facts in found if facts is not None]
+            made = facts_from_summary(gid, summarize(gid), json.loads(players))
+            cache.facts[gid] = ((players, top), made)
+    return [facts for _, facts in cache.facts.values()]

@@ -29,31 +29,30 @@ STEPS: dict[str, str] = {
             summary TEXT NOT NULL
         );
     """,
-    # A counter that every change statistics depend on moves (triggers, so that the journal's
-    # own writes count too): a page compares one number instead of reading every game.
-    "changes-1": """
-        CREATE TABLE IF NOT EXISTS changes (
-            id INTEGER PRIMARY KEY CHECK (id = 1),
-            count INTEGER NOT NULL
+    # A log of the changes statistics depend on, written by triggers (so that the journal's own
+    # writes count too): a page reads the games changed since the last entry it saw instead
+    # of every game. `game_id` is NULL for a change of the remembered players.
+    "change-log-1": """
+        CREATE TABLE IF NOT EXISTS change_log (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            game_id INTEGER
         );
-        INSERT OR IGNORE INTO changes (id, count) VALUES (1, 0);
-        CREATE TRIGGER IF NOT EXISTS changes_game_added AFTER INSERT ON games
-        BEGIN UPDATE changes SET count = count + 1; END;
-        CREATE TRIGGER IF NOT EXISTS changes_game_changed
-        AFTER UPDATE OF status, winner, victory, finished, players ON games
+        CREATE TRIGGER IF NOT EXISTS change_log_game_added AFTER INSERT ON games
+        BEGIN INSERT INTO change_log (game_id) VALUES (NEW.id); END;
+        CREATE TRIGGER IF NOT EXISTS change_log_game_changed AFTER UPDATE ON games
         WHEN OLD.status IS NOT NEW.status OR OLD.players IS NOT NEW.players
             OR OLD.winner IS NOT NEW.winner OR OLD.victory IS NOT NEW.victory
-        BEGIN UPDATE changes SET count = count + 1; END;
-        CREATE TRIGGER IF NOT EXISTS changes_summary_added AFTER INSERT ON game_summaries
-        BEGIN UPDATE changes SET count = count + 1; END;
-        CREATE TRIGGER IF NOT EXISTS changes_summary_changed AFTER UPDATE ON game_summaries
-        BEGIN UPDATE changes SET count = count + 1; END;
-        CREATE TRIGGER IF NOT EXISTS changes_summary_removed AFTER DELETE ON game_summaries
-        BEGIN UPDATE changes SET count = count + 1; END;
-        CREATE TRIGGER IF NOT EXISTS changes_player_added AFTER INSERT ON players
-        BEGIN UPDATE changes SET count = count + 1; END;
-        CREATE TRIGGER IF NOT EXISTS changes_player_removed AFTER DELETE ON players
-        BEGIN UPDATE changes SET count = count + 1; END;
+        BEGIN INSERT INTO change_log (game_id) VALUES (NEW.id); END;
+        CREATE TRIGGER IF NOT EXISTS change_log_summary_added AFTER INSERT ON game_summaries
+        BEGIN INSERT INTO change_log (game_id) VALUES (NEW.game_id); END;
+        CREATE TRIGGER IF NOT EXISTS change_log_summary_changed AFTER UPDATE ON game_summaries
+        BEGIN INSERT INTO change_log (game_id) VALUES (NEW.game_id); END;
+        CREATE TRIGGER IF NOT EXISTS change_log_summary_removed AFTER DELETE ON game_summaries
+        BEGIN INSERT INTO change_log (game_id) VALUES (OLD.game_id); END;
+        CREATE TRIGGER IF NOT EXISTS change_log_player_added AFTER INSERT ON players
+        BEGIN INSERT INTO change_log (game_id) VALUES (NULL); END;
+        CREATE TRIGGER IF NOT EXISTS change_log_player_removed AFTER DELETE ON players
+        BEGIN INSERT INTO change_log (game_id) VALUES (NULL); END;
     """,
 }
 
@@ -92,8 +91,15 @@ def _statements(sql: str) -> list[str]:
     return statements
 
 
-def change_count(journal: Journal) -> int | None:
-    """The journal's change counter (None while the journal has none yet)."""
-    if not has_table(journal, "changes"):
+def latest_change(journal: Journal) -> int | None:
+    """The id of the latest entry of the change log (None while the journal has no log)."""
+    if not has_table(journal, "change_log"):
         return None
-    return int(journal.query("SELECT count FROM changes WHERE id = 1")[0][0])
+    return int(journal.query("SELECT COALESCE(MAX(id), 0) FROM change_log")[0][0])
+
+
+def changed_since(journal: Journal, entry: int) -> tuple[set[int], bool]:
+    """The games changed after log entry `entry`, and whether the players' list changed."""
+    rows = journal.query("SELECT DISTINCT game_id FROM change_log WHERE id > ?", (entry,))
+    games = {int(game_id) for (game_id,) in rows if game_id is not None}
+    return games, any(game_id is None for (game_id,) in rows)

@@ -15,7 +15,7 @@ from flask.testing import FlaskClient
 
 from companion.config import Config
 from companion.engine.cards import Catalog
-from companion.records.game import import_record
+from companion.records.game import Game, import_record
 from companion.records.journal import Journal
 from web import create_app
 
@@ -159,3 +159,14 @@ def test_a_game_finished_after_a_visit_is_counted_at_the_next(
         kept = stats_client.get(f"/stats.json{query}").get_json()
         assert kept == fresh.test_client().get(f"/stats.json{query}").get_json()
     assert stats_client.get("/stats.json?player=Ann").get_json()["games"] == 4
+
+
+def test_an_undo_after_the_end_is_seen_at_the_next_visit(
+    stats_client: FlaskClient, stats_journal: Journal, catalog: Catalog
+) -> None:
+    assert stats_client.get("/stats.json").get_json()["victories"]["civilian"] == 2
+    Game(catalog, stats_journal, 5).undo()  # game 5 is open again: not counted
+    kept = stats_client.get("/stats.json").get_json()
+    assert kept["victories"]["civilian"] == 1 and kept["games"] == 4
+    fresh = create_app(Config.defaults(journal=stats_journal.path), CATALOG=catalog)
+    assert kept == fresh.test_client().get("/stats.json").get_json()
