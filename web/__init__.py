@@ -55,7 +55,8 @@ def create_app(config: Config, **overrides: Any) -> Flask:
     """The phone pages, reading the journal that the device loop writes.
 
     Overrides (Flask config keys): `JOURNAL`, `LANGUAGE`, `CATALOG`, `PAIRING_CODE`,
-    `CONTROL`, `POLL_SECONDS`, `TESTING`, ...
+    `CONTROL`, `POLL_SECONDS`, `TESTING`, `STATS_WARM_UP` (count the statistics in a
+    background thread at start; default: when not testing), ...
     """
     app = Flask(__name__)
     catalog = overrides.pop("CATALOG", None) or default_catalog()
@@ -86,6 +87,8 @@ def create_app(config: Config, **overrides: Any) -> Flask:
     app.context_processor(_template_globals)
     app.after_request(_headers)
     app.add_url_rule("/", "index", _index)
+    if app.config.get("STATS_WARM_UP", not app.testing):
+        stats.warm_up(app)
     return app
 
 

@@ -9,6 +9,7 @@ kept per filter, so a phone that reloads the page costs a query and a render.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import threading
 from collections import OrderedDict
@@ -16,7 +17,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from flask import Blueprint, Response, current_app, jsonify, render_template, request
+from flask import Blueprint, Flask, Response, current_app, jsonify, render_template, request
 from werkzeug.exceptions import BadRequest, NotFound
 
 from companion.records.archive import export_history, games_csv, summarizer
@@ -308,3 +309,16 @@ def history_export() -> Response:
     response = Response(json.dumps(history, ensure_ascii=False), mimetype="application/json")
     response.headers["Content-Disposition"] = 'attachment; filename="duel-companion-history.json"'
     return response
+
+
+def warm_up(app: Flask) -> threading.Thread:
+    """Read the summaries and count the default statistics in a background thread, so that
+    the first phone to open `/stats` after a start finds them ready; return the thread."""
+
+    def run() -> None:
+        with app.test_request_context("/stats"), contextlib.suppress(Exception):
+            stats_view()  # a journal not readable yet: the first request will say why
+
+    thread = threading.Thread(target=run, name="stats-warm-up", daemon=True)
+    thread.start()
+    return thread

@@ -154,7 +154,7 @@ def test_a_game_finished_after_a_visit_is_counted_at_the_next(
     after = stats_client.get("/stats.json").get_json()
     assert after["games"] == 6 and after["victories"]["military"] == 2
     # The new game was added to the kept tallies: the same as counting all again.
-    fresh = create_app(Config.defaults(journal=stats_journal.path), CATALOG=catalog)
+    fresh = create_app(Config.defaults(journal=stats_journal.path), CATALOG=catalog, TESTING=True)
     for query in ("", "?player=Ann", "?player=Cleo"):
         kept = stats_client.get(f"/stats.json{query}").get_json()
         assert kept == fresh.test_client().get(f"/stats.json{query}").get_json()
@@ -168,5 +168,5 @@ def test_an_undo_after_the_end_is_seen_at_the_next_visit(
     Game(catalog, stats_journal, 5).undo()  # game 5 is open again: not counted
     kept = stats_client.get("/stats.json").get_json()
     assert kept["victories"]["civilian"] == 1 and kept["games"] == 4
-    fresh = create_app(Config.defaults(journal=stats_journal.path), CATALOG=catalog)
+    fresh = create_app(Config.defaults(journal=stats_journal.path), CATALOG=catalog, TESTING=True)
     assert kept == fresh.test_client().get("/stats.json").get_json()
