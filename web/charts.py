@@ -15,7 +15,7 @@ from markupsafe import Markup, escape
 
 WIDTH = 360
 ROW = 26  # height of one horizontal bar's row
-LABEL = 118  # room for the labels left of the bars
+LABEL = 132  # room for the labels left of the bars
 VALUE = 58  # room for the value text right of the bars
 PLOT = 190  # height of the plot area of a chart over time
 
@@ -86,7 +86,7 @@ def bars_over_time(title: str, periods: Sequence[str], stacks: Sequence[Sequence
     if not periods:
         return Markup("")
     top = max(sum(part.value for part in stack) for stack in stacks) or 1
-    left, right, base = 30, WIDTH - 6, PLOT + 10
+    left, right, base = 44, WIDTH - 6, PLOT + 10
     step = (right - left) / len(periods)
     size = max(step * 0.72, 1.0)
     out = [
@@ -116,6 +116,6 @@ def bars_over_time(title: str, periods: Sequence[str], stacks: Sequence[Sequence
     return Markup("".join(out))
 
 
-def _clip(label: str, length: int = 17) -> str:
+def _clip(label: str, length: int = 16) -> str:
     """A label short enough for the label column (the table beside it has it whole)."""
     return label if len(label) <= length else label[: length - 1] + "…"

@@ -226,7 +226,7 @@ def charts(view: dict[str, Any]) -> dict[str, Any]:
     rows = view["categories"]["rows"]
     categories = [
         Bar(
-            label(row),
+            row.capitalize(),  # short beside the bar; the table has the score pad's words
             (Part(average[row], ROW_CSS.get(row, "c-accent"), "points"),),
             f"{average[row]:g}",
         )
