@@ -27,6 +27,9 @@ SUBCOMMANDS: dict[str, str] = {
     "web": "web",
     "import": "import_record",
     "export": "export",
+    "scorepad": "scorepad",
+    "hint": "hint",
+    "arena": "arena",
 }
 
 

@@ -54,6 +54,18 @@ STEPS: dict[str, str] = {
         CREATE TRIGGER IF NOT EXISTS change_log_player_removed AFTER DELETE ON players
         BEGIN INSERT INTO change_log (game_id) VALUES (NULL); END;
     """,
+    # Finished score pads of the other 7 Wonders games (companion.records.pads): the sheet as
+    # entered, and what the history lists of it.
+    "pads-1": """
+        CREATE TABLE IF NOT EXISTS pads (
+            id INTEGER PRIMARY KEY,
+            saved TEXT NOT NULL,
+            game TEXT NOT NULL,
+            players TEXT NOT NULL,
+            winners TEXT NOT NULL,
+            sheet TEXT NOT NULL
+        );
+    """,
 }
 
 
