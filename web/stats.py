@@ -20,8 +20,10 @@ from typing import Any
 from flask import Blueprint, Flask, Response, current_app, jsonify, render_template, request
 from werkzeug.exceptions import BadRequest, NotFound
 
+from companion.family_catalog import default_family_catalog
 from companion.records.archive import export_history, games_csv, summarizer
 from companion.records.journal import Journal
+from companion.records.pad_stats import pad_facts, pads_seen
 from companion.records.stats import GameFacts, Tally, matches, select, statistics
 from companion.records.summaries import DUEL, FactsCache, load_facts
 from companion.records.tables import changed_since, latest_change
@@ -31,7 +33,7 @@ from .charts import Bar, Part, bars, bars_over_time
 from .present import ROW_LABELS
 
 bp = Blueprint("stats", __name__)
-GAMES = {DUEL: "7 Wonders Duel", "7wonders": "7 Wonders"}
+GAMES = {DUEL: "7 Wonders Duel", "7wonders": "7 Wonders", "7wonders-dice": "7 Wonders Dice"}
 RESULTS_KEPT = 16
 ROW_CSS = {
     "blue": "c-blue", "green": "c-green", "yellow": "c-yellow", "purple": "c-purple",
@@ -68,6 +70,7 @@ class StatsCache:
         self.facts: list[GameFacts] = []
         self.counted: OrderedDict[tuple[Any, ...], Counted] = OrderedDict()
         self.made = FactsCache()
+        self.pads: dict[int, GameFacts] = {}  # saved score pads, scored once each
         self.players: list[str] = []
         self.charts: dict[tuple[Any, ...], dict[str, Any]] = {}
 
@@ -105,11 +108,11 @@ def fingerprint(journal: Journal) -> tuple[Any, ...]:
     or (a journal whose tables are not upgraded yet) the finished games with their names."""
     entry = latest_change(journal)
     if entry is not None:
-        return ("log", entry)
+        return ("log", entry, pads_seen(journal))
     games = journal.query(
         "SELECT COUNT(*), group_concat(id || players, '|') FROM games WHERE status = 'finished'"
     )[0]
-    return (games[0], hash(games[1]))
+    return ("all", hash(games[1]), pads_seen(journal))
 
 
 def _facts(journal: Journal, cache: StatsCache) -> list[GameFacts]:
@@ -125,6 +128,7 @@ def _facts(journal: Journal, cache: StatsCache) -> list[GameFacts]:
         if isinstance(seen, tuple) and seen[0] == "log" and key[0] == "log":
             changed = changed_since(journal, int(seen[1]))[0]
         facts = load_facts(journal, summarizer(catalog(), journal), cache.made, changed)
+        facts += pad_facts(journal, default_family_catalog(), cache.pads)
     with cache.lock:
         cache.update(key, facts)
     return facts

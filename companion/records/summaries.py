@@ -176,3 +176,38 @@ def load_facts(
             made = facts_from_summary(gid, summarize(gid), json.loads(players))
             cache.facts[gid] = ((players, top), made)
     return [facts for _, facts in cache.facts.values()]
+
+
+def pad_summary(saved: str, scored: Mapping[str, Any], sheet: Mapping[str, Any]) -> dict[str, Any]:
+    """The summary of a saved score pad of another 7 Wonders game, from its `scorepad --json`
+    object and its sheet: seats "1", "2"... in sheet order (named as the sheet names them),
+    each board a "wonder" of its seat, a victory on points "civilian" (several winners: shared).
+    """
+    boards = {
+        p.get("name"): [p["wonder"]]
+        for p in sheet.get("players", [])
+        if isinstance(p, dict) and isinstance(p.get("wonder"), str)
+    }
+    winners = set(scored["winners"])
+    seats = [
+        {
+            "seat": str(index),
+            "scores": dict(player["scores"]),
+            "total": player["total"],
+            "wonders": boards.get(player["name"], []),
+            "tokens": [],
+        }
+        for index, player in enumerate(scored["players"], start=1)
+    ]
+    return {
+        "game": scored["game"],
+        "finished": saved,
+        "minutes": None,
+        "cards": 0,
+        "first": None,
+        "winners": [
+            s["seat"] for s, p in zip(seats, scored["players"], strict=True) if p["name"] in winners
+        ],
+        "victory": "civilian",
+        "seats": seats,
+    }

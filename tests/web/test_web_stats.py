@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -15,8 +16,10 @@ from flask.testing import FlaskClient
 
 from companion.config import Config
 from companion.engine.cards import Catalog
+from companion.family_catalog import default_family_catalog
 from companion.records.game import Game, import_record
 from companion.records.journal import Journal
+from companion.records.pads import save_pad
 from web import create_app
 
 ORIGIN = {"Origin": "http://localhost"}
@@ -170,3 +173,28 @@ def test_an_undo_after_the_end_is_seen_at_the_next_visit(
     assert kept["victories"]["civilian"] == 1 and kept["games"] == 4
     fresh = create_app(Config.defaults(journal=stats_journal.path), CATALOG=catalog, TESTING=True)
     assert kept == fresh.test_client().get("/stats.json").get_json()
+
+
+def test_saved_score_pads_are_the_statistics_of_their_game(
+    stats_client: FlaskClient, stats_journal: Journal
+) -> None:
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "family"))
+    from family_sheets import player, sheet
+
+    assert stats_client.get("/stats.json?game=7wonders").get_json()["games"] == 0
+    # Ann: Palace 8 + 7 coins (2) = 10; Bob: Temple 3 + tokens 5 + 1 = 9; Cid: 0 (as in
+    # test_web_scorepad.py).
+    pad = sheet(
+        player("Ann", "giza", ["palace"], coins=7),
+        player("Bob", "rhodes", ["temple"], military=[5, 1]),
+        player("Cid", "ephesus"),
+    )
+    save_pad(stats_journal, default_family_catalog(), pad)
+    base = stats_client.get("/stats.json?game=7wonders").get_json()
+    assert base["games"] == 1
+    assert [(p["name"], p["wins"]) for p in base["players"]] == [("Ann", 1), ("Bob", 0), ("Cid", 0)]
+    assert base["categories"]["average"]["total"] == round((10 + 9 + 0) / 3, 1)  # 6.3
+    assert base["victories"] == {"civilian": 1, "military": 0, "science": 0, "shared": 0}
+    giza = next(w for w in base["wonders"] if w["id"] == "giza")
+    assert (giza["owned"], giza["won"]) == (1, 1)  # Ann's board
+    assert stats_client.get("/stats.json").get_json()["games"] == 5  # Duel unchanged
