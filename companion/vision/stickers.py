@@ -119,6 +119,8 @@ def _family_label(card: FamilyCard) -> str:
 
 def _name(names: Mapping[str, str], language: str) -> str:
     return names.get(language) or names["en"]
+
+
 AGES = {1: "I", 2: "II", 3: "III"}
 
 
