@@ -14,7 +14,8 @@ from flask import (
 from werkzeug.exceptions import BadRequest, UnprocessableEntity
 from werkzeug.wrappers import Response
 
-from companion.records.journal import RecordRefused, record_lines
+from companion.records.journal import AlreadyInHistory, JournalError
+from companion.records.reader import RecordRefused, decode_record
 
 from .access import get_journal
 from .present import history_view
@@ -59,21 +60,25 @@ def import_form() -> Response | tuple[str, int]:
         data = request.form.get("text", "").encode()
     if not data.strip():
         raise BadRequest("Choose a game record file or paste its lines")
-    lines = decode_lines(data)
     try:
-        game_id = current_app.config["CONTROL"].import_record(lines)
-    except RecordRefused as refused:
-        return render_template("history/import.html", error=str(refused)), 422
+        game_id = current_app.config["CONTROL"].import_record(decode_lines(data))
+    except (RecordRefused, UnprocessableEntity) as refused:
+        message = refused.description if isinstance(refused, UnprocessableEntity) else refused
+        return render_template("history/import.html", error=str(message)), 422
+    except AlreadyInHistory as known:
+        return render_template("history/import.html", error=str(known), known=known.game_id), 409
+    except JournalError as refused:  # a read-only journal, a busy one
+        return render_template("history/import.html", error=str(refused)), 409
     return redirect(url_for("scoring.final_score", game_id=game_id), code=303)
 
 
 def decode_lines(data: bytes) -> list[str]:
-    """The lines of an uploaded record.
+    """The lines of an uploaded record (the reader's size and text guards).
 
     Raises:
-        UnprocessableEntity: not UTF-8 text.
+        UnprocessableEntity: over the size limit, or not UTF-8 text.
     """
     try:
-        return record_lines(data.decode("utf-8-sig"))
-    except UnicodeDecodeError:
-        raise UnprocessableEntity("The record is not UTF-8 text (JSON Lines)") from None
+        return decode_record(data)
+    except RecordRefused as refused:
+        raise UnprocessableEntity(f"The record is refused: {refused}") from None

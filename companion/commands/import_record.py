@@ -1,7 +1,11 @@
 """`duel-companion import RECORD --journal PATH`: add a game record to a journal as a new game.
 
 Prints the new game's id. A refused record names the line and the reason (exit 2) and leaves
-the journal unchanged; a missing journal is created.
+the journal unchanged; a missing journal is created. The record is read by the one reader
+(256 KB at most, the phone's limit; names by the pages' rule). A record already in the history
+is named ("already in the history as game N", exit 2), not added again. The journal's writer
+lock is taken for the import: while `duel-companion run` (or a writing `web`) holds the
+journal the import is refused naming it; another import is waited for a few seconds.
 """
 
 from __future__ import annotations
@@ -13,7 +17,9 @@ from pathlib import Path
 from companion.catalog import default_catalog
 from companion.config import ConfigError, load_config
 from companion.records.game import check_record, import_record
-from companion.records.journal import Journal, JournalError, record_lines
+from companion.records.journal import Journal, JournalError
+from companion.records.lock import WriterLock
+from companion.records.reader import RecordRefused, read_record_file
 
 HELP = "Add a game record (JSON Lines, finished or not) to a journal and print its game id."
 
@@ -32,18 +38,16 @@ def main(args: argparse.Namespace) -> int:
         journal_path = args.journal or load_config(args.config).journal
     except ConfigError as refused:
         return _refuse(str(refused))
-    try:
-        lines = record_lines(path.read_bytes().decode("utf-8-sig"))
-    except OSError as bad:
-        return _refuse(f"cannot read {path}: {bad.strerror or bad}")
-    except UnicodeDecodeError:
-        return _refuse(f"{path}: not UTF-8 text (a game record is JSON Lines)")
     catalog = default_catalog()
     try:
+        lines = read_record_file(path)
         check_record(catalog, lines)  # refused before the journal is opened, created or moved
-        with Journal.open(journal_path) as journal:
+        with (
+            WriterLock(journal_path, wait_for=("import",)),
+            Journal.open(journal_path) as journal,
+        ):
             game_id = import_record(catalog, journal, lines)
-    except JournalError as refused:  # RecordRefused names the line
+    except (RecordRefused, JournalError) as refused:  # RecordRefused names the line
         return _refuse(f"{path}: {refused}")
     print(game_id)
     return 0

@@ -182,7 +182,7 @@ class App:
     def _undo(self, step: Step) -> Step:
         before = self.state
         try:
-            self.game.undo()
+            self.game.undo(reopen=True)  # the box; it asks first (device)
         except IllegalEvent as refused:
             return step.refused(str(refused), self.state, self.context())
         except JournalError as failed:

@@ -28,13 +28,27 @@ def write(path: Path, records: list[dict[str, Any]]) -> Path:
 def test_import_prints_the_new_game_id(
     tmp_path: Path, records: dict[str, list[dict[str, Any]]], capsys: pytest.CaptureFixture[str]
 ) -> None:
+    journal = tmp_path / "j.sqlite"
+    for name in ("civilian", "military"):
+        record = write(tmp_path / f"{name}.jsonl", records[name])
+        assert main(["import", str(record), "--journal", str(journal)]) == 0
+    assert capsys.readouterr().out.split() == ["1", "2"]
+    with Journal.open(journal, readonly=True) as opened:
+        assert opened.effective_events(2) == records["military"]
+
+
+def test_the_same_record_imported_twice_is_named_not_added_again(
+    tmp_path: Path, records: dict[str, list[dict[str, Any]]], capsys: pytest.CaptureFixture[str]
+) -> None:
     record = write(tmp_path / "game.jsonl", records["civilian"])
     journal = tmp_path / "j.sqlite"
     assert main(["import", str(record), "--journal", str(journal)]) == 0
-    assert main(["import", str(record), "--journal", str(journal)]) == 0
-    assert capsys.readouterr().out.split() == ["1", "2"]
+    assert main(["import", str(record), "--journal", str(journal)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out.split() == ["1"]
+    assert captured.err == f"{record}: already in the history as game 1\n"
     with Journal.open(journal, readonly=True) as opened:
-        assert opened.effective_events(2) == records["civilian"]
+        assert [g.id for g in opened.games()] == [1]
 
 
 def test_import_of_an_unfinished_record_works_too(

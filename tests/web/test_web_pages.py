@@ -14,13 +14,13 @@ from flask.testing import FlaskClient
 from companion.config import Config
 from companion.engine.cards import Catalog
 from companion.engine.scoring import ROWS, Score, ScoreSheet
-from companion.records.game import replay_records
 from companion.records.journal import Journal
+from companion.records.replay import replay
 from web import create_app
 
 
 def final_state(catalog: Catalog, records: list[dict[str, Any]]) -> Any:
-    return replay_records(catalog, records)[-1]
+    return replay(catalog, list(enumerate(records, 1))).state
 
 
 @pytest.mark.parametrize(
@@ -219,7 +219,7 @@ def test_a_foreign_journal_file_is_a_clear_503_and_left_alone(
     client = create_app(Config.defaults(journal=path), CATALOG=catalog).test_client()
     response = client.get("/api/games")
     assert response.status_code == 503
-    assert "not an SQLite file" in response.get_json()["error"]
+    assert "cannot be read (file is not a database)" in response.get_json()["error"]
     assert path.read_bytes() == b"not a journal" * 50
 
 
