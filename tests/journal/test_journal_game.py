@@ -117,7 +117,7 @@ def test_summary_follows_the_game_to_its_end_and_back(catalog: Catalog, journal:
     assert summary.winner == game.state.winner
     seq = journal.last_seq(game.game_id)
     for refused in (game.undo, lambda: game.correct(event_from_record(records[-1]))):
-        with pytest.raises(IllegalEvent, match="^The game is finished: only the box can reopen"):
+        with pytest.raises(IllegalEvent, match=r"^The game is finished: only the box can reopen"):
             refused()  # what a phone asks: a finished game is closed
     assert journal.last_seq(game.game_id) == seq and game.state.finished
     game.undo(reopen=True)  # the box, once the players confirmed
