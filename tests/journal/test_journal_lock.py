@@ -112,3 +112,46 @@ def test_an_import_waits_for_another_import_but_not_for_a_run(tmp_path: Path) ->
         impatient = WriterLock(journal, wait_for=("import",), wait_seconds=3600)
         with pytest.raises(JournalBusy, match="duel-companion run"):
             impatient.acquire()  # refused at once: a run does not end by itself
+
+
+def imports_at_once(journal: Path, records: list[Path]) -> list[subprocess.CompletedProcess[str]]:
+    """`duel-companion import` of each record, all started together."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    command = [sys.executable, "-m", "companion.cli", "import"]
+    processes = [
+        subprocess.Popen(
+            [*command, str(record), "--journal", str(journal)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+        )
+        for record in records
+    ]
+    done = []
+    for process in processes:
+        out, err = process.communicate(timeout=120)
+        done.append(subprocess.CompletedProcess(process.args, process.returncode, out, err))
+    return done
+
+
+def test_imports_started_at_once_into_a_new_journal_all_succeed(tmp_path: Path) -> None:
+    journal = tmp_path / "new.sqlite"
+    records = sorted(RECORDS.glob("simulated_*.jsonl"))
+    done = imports_at_once(journal, records)
+    assert [(d.returncode, d.stderr) for d in done] == [(0, "")] * 3
+    assert sorted(int(d.stdout) for d in done) == [1, 2, 3]
+    assert sorted(p.name for p in tmp_path.iterdir() if "corrupt" in p.name) == []
+    with Journal.open(journal, readonly=True) as opened:
+        assert len(opened.games()) == 3
+
+
+def test_the_same_record_imported_three_times_at_once_is_one_game(tmp_path: Path) -> None:
+    journal = tmp_path / "new.sqlite"
+    record = RECORDS / "simulated_science_win.jsonl"
+    done = sorted(imports_at_once(journal, [record] * 3), key=lambda d: d.returncode)
+    assert [(d.returncode, d.stdout) for d in done] == [(0, "1\n"), (2, ""), (2, "")]
+    for refused in done[1:]:
+        assert refused.stderr == f"{record}: already in the history as game 1\n"
+    with Journal.open(journal, readonly=True) as opened:
+        assert [g.id for g in opened.games()] == [1]

@@ -265,3 +265,40 @@ def test_open_creates_a_missing_journal_but_readonly_refuses(tmp_path: Path) -> 
         Journal.open(tmp_path / "nope.sqlite", readonly=True)
     with Journal.open(tmp_path / "sub" / "new.sqlite") as journal:
         assert journal.games() == []
+
+
+def write_version_1(path: Path) -> None:
+    """A journal as version 1 wrote it: no fingerprint column, user_version 1."""
+    with Journal.create(path) as journal:
+        played = journal.new_game()
+        journal.append(played, SETUP)
+        journal.append(played, BUILD, FINISHED)
+        journal.new_game()  # unfinished: no fingerprint
+        journal.add_game([SETUP, DISCARD], Outcome())
+    db = sqlite3.connect(path)
+    db.execute("DROP INDEX games_by_fingerprint")
+    db.execute("ALTER TABLE games DROP COLUMN fingerprint")
+    db.execute("PRAGMA user_version = 1")
+    db.commit()
+    db.close()
+
+
+def test_a_version_1_journal_is_read_as_it_is_and_migrated_by_a_writer(tmp_path: Path) -> None:
+    path = tmp_path / "journal.sqlite"
+    write_version_1(path)
+    with Journal.open(path, readonly=True) as reader:  # a reader never migrates
+        assert [g.id for g in reader.games()] == [3, 2, 1]
+    db = sqlite3.connect(path)
+    assert db.execute("PRAGMA user_version").fetchone()[0] == 1
+    db.close()
+    with Journal.open(path) as journal:
+        assert journal.find_game([SETUP, BUILD]) == 1  # finished: named
+        assert journal.find_game([SETUP, DISCARD]) == 3  # imported: named
+        assert journal.effective_events(1) == [SETUP, BUILD]  # every row kept
+    db = sqlite3.connect(path)
+    assert db.execute("PRAGMA user_version").fetchone()[0] == 2
+    marks = db.execute("SELECT id, fingerprint IS NOT NULL FROM games ORDER BY id").fetchall()
+    assert marks == [(1, 1), (2, 0), (3, 1)]
+    db.close()
+    with Journal.open(path) as again:  # idempotent: opening again changes nothing
+        assert again.find_game([SETUP, BUILD]) == 1
