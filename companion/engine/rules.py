@@ -37,12 +37,21 @@ from .events import (
     Event,
     IllegalEvent,
     KeepLibraryToken,
+    Reveal,
     Setup,
     TakeProgress,
 )
 from .opening import check_draft, draft_pickers, setup
 from .state import GameState, Pending, PendingKind, Phase, evolve
-from .structure import accessible_cards, deal, is_accessible, is_face_up, was_taken
+from .structure import (
+    accessible_cards,
+    deal,
+    is_accessible,
+    is_face_up,
+    reveal,
+    unrevealed,
+    was_taken,
+)
 from .turn import Turn, end_turn
 
 __all__ = [
@@ -57,6 +66,7 @@ __all__ = [
     "is_face_up",
     "legal_events",
     "new_game",
+    "unrevealed",
     "was_taken",
 ]
 
@@ -81,6 +91,8 @@ def apply(state: GameState, event: Event) -> GameState:
         raise IllegalEvent("The game is not set up yet: the first event must be setup")
     if isinstance(event, Setup):
         raise IllegalEvent("The game is already set up")
+    if isinstance(event, Reveal):  # not a player's action: allowed while a choice is pending
+        return reveal(state, event)
     pending = state.pending
     if pending is not None:
         return _answer(state, pending, event)

@@ -23,6 +23,7 @@ from companion.engine.state import GameState
 from companion.records.journal import Journal, JournalError, Outcome
 from companion.records.reader import RecordRefused, read_records
 from companion.records.replay import Replay, replay
+from companion.records.summaries import keep_summary
 
 SCREEN_KEY = "screen"
 FINISHED = "The game is finished: only the box can reopen it, after asking"
@@ -46,10 +47,14 @@ def check_record(catalog: Catalog, lines: Iterable[str]) -> Replay:
     return replay(catalog, read_records(lines))
 
 
-def import_record(catalog: Catalog, journal: Journal, lines: Iterable[str]) -> int:
+def import_record(
+    catalog: Catalog, journal: Journal, lines: Iterable[str], *, again: bool = False
+) -> int:
     """Add a game record (finished or not) to the journal as a new game; return its id.
 
     The events are stored as the rules read them (`event_to_record`: documented keys only).
+    `again=True` adds a game whose events are already there (a history file's own twins,
+    companion.records.archive); a record from a person never passes it.
 
     Raises:
         RecordRefused: a line that is not a JSON event or that the rules refuse; the
@@ -57,7 +62,10 @@ def import_record(catalog: Catalog, journal: Journal, lines: Iterable[str]) -> i
         AlreadyInHistory: the same events are already a game of the journal (named).
     """
     replayed = check_record(catalog, lines)
-    return journal.add_game(replayed.records, outcome_of(replayed.state))
+    game_id = journal.add_game(replayed.records, outcome_of(replayed.state), again=again)
+    if replayed.state.finished:
+        keep_summary(journal, game_id, replayed.state)  # for statistics
+    return game_id
 
 
 class Game:
@@ -124,6 +132,8 @@ class Game:
             self.game_id, event_to_record(event), outcome_of(after), after_seq=self._seq
         )  # committed (WAL, synchronous=FULL) before anyone is told
         self._states.append(after)
+        if after.finished:
+            keep_summary(self._journal, self.game_id, after)  # for statistics
         return after
 
     def undo(self, *, reopen: bool = False) -> GameState:
@@ -164,6 +174,8 @@ class Game:
             self.game_id, event_to_record(event), outcome_of(after), after_seq=self._seq
         )
         self._states[-1] = after
+        if after.finished:
+            keep_summary(self._journal, self.game_id, after)
         return after
 
     def name_players(self, names: Mapping[str, str]) -> None:

@@ -470,12 +470,19 @@ class Journal:
             )
 
     def add_game(
-        self, records: Sequence[Mapping[str, Any]], outcome: Outcome, *, origin: str = "import"
+        self,
+        records: Sequence[Mapping[str, Any]],
+        outcome: Outcome,
+        *,
+        origin: str = "import",
+        again: bool = False,
     ) -> int:
         """Add a whole game (its effective events, already replayed by the caller) as a new
         game and return its id; all rows go in one transaction.
 
         `companion.records.game.import_record` is the caller that reads and replays a record.
+
+        `again=True` adds it even when a game with the same events is there.
 
         Raises:
             AlreadyInHistory: a game with the same events (`reader.fingerprint`) is there.
@@ -487,7 +494,7 @@ class Journal:
             found = db.execute(
                 "SELECT id FROM games WHERE fingerprint = ? ORDER BY id LIMIT 1", (mark,)
             ).fetchone()
-            if found is not None:
+            if found is not None and not again:
                 raise AlreadyInHistory(int(found[0]))
             now = self._now()
             cursor = db.execute(
@@ -513,6 +520,31 @@ class Journal:
             (fingerprint(records),),
         )
         return int(rows[0][0]) if rows else None
+
+    # --- for modules that keep their own tables in the journal (players, summaries) --------
+
+    def now(self) -> str:
+        """The journal clock's current time, as it stamps rows ("2026-05-01T20:15:00Z")."""
+        return self._now()
+
+    def query(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        """Rows of a read-only SQL query on the journal's connection.
+
+        Raises:
+            JournalError: the query fails (busy, missing table).
+        """
+        return self._query(sql, params)
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """The connection inside one write transaction (committed on leaving, rolled back on
+        an exception), for tables kept beside the events (companion.records.players).
+
+        Raises:
+            JournalError: read-only journal, or the journal cannot write.
+        """
+        with self._write() as db:
+            yield db
 
     # --- internals ---------------------------------------------------------------------------
 

@@ -139,11 +139,12 @@ def test_imports_started_at_once_into_a_new_journal_all_succeed(tmp_path: Path) 
     journal = tmp_path / "new.sqlite"
     records = sorted(RECORDS.glob("simulated_*.jsonl"))
     done = imports_at_once(journal, records)
-    assert [(d.returncode, d.stderr) for d in done] == [(0, "")] * 3
-    assert sorted(int(d.stdout) for d in done) == [1, 2, 3]
+    assert len(records) >= 3
+    assert [(d.returncode, d.stderr) for d in done] == [(0, "")] * len(records)
+    assert sorted(int(d.stdout) for d in done) == list(range(1, len(records) + 1))
     assert sorted(p.name for p in tmp_path.iterdir() if "corrupt" in p.name) == []
     with Journal.open(journal, readonly=True) as opened:
-        assert len(opened.games()) == 3
+        assert len(opened.games()) == len(records)
 
 
 def test_the_same_record_imported_three_times_at_once_is_one_game(tmp_path: Path) -> None:
