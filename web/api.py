@@ -15,7 +15,7 @@ from werkzeug.exceptions import (
 
 from companion.engine.events import IllegalEvent
 from companion.records.journal import AlreadyInHistory, JournalError, UnknownGame
-from companion.records.reader import RecordRefused
+from companion.records.reader import RecordRefused, check_event
 from companion.records.replay import state_to_json
 
 from .access import get_journal, loaded_or_404, summary_or_404
@@ -94,7 +94,11 @@ def correct(game_id: int) -> Response:
     new = body.get("record")
     if not isinstance(new, dict):
         raise BadRequest('Expected {"record": {...}} with one game-record event')
-    _control(lambda control: control.correct(game_id, new))
+    try:
+        event = check_event(new)  # the reader's guards, names included
+    except RecordRefused as refused:
+        raise UnprocessableEntity(f"record: {refused}") from None
+    _control(lambda control: control.correct(game_id, event))
     return _after(game_id)
 
 

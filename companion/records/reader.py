@@ -190,7 +190,7 @@ def check_name(value: object) -> str:
     return name
 
 
-def _checked_players(record: Record, number: int) -> Record:
+def _checked_players(record: Record, number: int | None) -> Record:
     """A setup line with its names kept by the rule of the pages (an empty name: unnamed)."""
     players = record.get("players")
     if not isinstance(players, dict):
@@ -202,6 +202,24 @@ def _checked_players(record: Record, number: int) -> Record:
         except ValueError as bad:
             raise RecordRefused(f"players.{key}: {bad}", number) from None
     return {**record, "players": names}
+
+
+def check_event(value: Any, number: int | None = None, *, undo: bool = False) -> Record:
+    """One parsed line (or an event sent alone, as a phone's correction does) as a record:
+    a JSON object with a "type", nested at most `MAX_NESTING` deep, names by the rule.
+
+    Raises:
+        RecordRefused: not such an object, an undo where none is allowed, or a bad name.
+    """
+    if not isinstance(value, dict):
+        raise RecordRefused("expected a JSON object", number)
+    if _nesting(value) > MAX_NESTING:
+        raise RecordRefused("nested too deeply", number)
+    if not isinstance(value.get("type"), str):
+        raise RecordRefused('missing "type"', number)
+    if value["type"] == UNDO_TYPE and not undo:
+        raise RecordRefused("a game record holds no undo", number)
+    return _checked_players(value, number) if value["type"] == "setup" else value
 
 
 def read_records(lines: Iterable[str], *, undo: bool = False) -> list[Numbered]:
@@ -217,18 +235,8 @@ def read_records(lines: Iterable[str], *, undo: bool = False) -> list[Numbered]:
     """
     records: list[Numbered] = []
     for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        record = parse_line(line, number)
-        if not isinstance(record, dict):
-            raise RecordRefused("expected a JSON object", number)
-        if not isinstance(record.get("type"), str):
-            raise RecordRefused('missing "type"', number)
-        if record["type"] == UNDO_TYPE and not undo:
-            raise RecordRefused("a game record holds no undo", number)
-        if record["type"] == "setup":
-            record = _checked_players(record, number)
-        records.append((number, record))
+        if line.strip():
+            records.append((number, check_event(parse_line(line, number), number, undo=undo)))
     if not records:
         raise RecordRefused("the record holds no event")
     undo_targets(records)

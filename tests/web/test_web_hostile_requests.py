@@ -254,3 +254,15 @@ def test_the_api_takes_the_pairing_code_from_its_header_only(
     assert response.status_code == 403
     assert "pairing code" in response.get_json()["error"]
     assert snapshot(journal.path) == before
+
+
+def test_a_correction_goes_through_the_reader_names_included(
+    client: FlaskClient, journal: Journal, records: dict[str, list[dict[str, Any]]]
+) -> None:
+    before = snapshot(journal.path)
+    setup = {**records["playing"][0], "players": {"p1": "A" * 25, "p2": "Ben"}}
+    response = client.post(f"/api/games/{PLAYING}/correct", json={"record": setup}, headers=PAIRED)
+    assert response.status_code == 422
+    message = "record: players.p1: a name is 1 to 24 printable characters"
+    assert response.get_json()["error"] == message
+    assert snapshot(journal.path) == before
