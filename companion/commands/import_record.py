@@ -5,7 +5,7 @@ the journal unchanged; a missing journal is created. The record is read by the o
 (256 KB at most, the phone's limit; names by the pages' rule). A record already in the history
 is named ("already in the history as game N", exit 2), not added again. The journal's writer
 lock is taken for the import: while `duel-companion run` (or a writing `web`) holds the
-journal the import is refused naming it; another import is waited for a few seconds.
+journal the import is refused naming it; another import is waited for (up to 30 s).
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ def main(args: argparse.Namespace) -> int:
         lines = read_record_file(path)
         check_record(catalog, lines)  # refused before the journal is opened, created or moved
         with (
-            WriterLock(journal_path, wait_for=("import",)),
+            WriterLock(journal_path, wait_for=("import",), wait_seconds=30.0),
             Journal.open(journal_path) as journal,
         ):
             game_id = import_record(catalog, journal, lines)

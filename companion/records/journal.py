@@ -24,16 +24,11 @@ Opening (`Journal.open`) never mistakes a busy journal for a broken one:
 Read-only opens (the pages) use `mode=ro`; on a disk that cannot be written (a copy on a
 read-only medium, where WAL could not make its -shm file) they open the file `immutable`.
 
-Schema versions (`PRAGMA user_version`): a new journal is created at version 1 and brought up
-by the same `MIGRATIONS` as an old one, in the opening transaction, so every journal has one
-schema. To change the schema, add a function to `MIGRATIONS` under the next number and raise
-`SCHEMA_VERSION`; a migration must be idempotent (`IF NOT EXISTS`, check a column before
-adding it), because a crash can only roll the whole transaction back. Versions:
-
-1. `games`, `events`, `meta` and the append-only triggers (`SCHEMA_V1`).
-2. `games.fingerprint` (`reader.fingerprint` of the effective events of an imported game or a
-   finished played one) and its index: an import of a game already there is refused naming
-   it (`AlreadyInHistory`).
+The schema lives in `companion.records.schema`: the base tables (version 1) and the named,
+idempotent steps that add tables (players, summaries, fingerprints); a writable open creates
+the base of a new journal and applies every step in its opening transaction. An import whose
+events are already a game of the journal (`game_fingerprints`) is refused naming it
+(`AlreadyInHistory`).
 
 One writer process per journal: `companion.records.lock.WriterLock` (held by the commands, not
 by this class). Only `companion.records.game.Game` writes events; pages open the journal
@@ -63,55 +58,24 @@ from companion.records.reader import (
     is_undo,
     record_lines,
 )
+from companion.records.schema import (
+    APPLICATION_ID,
+    BASE,
+    SCHEMA_VERSION,
+    TABLES,
+    steps_applied,
+)
 
 __all__ = ["Record", "RecordRefused", "dumps", "record_lines"]  # part of the journal's API
 
-APPLICATION_ID = 0x44554545  # "DUEE": marks the file as a Duel Companion journal
-SCHEMA_VERSION = 2
 BUSY_SECONDS = 5.0  # how long an open or a write waits for another connection's lock
 UNDO: dict[str, Any] = {"type": UNDO_TYPE}
 STATUSES = ("in_progress", "finished")
 ORIGINS = ("play", "import")
 _CORRUPT_CODES = (11, 26)  # SQLITE_CORRUPT, SQLITE_NOTADB: SQLite's own verdict of a bad file
 _BUSY_CODES = (5, 6)  # SQLITE_BUSY, SQLITE_LOCKED
-
-SCHEMA_V1 = (
-    """CREATE TABLE IF NOT EXISTS games (
-    id INTEGER PRIMARY KEY,
-    started TEXT NOT NULL,
-    finished TEXT,
-    status TEXT NOT NULL DEFAULT 'in_progress' CHECK (status IN ('in_progress', 'finished')),
-    winner TEXT,
-    victory TEXT,
-    players TEXT NOT NULL DEFAULT '{}',
-    origin TEXT NOT NULL DEFAULT 'play' CHECK (origin IN ('play', 'import'))
-)""",
-    """CREATE TABLE IF NOT EXISTS events (
-    game_id INTEGER NOT NULL REFERENCES games(id),
-    seq INTEGER NOT NULL,
-    record TEXT NOT NULL,
-    written_at TEXT NOT NULL,
-    PRIMARY KEY (game_id, seq)
-) WITHOUT ROWID""",
-    """CREATE TABLE IF NOT EXISTS meta (
-    game_id INTEGER NOT NULL REFERENCES games(id),
-    key TEXT NOT NULL,
-    value TEXT NOT NULL,
-    PRIMARY KEY (game_id, key)
-) WITHOUT ROWID""",
-    """CREATE TRIGGER IF NOT EXISTS events_are_append_only_update BEFORE UPDATE ON events
-BEGIN SELECT RAISE(ABORT, 'journal events are append-only'); END""",
-    """CREATE TRIGGER IF NOT EXISTS events_are_append_only_delete BEFORE DELETE ON events
-BEGIN SELECT RAISE(ABORT, 'journal events are append-only'); END""",
-    """CREATE TRIGGER IF NOT EXISTS games_are_kept BEFORE DELETE ON games
-BEGIN SELECT RAISE(ABORT, 'journal games are kept'); END""",
-)
-TABLES = {  # the columns every version has (later versions add some)
-    "games": {"id", "started", "finished", "status", "winner", "victory", "players", "origin"},
-    "events": {"game_id", "seq", "record", "written_at"},
-    "meta": {"game_id", "key", "value"},
-}
 GAME_COLUMNS = "id, started, finished, status, winner, victory, players, origin"
+FINGERPRINTS = "fingerprints-1"  # the schema step of `game_fingerprints`
 
 Clock = Callable[[], datetime]
 
@@ -491,17 +455,13 @@ class Journal:
         checked = [_event_record(r, "a game record holds no undo") for r in records]
         mark = fingerprint(checked)
         with self._write() as db:
-            found = db.execute(
-                "SELECT id FROM games WHERE fingerprint = ? ORDER BY id LIMIT 1", (mark,)
-            ).fetchone()
+            found = _game_with(db, mark)
             if found is not None and not again:
-                raise AlreadyInHistory(int(found[0]))
+                raise AlreadyInHistory(found)
             now = self._now()
-            cursor = db.execute(
-                "INSERT INTO games (started, origin, fingerprint) VALUES (?, ?, ?)",
-                (now, origin, mark),
-            )
+            cursor = db.execute("INSERT INTO games (started, origin) VALUES (?, ?)", (now, origin))
             game_id = int(cursor.lastrowid or 0)
+            _keep_fingerprint(db, game_id, mark)
             for seq, record in enumerate(checked, start=1):
                 db.execute(
                     "INSERT INTO events (game_id, seq, record, written_at) VALUES (?, ?, ?, ?)",
@@ -515,11 +475,11 @@ class Journal:
     def find_game(self, records: Sequence[Mapping[str, Any]]) -> int | None:
         """The game whose effective events are `records` (imported, or played to the end),
         if any."""
-        rows = self._query(
-            "SELECT id FROM games WHERE fingerprint = ? ORDER BY id LIMIT 1",
-            (fingerprint(records),),
-        )
-        return int(rows[0][0]) if rows else None
+        with self._lock:
+            try:
+                return _game_with(self._db, fingerprint(records))
+            except sqlite3.OperationalError:  # a reader of a journal without the table yet
+                return None
 
     # --- for modules that keep their own tables in the journal (players, summaries) --------
 
@@ -609,11 +569,10 @@ class Journal:
                     self._take_players(db, game_id, record)
             if outcome is not None:
                 self._set_outcome(db, game_id, outcome)
-                mark = self._fingerprint(db, game_id) if outcome.status == "finished" else None
-                db.execute(  # a played game is recognised once it is finished
-                    "UPDATE games SET fingerprint = ? WHERE id = ? AND origin = 'play'",
-                    (mark, game_id),
-                )
+                if self._origin(db, game_id) == "play":  # recognised once finished
+                    done = outcome.status == "finished"
+                    mark = self._fingerprint(db, game_id) if done else None
+                    _keep_fingerprint(db, game_id, mark)
             return last
 
     def _has_effective(self, db: sqlite3.Connection, game_id: int) -> bool:
@@ -621,6 +580,9 @@ class Journal:
 
     def _fingerprint(self, db: sqlite3.Connection, game_id: int) -> str:
         return fingerprint(_effective_in(db, game_id))
+
+    def _origin(self, db: sqlite3.Connection, game_id: int) -> str:
+        return str(db.execute("SELECT origin FROM games WHERE id = ?", (game_id,)).fetchone()[0])
 
     def _require(self, db: sqlite3.Connection, game_id: int) -> None:
         if db.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is None:
@@ -687,18 +649,15 @@ def _prepare(db: sqlite3.Connection) -> None:
         _NotOurs: SQLite of another program, or a newer schema version.
         sqlite3.DatabaseError: busy beyond the timeout, I/O, a broken file.
     """
-    db.execute("BEGIN IMMEDIATE")  # one creator or migrator at a time; others wait here
+    db.execute("BEGIN IMMEDIATE")  # one creator or step at a time; others wait here
     try:
-        version = _check_marks(db, fresh_ok=True)
-        if version == 0:
-            for statement in SCHEMA_V1:
+        if _check_marks(db, fresh_ok=True) == 0:
+            for statement in BASE:
                 db.execute(statement)
             db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-            version = 1
-        if version < SCHEMA_VERSION:
-            for target in range(version + 1, SCHEMA_VERSION + 1):
-                MIGRATIONS[target](db)
             db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        if FINGERPRINTS in steps_applied(db):
+            _fill_fingerprints(db)
         db.execute("COMMIT")
     except BaseException:
         if db.in_transaction:
@@ -761,21 +720,33 @@ def _open_readonly(path: Path, busy_seconds: float) -> sqlite3.Connection:
     return db
 
 
-def _migrate_to_2(db: sqlite3.Connection) -> None:
-    """Version 2: `games.fingerprint`, filled for imported and finished games."""
-    columns = {row[1] for row in db.execute("PRAGMA table_info(games)")}
-    if "fingerprint" not in columns:
-        db.execute("ALTER TABLE games ADD COLUMN fingerprint TEXT")
-    db.execute("CREATE INDEX IF NOT EXISTS games_by_fingerprint ON games (fingerprint)")
+def _fill_fingerprints(db: sqlite3.Connection) -> None:
+    """Fingerprint the games already there: imported ones, and finished ones."""
     known = db.execute(
         "SELECT id FROM games WHERE status = 'finished' OR origin = 'import'"
     ).fetchall()
     for (game_id,) in known:
-        mark = fingerprint(_effective_in(db, int(game_id)))
-        db.execute("UPDATE games SET fingerprint = ? WHERE id = ?", (mark, game_id))
+        _keep_fingerprint(db, int(game_id), fingerprint(_effective_in(db, int(game_id))))
 
 
-MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {2: _migrate_to_2}
+def _keep_fingerprint(db: sqlite3.Connection, game_id: int, mark: str | None) -> None:
+    if mark is None:
+        db.execute("DELETE FROM game_fingerprints WHERE game_id = ?", (game_id,))
+    else:
+        db.execute(
+            "INSERT INTO game_fingerprints (game_id, fingerprint) VALUES (?, ?) "
+            "ON CONFLICT (game_id) DO UPDATE SET fingerprint = excluded.fingerprint",
+            (game_id, mark),
+        )
+
+
+def _game_with(db: sqlite3.Connection, mark: str) -> int | None:
+    """The first game whose events have the fingerprint `mark`, if any."""
+    found = db.execute(
+        "SELECT game_id FROM game_fingerprints WHERE fingerprint = ? ORDER BY game_id LIMIT 1",
+        (mark,),
+    ).fetchone()
+    return None if found is None else int(found[0])
 
 
 def _effective_in(db: sqlite3.Connection, game_id: int) -> list[Record]:

@@ -267,8 +267,8 @@ def test_open_creates_a_missing_journal_but_readonly_refuses(tmp_path: Path) -> 
         assert journal.games() == []
 
 
-def write_version_1(path: Path) -> None:
-    """A journal as version 1 wrote it: no fingerprint column, user_version 1."""
+def write_before_fingerprints(path: Path) -> None:
+    """A journal as the program before the fingerprints wrote it (no table, no step)."""
     with Journal.create(path) as journal:
         played = journal.new_game()
         journal.append(played, SETUP)
@@ -276,29 +276,28 @@ def write_version_1(path: Path) -> None:
         journal.new_game()  # unfinished: no fingerprint
         journal.add_game([SETUP, DISCARD], Outcome())
     db = sqlite3.connect(path)
-    db.execute("DROP INDEX games_by_fingerprint")
-    db.execute("ALTER TABLE games DROP COLUMN fingerprint")
-    db.execute("PRAGMA user_version = 1")
+    db.execute("DROP TABLE game_fingerprints")
+    db.execute("DELETE FROM schema_steps WHERE step = 'fingerprints-1'")
     db.commit()
     db.close()
 
 
-def test_a_version_1_journal_is_read_as_it_is_and_migrated_by_a_writer(tmp_path: Path) -> None:
+def test_an_older_journal_is_read_as_it_is_and_given_its_fingerprints_by_a_writer(
+    tmp_path: Path,
+) -> None:
     path = tmp_path / "journal.sqlite"
-    write_version_1(path)
-    with Journal.open(path, readonly=True) as reader:  # a reader never migrates
+    write_before_fingerprints(path)
+    with Journal.open(path, readonly=True) as reader:  # a reader changes nothing
         assert [g.id for g in reader.games()] == [3, 2, 1]
-    db = sqlite3.connect(path)
-    assert db.execute("PRAGMA user_version").fetchone()[0] == 1
-    db.close()
+        assert reader.find_game([SETUP, BUILD]) is None  # no table yet: nothing known
     with Journal.open(path) as journal:
         assert journal.find_game([SETUP, BUILD]) == 1  # finished: named
         assert journal.find_game([SETUP, DISCARD]) == 3  # imported: named
         assert journal.effective_events(1) == [SETUP, BUILD]  # every row kept
     db = sqlite3.connect(path)
-    assert db.execute("PRAGMA user_version").fetchone()[0] == 2
-    marks = db.execute("SELECT id, fingerprint IS NOT NULL FROM games ORDER BY id").fetchall()
-    assert marks == [(1, 1), (2, 0), (3, 1)]
+    assert db.execute("PRAGMA user_version").fetchone()[0] == 1  # older programs still open it
+    marks = db.execute("SELECT game_id FROM game_fingerprints ORDER BY game_id").fetchall()
+    assert marks == [(1,), (3,)]  # game 2 is unfinished
     db.close()
-    with Journal.open(path) as again:  # idempotent: opening again changes nothing
+    with Journal.open(path) as again:  # the step is applied once
         assert again.find_game([SETUP, BUILD]) == 1

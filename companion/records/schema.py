@@ -1,0 +1,107 @@
+"""The journal's schema in one place: the base tables, and the named steps that add tables.
+
+Version 1 (`PRAGMA user_version = 1`, `application_id` "DUEE") is the base: `games`, `events`,
+`meta` and the triggers that keep events append-only (`BASE`). Everything added since is a
+named step in `STEPS`, applied once by `steps_applied` inside a write transaction and recorded
+in `schema_steps`. A step only creates (`CREATE ... IF NOT EXISTS`), so it is idempotent, and
+the journal's `user_version` stays 1: a journal written by an older program opens unchanged,
+and an older program still opens a journal that has the new tables (it ignores them; the
+program before these steps moved a journal of another version aside, so the version is never
+raised for an addition). A writable `Journal.open` applies every step, so a writer always
+finds its tables; a read-only reader (the pages) may find one missing and treats it as empty.
+
+To add a table: add a step under a new name ("<table>-1"); to change one later, a new step
+("<table>-2") that creates what it needs. Steps never drop or rewrite what a game holds.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+APPLICATION_ID = 0x44554545  # "DUEE": marks the file as a Duel Companion journal
+SCHEMA_VERSION = 1
+
+BASE = (
+    """CREATE TABLE IF NOT EXISTS games (
+    id INTEGER PRIMARY KEY,
+    started TEXT NOT NULL,
+    finished TEXT,
+    status TEXT NOT NULL DEFAULT 'in_progress' CHECK (status IN ('in_progress', 'finished')),
+    winner TEXT,
+    victory TEXT,
+    players TEXT NOT NULL DEFAULT '{}',
+    origin TEXT NOT NULL DEFAULT 'play' CHECK (origin IN ('play', 'import'))
+)""",
+    """CREATE TABLE IF NOT EXISTS events (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    seq INTEGER NOT NULL,
+    record TEXT NOT NULL,
+    written_at TEXT NOT NULL,
+    PRIMARY KEY (game_id, seq)
+) WITHOUT ROWID""",
+    """CREATE TABLE IF NOT EXISTS meta (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    key TEXT NOT NULL,
+    value TEXT NOT NULL,
+    PRIMARY KEY (game_id, key)
+) WITHOUT ROWID""",
+    """CREATE TRIGGER IF NOT EXISTS events_are_append_only_update BEFORE UPDATE ON events
+BEGIN SELECT RAISE(ABORT, 'journal events are append-only'); END""",
+    """CREATE TRIGGER IF NOT EXISTS events_are_append_only_delete BEFORE DELETE ON events
+BEGIN SELECT RAISE(ABORT, 'journal events are append-only'); END""",
+    """CREATE TRIGGER IF NOT EXISTS games_are_kept BEFORE DELETE ON games
+BEGIN SELECT RAISE(ABORT, 'journal games are kept'); END""",
+)
+TABLES = {  # the base columns every journal has
+    "games": {"id", "started", "finished", "status", "winner", "victory", "players", "origin"},
+    "events": {"game_id", "seq", "record", "written_at"},
+    "meta": {"game_id", "key", "value"},
+}
+
+STEPS: dict[str, str] = {
+    # Players the box remembers, also before their first game (renames rewrite games.players).
+    "players-1": """
+        CREATE TABLE IF NOT EXISTS players (
+            name TEXT PRIMARY KEY,
+            added TEXT NOT NULL
+        ) WITHOUT ROWID;
+    """,
+    # What statistics need of a finished game, written when it finishes; valid for `seq`.
+    "summaries-1": """
+        CREATE TABLE IF NOT EXISTS game_summaries (
+            game_id INTEGER PRIMARY KEY REFERENCES games(id),
+            seq INTEGER NOT NULL,
+            summary TEXT NOT NULL
+        );
+    """,
+    # `reader.fingerprint` of an imported game's events, or of a played game once finished:
+    # an import of the same events is named, not added again (Journal.add_game). The journal
+    # fills it for the games already there when the step is applied.
+    "fingerprints-1": """
+        CREATE TABLE IF NOT EXISTS game_fingerprints (
+            game_id INTEGER PRIMARY KEY REFERENCES games(id),
+            fingerprint TEXT NOT NULL
+        );
+        CREATE INDEX IF NOT EXISTS game_fingerprints_by_value
+            ON game_fingerprints (fingerprint);
+    """,
+}
+
+
+def steps_applied(db: sqlite3.Connection) -> list[str]:
+    """Apply every step not applied yet, inside the caller's write transaction; return the
+    names of the steps applied now (none when all were there)."""
+    db.execute(
+        "CREATE TABLE IF NOT EXISTS schema_steps (step TEXT PRIMARY KEY, applied TEXT NOT NULL)"
+    )
+    done = {row[0] for row in db.execute("SELECT step FROM schema_steps")}
+    applied = []
+    for step, sql in STEPS.items():
+        if step not in done:
+            for statement in filter(str.strip, sql.split(";")):
+                db.execute(statement)
+            db.execute(
+                "INSERT INTO schema_steps (step, applied) VALUES (?, datetime('now'))", (step,)
+            )
+            applied.append(step)
+    return applied
