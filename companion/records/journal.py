@@ -3,7 +3,8 @@
 One log is the source of truth. Each row of `events` holds the same JSON object as a line of
 the game record (docs/game-record.md); an undo is appended as `{"type": "undo"}`. Rows are
 never updated or deleted (triggers refuse it); only the summary columns of `games` (status,
-winner, victory, finished, players, fingerprint) and the small `meta` table change. The
+winner, victory, finished, players), the small `meta` table and the tables of the schema
+steps (companion/records/schema.py) change. The
 effective events of a game are derived by the one rule of undo (`reader.undo_targets`).
 
 Durability: WAL mode with `synchronous=FULL`, so a row is on disk when `append` returns, and a
@@ -13,7 +14,7 @@ Opening (`Journal.open`) never mistakes a busy journal for a broken one:
 
 - every connection waits up to `busy_seconds` for another one's lock; a journal still busy
   after that, or any I/O, permission or other error, is a `JournalError` and nothing moves;
-- the schema is created (or migrated) inside one `BEGIN IMMEDIATE` transaction, so several
+- the schema is created (and its steps applied) inside one `BEGIN IMMEDIATE` transaction, so several
   processes creating the same new journal at once all end with one journal and no error;
 - SQLite that is not ours (another `application_id`, tables of another program) or a newer
   schema version is refused and left where it is;
