@@ -1,10 +1,14 @@
-"""Speed of the family score pad: scoring a 7-player base-game sheet with two wildcards.
+"""Speed of the family score pad: scoring a 7-player base-game sheet with two wildcards, and
+the phone page (server time and bytes of a first load).
 
 Sheets are drawn from a fixed seed: seven cities (every board, random sides), 14-20 random
 cards each, one guild each; Babylon (side A, 2 stages) holds the Scientists Guild, so it places
 two wildcards, and Olympia is on side B with 3 stages, so it weighs every neighbour guild. Each
 call is timed on its own with `perf_counter_ns`, garbage collection off: "read + score" is the
 sheet's JSON object to scores (what `scorepad` and the page do), "score" the checked table only.
+The page is timed inside the app (Flask test client, no network): GET /scorepad, and POST
+/scorepad/score.json with a 7-player sheet (what the page sends after every tap); its first load
+is measured in bytes over HTTP from waitress on loopback.
 
 Run: .venv/bin/python benchmarks/scorepad_speed.py [--sheets N] [--seed S] [--write]
 (--write replaces the "## Score pad" section of BENCHMARKS.md with the results.)
@@ -16,19 +20,27 @@ import argparse
 import gc
 import random
 import statistics
+import tempfile
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from report import machine, write_section
+from web_pages import first_load, server_times
 
+from companion.config import Config
 from companion.engine.cards import Color
 from companion.family.scoring import score_table
 from companion.family.sheet import read_table
 from companion.family_catalog import default_family_catalog
+from web import WebServer, create_app
 
 WONDERS = ("babylon", "olympia", "giza", "rhodes", "ephesus", "alexandria", "halicarnassus")
 TARGET_MS = 1.0
+PAGE_TARGET_MS = 20.0
+PAGE_TARGET_BYTES = 60 * 1024
+PAGE_ASSETS = ("/static/style.css", "/static/scorepad.css", "/static/scorepad.js")
 
 
 def random_sheet(rng: random.Random) -> dict[str, Any]:
@@ -78,12 +90,52 @@ def row(name: str, samples: list[float], repeats: int) -> str:
     return f"| {name} | {len(ordered)} | " + " | ".join(f"{v:.3f}" for v in values) + " |"
 
 
+def page_lines(sheets: list[dict[str, Any]], runs: int) -> list[str]:
+    """Server times of the page and of scoring a sheet through it, and its first-load bytes."""
+    folder = Path(tempfile.mkdtemp(prefix="scorepad-bench-"))
+    app = create_app(Config.defaults(journal=folder / "journal.sqlite"))
+    client = app.test_client()
+
+    def post() -> list[float]:
+        found = []
+        for i in range(runs):
+            start = time.perf_counter()
+            answer = client.post("/scorepad/score.json", json=sheets[i % len(sheets)])
+            found.append((time.perf_counter() - start) * 1e3)
+            assert answer.status_code == 200
+        return found
+
+    timed = [("GET /scorepad", lambda: server_times(app, "/scorepad", runs, False)),
+             ("POST /scorepad/score.json (7 players)", post)]  # fmt: skip
+    lines = ["| server time (ms) | requests | median | p90 | max |", "|---|---|---|---|---|"]
+    worst = 0.0
+    for name, run in timed:
+        run()  # warm up imports and templates
+        samples = sorted(run())
+        median = statistics.median(samples)
+        worst = max(worst, median)
+        p90 = samples[int(0.9 * (len(samples) - 1))]
+        lines.append(f"| {name} | {len(samples)} | {median:.2f} | {p90:.2f} | {samples[-1]:.2f} |")
+    with WebServer(app, "127.0.0.1", 0, threads=2) as server:
+        sizes = first_load(server.port, "/scorepad", PAGE_ASSETS)
+    total = sum(size for _, size in sizes)
+    parts = ", ".join(f"{path} {size}" for path, size in sizes)
+    lines += ["", "| first load (bytes over HTTP, headers included, no compression) | bytes |",
+              "|---|---|", f"| {parts} | **{total}** |", "",
+              f"- Target: the page under {PAGE_TARGET_MS:g} ms server time: median at most "
+              f"{worst:.2f} ms ({'met' if worst < PAGE_TARGET_MS else 'NOT met'}).",
+              f"- Target: the page under 60 KB: {total} bytes "
+              f"({'met' if total < PAGE_TARGET_BYTES else 'NOT met'})."]  # fmt: skip
+    return lines
+
+
 def main() -> None:
     """Time the sheets and print (or write) the section."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sheets", type=int, default=200)
     parser.add_argument("--seed", type=int, default=12)
     parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--runs", type=int, default=100, help="requests per page timing")
     parser.add_argument("--write", action="store_true")
     args = parser.parse_args()
     catalog = default_family_catalog()
@@ -98,7 +150,7 @@ def main() -> None:
     worst = max(statistics.median(both), statistics.median(scoring))
     verdict = "met" if worst < TARGET_MS else "NOT met"
     command = (f".venv/bin/python benchmarks/scorepad_speed.py --sheets {args.sheets} "
-               f"--seed {args.seed} --write")  # fmt: skip
+               f"--seed {args.seed} --runs {args.runs} --write")  # fmt: skip
     text = "\n".join([
         "## Score pad",
         "",
@@ -121,6 +173,10 @@ def main() -> None:
         "",
         f"- Target: a 7-player sheet with two wildcards under {TARGET_MS:g} ms: median at most "
         f"{worst:.3f} ms ({verdict}).",
+        "",
+        "The phone page (`web/scorepad.py`), same machine:",
+        "",
+        *page_lines(sheets, args.runs),
         "",
     ])  # fmt: skip
     print(text)

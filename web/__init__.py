@@ -35,7 +35,7 @@ from companion.config import Config
 from companion.records.journal import JournalError
 from companion.records.reader import MAX_RECORD_BYTES
 
-from . import api, history, live, scoring, security
+from . import api, compress, history, live, review, scorepad, scoring, security
 from .access import close_journal, get_journal, wants_json
 from .control import JournalControl
 from .present import Unreplayable
@@ -78,12 +78,15 @@ def create_app(config: Config, **overrides: Any) -> Flask:
     app.register_blueprint(scoring.bp)
     app.register_blueprint(live.bp)
     app.register_blueprint(history.bp)
+    app.register_blueprint(review.bp)
+    app.register_blueprint(scorepad.bp)
     app.register_blueprint(api.bp, url_prefix="/api")
     app.register_error_handler(HTTPException, _http_error)
     app.register_error_handler(JournalError, _journal_error)
     app.register_error_handler(Unreplayable, _unreplayable)
     app.context_processor(_template_globals)
     app.after_request(_headers)
+    app.after_request(compress.gzip_response)
     app.add_url_rule("/", "index", _index)
     return app
 

@@ -77,7 +77,7 @@ def main(args: argparse.Namespace) -> int:
 def describe(catalog: Catalog, event: Event) -> str:
     """An event in a few words: 'build Lumber Yard', 'wonder The Pyramids with Baths'."""
     record = event_to_record(event)
-    kind = record["type"]
+    kind = str(record["type"])
     if kind == "wonder":
         return f"wonder {catalog.name(record['wonder'])} with {catalog.name(record['card'])}"
     for key in ("card", "token"):

@@ -11,7 +11,7 @@ In the two-player variant the Free City is scored as a neighbour but not ranked.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from itertools import product
 
 from companion.engine.cards import Color
@@ -223,8 +223,7 @@ def _copy_options(
                 more = best_science(city, (*wildcards, source))
                 options.append((more.line.points - base, guild, owner, None, more))
             elif guild.points_per is not None:
-                holder = replace(city, cards=(*city.cards, guild))  # as if built in the city
-                part = _counted_points(guild, guild.points_per, holder, left, right, copied=True)
+                part = _counted_points(guild, guild.points_per, city, left, right, copied=True)
                 options.append((part.points, guild, owner, part, science))
             owned.add(guild.id)  # the same guild in both neighbours is one choice
     return options
@@ -302,9 +301,12 @@ def _counted_points(
     *,
     copied: bool = False,
 ) -> Part:
-    """`rule.points` VP per counted item in the cities the card names, with the counts."""
+    """`rule.points` VP per counted item in the cities the card names, with the counts. A
+    `copied` guild (Olympia B) is scored as if built in `city`: it is one of its cards."""
     where = {Where.OWN: city, Where.LEFT: left, Where.RIGHT: right}
     counted = [(where[w], _count(where[w], rule.counts)) for w in rule.cities]
+    if copied and Where.OWN in rule.cities and card.color in rule.counts:
+        counted = [(c, n + 1 if c is city else n) for c, n in counted]
     items = sum(n for _, n in counted)
     what = "/".join(c.value.replace("_", " ") for c in rule.counts)
     if not isinstance(rule.counts[0], Counted):

@@ -133,7 +133,7 @@ def _city(catalog: FamilyCatalog, raw: dict[str, Any], where: str, edifice: bool
         coins=_int(raw, "coins", where, 0),
         military=_military(raw.get("military", []), where),
         free_city=_bool(raw, "free_city", where),
-        edifice=_participation(raw.get("edifice", {}), where),
+        edifice=_participation(raw["edifice"], where) if "edifice" in raw else Participation(),
     )
 
 

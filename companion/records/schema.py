@@ -74,6 +74,18 @@ STEPS: dict[str, str] = {
             summary TEXT NOT NULL
         );
     """,
+    # Finished score pads of the other 7 Wonders games (companion.records.pads): the sheet as
+    # entered, and what the history lists of it.
+    "pads-1": """
+        CREATE TABLE IF NOT EXISTS pads (
+            id INTEGER PRIMARY KEY,
+            saved TEXT NOT NULL,
+            game TEXT NOT NULL,
+            players TEXT NOT NULL,
+            winners TEXT NOT NULL,
+            sheet TEXT NOT NULL
+        );
+    """,
     # `reader.fingerprint` of an imported game's events, or of a played game once finished:
     # an import of the same events is named, not added again (Journal.add_game). The journal
     # fills it for the games already there when the step is applied.

@@ -21,7 +21,7 @@ from companion.engine.rules import apply
 from companion.engine.state import GameState, Player
 
 from .determinize import deal_if_needed, determinize
-from .policy import acting_player, decisions, evaluate, move_score, moves, policy_event
+from .policy import acting_player, evaluate, move_score, policy_event, scored_options
 
 __all__ = ["EXPLORATION", "ROLLOUT_PLIES", "Node", "Stats", "search"]
 
@@ -29,6 +29,8 @@ EXPLORATION = 0.7
 """UCB's exploration constant (rewards lie in 0..1)."""
 ROLLOUT_PLIES = 12
 """Events a rollout plays before the position is scored (or until the game ends)."""
+PRIOR_VISITS = 0
+"""Visits a new node starts with, valued by `evaluate` right after its move (0: none)."""
 
 
 @dataclass(slots=True, eq=False)
@@ -65,11 +67,6 @@ def key_of(event: Event) -> Hashable:
     return event
 
 
-def options(state: GameState, rng: random.Random) -> list[Event]:
-    """The moves or answers legal in this world."""
-    return decisions(state, rng) if state.pending is not None else moves(state)
-
-
 def step(state: GameState, event: Event, rng: random.Random) -> GameState:
     """Apply `event`, then deal the next age at random when it begins."""
     return deal_if_needed(apply(state, event), rng)
@@ -97,11 +94,12 @@ def search(
         node = root
         while not world.finished:
             if node is root and root_events is not None:
-                legal = list(root_events)
+                scored = [(e, move_score(world, e)[0]) for e in root_events]
             else:
-                legal = options(world, rng)
-            if not legal:
+                scored = scored_options(world, rng)
+            if not scored:
                 break
+            legal = [e for e, _ in scored]
             for event in legal:
                 child = node.children.get(key_of(event))
                 if child is not None:
@@ -109,10 +107,14 @@ def search(
             untried = [e for e in legal if key_of(e) not in node.children]
             mover = acting_player(world)
             if untried:
-                event = _best_untried(world, untried)
+                score_of = dict(scored)
+                event = max(untried, key=lambda e: score_of[e])
                 child = Node(event, mover, available=1)
                 node.children[key_of(event)] = child
                 world = step(world, event, rng)
+                if PRIOR_VISITS:  # the evaluation right after the move, as a few visits
+                    child.visits = PRIOR_VISITS
+                    child.reward = PRIOR_VISITS * evaluate(world, mover)
                 path.append(child)
                 break
             event, child = _select(node, legal)
@@ -135,11 +137,6 @@ def search(
         if seconds is not None and clock() - start >= seconds:
             break
     return root, Stats(done, rollout_events, clock() - start)
-
-
-def _best_untried(world: GameState, untried: list[Event]) -> Event:
-    """The untried move the heuristic likes most (the first of equals, in move order)."""
-    return max(untried, key=lambda e: move_score(world, e)[0])
 
 
 def _select(node: Node, legal: list[Event]) -> tuple[Event, Node]:

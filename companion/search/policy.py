@@ -43,6 +43,8 @@ __all__ = [
     "moves",
     "policy_event",
     "reason",
+    "scored_moves",
+    "scored_options",
     "winning_event",
 ]
 
@@ -108,6 +110,44 @@ def moves(state: GameState) -> list[Event]:
         found.append(Discard(player, card_id))
         found += [BuildWonder(player, w.id, card_id) for w in wonders]
     return found
+
+
+def scored_moves(state: GameState) -> list[tuple[Event, float]]:
+    """`moves(state)`, in the same order, each with its `move_score` (priced once per card
+    and once per wonder: the rollouts' hot path)."""
+    player = state.current
+    catalog = state.catalog
+    city, opponent = state.city(player), state.city(player.opponent)
+    coins = city.coins
+    wonders: list[tuple[Wonder, float, int]] = []
+    for wonder_id in city.wonders_unbuilt:
+        wonder = catalog.wonder(wonder_id)
+        total = cheapest_payment(catalog, city, opponent, wonder).total
+        if total <= coins:
+            wonders.append((wonder, _wonder_value(state, player, wonder)[0], total))
+    discard_base = -1.5 + 0.25 * (2 + city.count(Color.YELLOW)) + (1.0 if coins < 3 else 0.0)
+    found: list[tuple[Event, float]] = []
+    for card_id in accessible_cards(state):
+        card = catalog.card(card_id)
+        deny = _denial(state, player, card)[0]
+        payment = cheapest_payment(catalog, city, opponent, card)
+        if payment.total <= coins:
+            value = _card_value(state, player, card)[0]
+            if payment.chain:
+                value += 0.5
+            found.append((Build(player, card_id), value + deny - 0.25 * payment.total))
+        found.append((Discard(player, card_id), discard_base + deny))
+        for wonder, value, total in wonders:
+            found.append((BuildWonder(player, wonder.id, card_id), value + deny - 0.2 * total))
+    return found
+
+
+def scored_options(state: GameState, rng: random.Random) -> list[tuple[Event, float]]:
+    """The moves or answers legal now (a Great Library draw drawn from `rng`), each with
+    its `move_score`."""
+    if state.pending is None:
+        return scored_moves(state)
+    return [(event, move_score(state, event)[0]) for event in decisions(state, rng)]
 
 
 def library_draw(state: GameState, rng: random.Random) -> tuple[TokenId, ...]:
@@ -356,15 +396,15 @@ def reason(state: GameState, event: Event) -> Reason | None:
 def policy_event(state: GameState, rng: random.Random) -> Event | None:
     """The rollout's next event: the best score after a little noise (a win always); None
     when the engine does not know the table (no deal: no card to choose from)."""
-    options = decisions(state, rng) if state.pending is not None else moves(state)
+    options = scored_options(state, rng)
     if not options:
         return None
-    best: Event = options[0]
+    best: Event = options[0][0]
     best_score = -math.inf
-    for event in options:
-        score = move_score(state, event)[0] + rng.random() * NOISE
-        if score > best_score:
-            best, best_score = event, score
+    for event, score in options:
+        noisy = score + rng.random() * NOISE
+        if noisy > best_score:
+            best, best_score = event, noisy
     return best
 
 
