@@ -37,7 +37,7 @@ from companion.records.journal import Journal
 from companion.records.pads import SavedPad, UnknownPad, save_pad, saved_pad, saved_pads
 from companion.records.players import known_players
 
-from .access import get_journal
+from .access import form_upload, get_journal
 from .security import require_pairing, require_same_origin_api, require_same_origin_form
 
 bp = Blueprint("scorepad", __name__)
@@ -222,12 +222,7 @@ def import_form() -> Redirect | tuple[str, int]:
     """Save an uploaded or pasted sheet (pairing code and form token needed)."""
     require_same_origin_form()
     require_pairing()
-    upload = request.files.get("sheet")
-    data = upload.read() if upload is not None and upload.filename else b""
-    if not data:
-        data = request.form.get("text", "").encode()
-    if not data.strip():
-        raise BadRequest("Choose a score sheet file or paste it")
+    data = form_upload("sheet", "Choose a score sheet file or paste it")
     try:
         sheet = json.loads(data.decode("utf-8-sig"))
     except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
