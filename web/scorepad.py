@@ -251,7 +251,7 @@ def scan() -> Response:
     import cv2
     import numpy as np
 
-    from companion.vision.decode import make_decoder
+    from companion.vision.decode import make_decoder, read_cards
     from companion.vision.payloads import parse_family
 
     request.max_content_length = SCAN_MAX_BYTES
@@ -262,15 +262,7 @@ def scan() -> Response:
     gray = cv2.imdecode(data, cv2.IMREAD_GRAYSCALE) if data.size else None
     if gray is None:
         raise UnprocessableEntity("The photo is not an image (JPEG or PNG)")
-    found: dict[str, float] = {}
-    foreign = 0
-    for sticker in make_decoder().decode(gray):
-        card = parse_family(sticker.text)
-        if card is None:
-            foreign += 1
-        else:
-            found.setdefault(card, sticker.center[0])
-    cards = sorted(found, key=found.__getitem__)
+    cards, foreign = read_cards(make_decoder(), gray, parse_family)
     catalog = default_family_catalog()
     names = [catalog.cards[CardId(c)].name for c in cards]
     return jsonify({"cards": cards, "names": names, "foreign": foreign})
