@@ -109,3 +109,15 @@ def test_two_cities_are_scanned_from_generated_camera_frames(
             "aria-pressed", "true"
         )
     page.context.close()
+
+
+def test_seven_players_fit_a_phone_width(browser: Any, server: WebServer) -> None:
+    page = phone(browser)
+    page.goto(f"{server.url}/scorepad")
+    for _ in range(4):
+        page.click("#add-player")
+    playwright_api.expect(page.locator("#seats input")).to_have_count(7)
+    assert page.locator("#add-player").is_disabled()  # 7 is the most
+    playwright_api.expect(page.locator("#totals .num")).to_have_count(7)
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    page.context.close()
