@@ -28,6 +28,7 @@ SUBCOMMANDS: dict[str, str] = {
     "stickers": "stickers",
     "web": "web",
     "import": "import_record",
+    "export": "export",
     "scorepad": "scorepad",
     "hint": "hint",
     "arena": "arena",

@@ -16,9 +16,11 @@ from flask import (
 from werkzeug.exceptions import BadRequest, NotFound, UnprocessableEntity
 from werkzeug.wrappers import Response
 
+from companion.records.archive import parsed_history
 from companion.records.journal import RecordRefused, record_lines
 
 from .access import get_journal
+from .players import import_history_file
 from .present import history_view
 from .security import require_pairing, require_same_origin_form
 
@@ -76,11 +78,11 @@ def games_json() -> Response:
 @bp.get("/history/import")
 def import_page() -> str:
     """The form that adds a game record to the journal."""
-    return render_template("history/import.html", error=None)
+    return render_template("history/import.html", error=None, done=None)
 
 
 @bp.post("/history/import")
-def import_form() -> Response | tuple[str, int]:
+def import_form() -> Response | str | tuple[str, int]:
     """Add an uploaded or pasted game record (pairing code and form token needed)."""
     require_same_origin_form()
     require_pairing()
@@ -90,11 +92,15 @@ def import_form() -> Response | tuple[str, int]:
         data = request.form.get("text", "").encode()
     if not data.strip():
         raise BadRequest("Choose a game record file or paste its lines")
+    history = parsed_history(data)
+    if history is not None:
+        done = import_history_file(history)
+        return render_template("history/import.html", error=None, done=done)
     lines = decode_lines(data)
     try:
         game_id = current_app.config["CONTROL"].import_record(lines)
     except RecordRefused as refused:
-        return render_template("history/import.html", error=str(refused)), 422
+        return render_template("history/import.html", error=str(refused), done=None), 422
     return redirect(url_for("scoring.final_score", game_id=game_id), code=303)
 
 

@@ -21,7 +21,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from PIL import Image
 
@@ -37,6 +37,8 @@ from hardware.faults import Health, Reconnecting, StuckButtonGuard
 from hardware.keyboard import cbreak, read_keys
 from hardware.keyboard import press_from_key as press_from_key
 from hardware.oled import EmulatedOled, open_oled
+
+T = TypeVar("T")
 
 log = logging.getLogger(__name__)
 
@@ -301,6 +303,11 @@ class LoopControl:
         from companion.records.game import import_record
 
         result: int = self._call(lambda app: import_record(app.catalog, app.journal, lines))
+        return result
+
+    def write(self, change: Callable[[Journal], T]) -> T:
+        """Run `change` on the loop's journal, on the loop thread (players, history import)."""
+        result: T = self._call(lambda app: change(app.journal))
         return result
 
 
