@@ -34,7 +34,7 @@ from companion.catalog import default_catalog
 from companion.config import Config
 from companion.records.journal import JournalError
 
-from . import api, history, live, players, scorepad, scoring, security, stats
+from . import api, compress, history, live, players, review, scorepad, scoring, security, stats
 from .access import close_journal, get_journal, wants_json
 from .control import JournalControl
 from .present import Unreplayable
@@ -78,6 +78,7 @@ def create_app(config: Config, **overrides: Any) -> Flask:
     app.register_blueprint(scoring.bp)
     app.register_blueprint(live.bp)
     app.register_blueprint(history.bp)
+    app.register_blueprint(review.bp)
     app.register_blueprint(stats.bp)
     app.register_blueprint(players.bp)
     app.register_blueprint(scorepad.bp)
@@ -87,6 +88,7 @@ def create_app(config: Config, **overrides: Any) -> Flask:
     app.register_error_handler(Unreplayable, _unreplayable)
     app.context_processor(_template_globals)
     app.after_request(_headers)
+    app.after_request(compress.gzip_response)
     app.add_url_rule("/", "index", _index)
     if app.config.get("STATS_WARM_UP", not app.testing):
         stats.warm_up(app)

@@ -14,8 +14,10 @@ import re
 import tempfile
 import threading
 from collections.abc import Iterator
+from datetime import datetime
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import pytest
 from conftest import CIVILIAN, CODE, MILITARY, PLAYING
@@ -192,6 +194,33 @@ def test_several_phones_polling_do_not_starve_plain_requests(
     assert answers == [200] * 10
     for page in pages:
         page.context.close()
+
+
+def test_history_times_are_shown_in_the_phones_time_zone(
+    browser: Any, server: WebServer, client: Any
+) -> None:
+    context = browser.new_context(viewport=PHONE, timezone_id="Asia/Tokyo")
+    page = context.new_page()
+    page.goto(f"{server.url}/history")
+    newest = client.get("/history.json").get_json()["games"][0]
+    utc = datetime.fromisoformat(newest["started"].replace("Z", "+00:00"))
+    shown = page.locator("time[data-local]").first
+    assert shown.inner_text() == utc.astimezone(ZoneInfo("Asia/Tokyo")).strftime("%Y-%m-%d %H:%M")
+    assert shown.get_attribute("title") == newest["started_text"]  # UTC on a long press
+    context.close()
+
+
+def test_review_shows_the_chart_and_the_costliest_moves(browser: Any, server: WebServer) -> None:
+    page = phone(browser)
+    page.goto(f"{server.url}/games/{MILITARY}/review", timeout=300_000)  # searches every move
+    chart = page.locator(".review-chart img")
+    playwright_api.expect(chart).to_be_visible()
+    assert page.evaluate("document.querySelector('.review-chart img').naturalWidth") > 0  # drawn
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    assert page.locator("#costliest-p1 li").count() >= 1
+    assert "From here on" in page.inner_text("#turning-point")
+    shot(page, "review-light.png")
+    page.context.close()
 
 
 def chart_numbers(page: Any, section: str) -> tuple[dict[str, str], dict[str, str]]:
