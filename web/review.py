@@ -9,6 +9,7 @@ since a review of a whole game takes seconds (about 4 s for 60 moves on an idle 
 
 from __future__ import annotations
 
+import sys
 import threading
 from collections import OrderedDict
 from typing import Any
@@ -23,6 +24,11 @@ from companion.search.review import MoveReview, Review, review
 
 from .access import catalog, language, loaded_or_404
 from .present import Loaded, describe, player_names
+
+# pygal appends an import hook for its optional map plugins to sys.meta_path when imported; it
+# still uses the find_module protocol that Python 3.12 drops, warns on every later import and
+# serves nothing here (no maps are drawn): take it out again.
+sys.meta_path[:] = [f for f in sys.meta_path if type(f).__module__ != "pygal"]
 
 bp = Blueprint("review", __name__)
 
