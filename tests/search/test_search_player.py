@@ -241,7 +241,7 @@ def test_the_same_seed_gives_the_same_answer(catalog: Catalog) -> None:
 def test_a_partial_deal_gets_the_same_answer_as_the_full_deal(catalog: Catalog) -> None:
     # the same game recorded with face-down cards unknown (null, guild backs) and revealed
     # when turned up: wherever both states show the same public view, the answers agree
-    partial_lines = (RECORDS / "partial_deals_turned_cards.jsonl").read_text().splitlines()
+    partial_lines = (RECORDS / "partial_deals_civilian_win.jsonl").read_text().splitlines()
     full_lines = (RECORDS / "simulated_civilian_win.jsonl").read_text().splitlines()
     partial = replay_record(partial_lines, catalog)
     full = replay_record(full_lines, catalog)
