@@ -254,3 +254,16 @@ def test_a_partial_deal_gets_the_same_answer_as_the_full_deal(catalog: Catalog) 
         assert suggest(state, QUICK, 8).moves == suggest(twin, QUICK, 8).moves
         compared += 1
     assert compared >= 3
+
+
+def test_law_from_the_great_library_as_the_sixth_symbol_is_taken(catalog: Catalog) -> None:
+    from companion.engine.state import Pending
+
+    # Law is not on the board (see age_3_state), so the Great Library may draw it
+    state = evolve(
+        age_3_state(catalog, FIVE_SYMBOLS, []), pending=Pending(PendingKind.GREAT_LIBRARY, P1)
+    )
+    drawn = [TokenId("strategy"), TokenId("law"), TokenId("theology")]
+    best = suggest(state, QUICK, 3, drawn=drawn).moves[0]
+    assert best.event == KeepLibraryToken(P1, tuple(drawn), TokenId("law"))
+    assert best.win == 1.0 and apply(state, best.event).winner is P1
