@@ -1,5 +1,8 @@
 """`duel-companion stickers`: print the QR stickers of every card, wonder and progress token.
 
+`--game 7wonders` prints the stickers of the 7 Wonders base game's cards instead, for the
+family score pad (one per card name: identical copies carry the same sticker).
+
 `--out stickers.pdf` (or .svg, .png) writes sheets for A4 or US Letter at an exact sticker
 size, the name beside each code; several SVG or PNG pages become stickers-1.svg,
 stickers-2.svg ... `--format png --out DIR` writes one PNG per sticker, DIR/<id>.png, at 300 dpi.
@@ -11,6 +14,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from companion.catalog import LANGUAGES
 from companion.vision import stickers
 
 HELP = "Print the QR stickers: sheets (PDF, SVG, PNG) or one PNG per sticker (--format png)."
@@ -18,7 +22,7 @@ FORMATS = ("pdf", "svg", "png")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """--out, --format, --paper, --size, --language."""
+    """--out, --format, --paper, --size, --language, --game."""
     parser.add_argument(
         "--out",
         type=Path,
@@ -39,7 +43,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"sticker side in mm, quiet zone included (default "
         f"{stickers.DEFAULT_SIZE_MM:g}; see docs/vision.md)",
     )
-    parser.add_argument("--language", default="en", help="language of the names (default en)")
+    parser.add_argument(
+        "--language", default="en", help=f"language of the names: {', '.join(LANGUAGES)} (en)"
+    )
+    parser.add_argument(
+        "--game",
+        choices=stickers.GAMES,
+        default="duel",
+        help="duel (default) or 7wonders: the base game's cards, for the family score pad",
+    )
 
 
 def main(args: argparse.Namespace) -> int:
@@ -50,7 +62,9 @@ def main(args: argparse.Namespace) -> int:
         return _refuse(f"cannot tell the format of {out}: use .pdf, .svg, .png or --format")
     if not 5.0 <= args.size <= 60.0:
         return _refuse(f"--size {args.size:g} mm is outside 5 to 60 mm")
-    entries = stickers.entries(args.language)
+    if args.language not in LANGUAGES:
+        return _refuse(f"unknown --language {args.language!r}: use {', '.join(LANGUAGES)}")
+    entries = stickers.entries(args.language, args.game)
     try:
         if kind == "png" and out.suffix.lower() != ".png":
             written = _single_pngs(entries, out, args.size)

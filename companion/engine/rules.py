@@ -14,7 +14,7 @@ with the end of a turn, an age and the game (`turn`).
 
 from __future__ import annotations
 
-from .actions import build, build_wonder, discard
+from .actions import build, build_wonder, discard, discard_gain
 from .cards import Catalog
 from .decisions import (
     available_library_tokens,
@@ -23,6 +23,7 @@ from .decisions import (
     decision_events,
     destroy,
     keep_library_token,
+    library_draw,
     take_progress,
 )
 from .effects import city_of
@@ -45,6 +46,7 @@ from .opening import check_draft, draft_pickers, setup
 from .state import GameState, Pending, PendingKind, Phase, evolve
 from .structure import (
     accessible_cards,
+    cards_left,
     deal,
     is_accessible,
     is_face_up,
@@ -59,12 +61,15 @@ __all__ = [
     "accessible_cards",
     "apply",
     "available_library_tokens",
+    "cards_left",
     "check_draft",
     "city_of",
+    "discard_gain",
     "draft_pickers",
     "is_accessible",
     "is_face_up",
     "legal_events",
+    "library_draw",
     "new_game",
     "unrevealed",
     "was_taken",

@@ -20,6 +20,7 @@ __all__ = [
     "GUILD_BACK",
     "UNKNOWN",
     "accessible_cards",
+    "cards_left",
     "deal",
     "is_accessible",
     "is_face_up",
@@ -39,6 +40,11 @@ FACE_DOWN = CardId("back")
 
 UNKNOWN = frozenset({FACE_DOWN, GUILD_BACK})
 """The markers of a face-down card not known yet; every other entry is a card id or None."""
+
+
+def cards_left(state: GameState) -> int:
+    """Cards still in the structure of the current age (an age ends after 20 are taken)."""
+    return CARDS_PER_AGE - state.taken
 
 
 def deal(state: GameState, event: Deal) -> GameState:

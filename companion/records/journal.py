@@ -336,10 +336,18 @@ class Journal:
 
     # --- reading ---------------------------------------------------------------------------
 
-    def games(self) -> list[GameSummary]:
-        """Every game, newest first."""
-        rows = self._query("SELECT * FROM games ORDER BY id DESC")
+    def games(self, limit: int | None = None, offset: int = 0) -> list[GameSummary]:
+        """Every game newest first, or `limit` of them after the `offset` newest (a page)."""
+        if limit is None:
+            rows = self._query("SELECT * FROM games ORDER BY id DESC")
+        else:
+            sql = "SELECT * FROM games ORDER BY id DESC LIMIT ? OFFSET ?"
+            rows = self._query(sql, (limit, offset))
         return [_summary(row) for row in rows]
+
+    def game_count(self) -> int:
+        """How many games the journal holds."""
+        return int(self._query("SELECT count(*) FROM games")[0][0])
 
     def game(self, game_id: int) -> GameSummary:
         """The summary of one game.
@@ -531,6 +539,31 @@ class Journal:
                     self._take_players(db, game_id, record)
             self._set_outcome(db, game_id, outcome)
             return game_id
+
+    # --- for modules that keep their own tables in the journal (players, summaries) --------
+
+    def now(self) -> str:
+        """The journal clock's current time, as it stamps rows ("2026-05-01T20:15:00Z")."""
+        return self._now()
+
+    def query(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        """Rows of a read-only SQL query on the journal's connection.
+
+        Raises:
+            JournalError: the query fails (busy, missing table).
+        """
+        return self._query(sql, params)
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """The connection inside one write transaction (committed on leaving, rolled back on
+        an exception), for tables kept beside the events (companion.records.players).
+
+        Raises:
+            JournalError: read-only journal, or the journal cannot write.
+        """
+        with self._write() as db:
+            yield db
 
     # --- internals ---------------------------------------------------------------------------
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import textwrap
 import tomllib
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -28,6 +28,8 @@ import segno
 from PIL import Image, ImageDraw, ImageFont
 
 from companion.catalog import default_catalog
+from companion.family.cards import CardId, FamilyCard
+from companion.family_catalog import default_family_catalog
 from companion.vision import payloads
 
 DEFAULT_SIZE_MM = 20.0  # read in the scan zone and from above (BENCHMARKS.md; data/table.toml)
@@ -76,8 +78,14 @@ def qr_modules(payload: str, error_correction: str = "H") -> np.ndarray:
     return np.array(qr.matrix, dtype=bool)
 
 
-def entries(language: str = "en") -> list[Entry]:
-    """Every sticker of data/stickers.toml with its name in `language` (English fallback)."""
+GAMES = ("duel", "7wonders")
+
+
+def entries(language: str = "en", game: str = "duel") -> list[Entry]:
+    """Every sticker of a game (`duel`: data/stickers.toml; `7wonders`: the base game's
+    cards, data/family/stickers.toml) with its name in `language` (English fallback)."""
+    if game == "7wonders":
+        return _family_entries(language)
     names = tomllib.loads(payloads.read_data_file("names.toml"))
     english, local = names.get("en", {}), names.get(language, {})
     return [
@@ -89,6 +97,28 @@ def entries(language: str = "en") -> list[Entry]:
         )
         for card_id in payloads.sticker_ids()
     ]
+
+
+def _family_entries(language: str) -> list[Entry]:
+    cards = default_family_catalog().cards
+    return [
+        Entry(card_id, payload, _name(card.names, language), _family_label(card))
+        for card_id, payload in payloads.family_sticker_table().by_id.items()
+        for card in (cards[CardId(card_id)],)
+    ]
+
+
+def _family_label(card: FamilyCard) -> str:
+    """A base-game card's ages and colour: "Age I, brown", "Age I-II, grey", "Guild, purple"."""
+    if card.color.value == "purple":
+        return "Guild, purple"
+    first, last = AGES[card.ages[0]], AGES[card.ages[-1]]
+    ages = first if first == last else f"{first}-{last}"
+    return f"Age {ages}, {card.color.value}"
+
+
+def _name(names: Mapping[str, str], language: str) -> str:
+    return names.get(language) or names["en"]
 
 
 AGES = {1: "I", 2: "II", 3: "III"}

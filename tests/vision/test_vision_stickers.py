@@ -180,6 +180,16 @@ def test_refusals_are_one_line_and_exit_2(
     assert capsys.readouterr().err == f"stickers: {message}\n"
 
 
+def test_an_unknown_language_is_refused_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "s.pdf"
+    assert main(["stickers", "--language", "fr", "--out", str(out)]) == 2
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1 and "'fr'" in error and "en, nb, sv, da" in error
+    assert not out.exists()
+
+
 def test_each_sticker_has_its_age_and_colour_and_cut_marks(tmp_path: Path) -> None:
     labels = {e.id: e.label for e in stickers.entries()}
     assert labels["lumber_yard"] == "Age I, brown"

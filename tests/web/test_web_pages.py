@@ -170,7 +170,7 @@ def test_log_words_name_the_player_and_the_card(
     for record, entry in zip(records["civilian"], entries, strict=True):
         if record["type"] in ("build", "discard"):
             who = {"p1": "Ann", "p2": "Ben"}[record["player"]]
-            verb = "built" if record["type"] == "build" else "discarded"
+            verb = "builds" if record["type"] == "build" else "discards"
             assert entry["text"].startswith(f"{who} {verb} {catalog.name(record['card'])}")
 
 
@@ -205,7 +205,12 @@ def test_without_a_journal_the_history_is_empty(tmp_path: Path, catalog: Catalog
     app = create_app(Config.defaults(journal=tmp_path / "none.sqlite"), CATALOG=catalog)
     client = app.test_client()
     assert client.get("/").location.endswith("/history")
-    assert client.get("/history.json").get_json() == {"games": []}
+    assert client.get("/history.json").get_json() == {
+        "games": [],
+        "page": 1,
+        "pages": 1,
+        "total": 0,
+    }
     assert client.get("/api/games").get_json() == []
     assert client.get("/games/1/score").status_code == 404
     assert not (tmp_path / "none.sqlite").exists()  # reading never creates it

@@ -1,0 +1,319 @@
+"""Statistics over finished games: a pure function of per-game summaries (standard library only).
+
+A summary is what a finished game leaves for statistics (written by
+`companion.records.summaries` when the game finishes): the game type ("duel", "7wonders"), when
+it finished, how long it took, who began, who won (several seats for a shared victory) and by
+which victory, and per seat the points of every category, the wonders built and the progress
+tokens taken. Names are not in it: they come from the journal's games (so a renamed player is
+renamed in the statistics too). Any game type that writes such a summary has statistics; the
+categories are the keys of its seats' scores, in their order.
+
+Decisions where the issue is silent (docs/statistics.md):
+- a shared victory counts in `shared` (players, victories, head to head, first player), never as
+  a win nor in `civilian`;
+- with a player chosen, the games are theirs, and the per-seat statistics (points per category,
+  wonders, progress tokens) count their seat only;
+- a period is a range of finishing dates (UTC), both ends included;
+- the longest and shortest games are measured in minutes from the first to the last event, so
+  only games played at the box count (an imported record has no real times);
+- the points over time are averaged per seat and grouped by day when the games span at most 31
+  days, by month up to 36 months, else by year.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import date
+from itertools import combinations
+from typing import Any
+
+VICTORIES = ("civilian", "military", "science", "shared")
+EXTREMES = 3  # games listed as the longest and as the shortest
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """One player of a finished game: name ("" when unnamed), points, wonders and tokens."""
+
+    seat: str
+    name: str
+    scores: Mapping[str, int]
+    total: int
+    wonders: tuple[str, ...]
+    tokens: tuple[str, ...]
+    won: bool
+
+
+@dataclass(frozen=True, slots=True)
+class GameFacts:
+    """A finished game as statistics see it."""
+
+    id: int
+    game: str
+    finished: str
+    minutes: float | None
+    cards: int
+    first: str | None
+    victory: str | None
+    seats: tuple[Seat, ...]
+    shared: bool
+    """Whether more than one seat won (a shared victory)."""
+
+    @property
+    def day(self) -> str:
+        """The finishing date, "YYYY-MM-DD" (UTC)."""
+        return self.finished[:10]
+
+
+def facts_from_summary(
+    game_id: int, summary: Mapping[str, Any], names: Mapping[str, str]
+) -> GameFacts:
+    """A stored summary (JSON) and the game's names as `GameFacts`."""
+    winners = set(summary["winners"])
+    seats = tuple(
+        Seat(
+            seat=str(entry["seat"]),
+            name=str(names.get(entry["seat"]) or ""),
+            scores=entry["scores"],
+            total=int(entry["total"]),
+            wonders=tuple(entry.get("wonders", ())),
+            tokens=tuple(entry.get("tokens", ())),
+            won=entry["seat"] in winners,
+        )
+        for entry in summary["seats"]
+    )
+    return GameFacts(
+        id=game_id,
+        game=str(summary["game"]),
+        finished=str(summary["finished"]),
+        minutes=summary.get("minutes"),
+        cards=int(summary.get("cards", 0)),
+        first=summary.get("first"),
+        victory=summary.get("victory"),
+        seats=seats,
+        shared=len(winners) > 1,
+    )
+
+
+def select(
+    games: Iterable[GameFacts],
+    *,
+    game: str = "duel",
+    player: str | None = None,
+    since: str | None = None,
+    until: str | None = None,
+) -> list[GameFacts]:
+    """The games of type `game` that `player` sat in, finished between `since` and `until`
+    ("YYYY-MM-DD", both included), oldest first."""
+    chosen = [
+        facts
+        for facts in games
+        if facts.game == game
+        and (since is None or facts.day >= since)
+        and (until is None or facts.day <= until)
+        and (player is None or any(seat.name == player for seat in facts.seats))
+    ]
+    return sorted(chosen, key=lambda facts: (facts.finished, facts.id))
+
+
+def statistics(games: Iterable[GameFacts], player: str | None = None) -> dict[str, Any]:
+    """Every statistic of the games chosen by `select` (with the same `player`), as JSON."""
+    tally = Tally(player)
+    for facts in games:
+        tally.add(facts)
+    return tally.result()
+
+
+def matches(
+    facts: GameFacts,
+    *,
+    game: str = "duel",
+    player: str | None = None,
+    since: str | None = None,
+    until: str | None = None,
+) -> bool:
+    """Whether `select` with these filters keeps the game."""
+    return bool(select([facts], game=game, player=player, since=since, until=until))
+
+
+def _rate(part: int, whole: int) -> float:
+    return round(part / whole, 3) if whole else 0.0
+
+
+class Tally:
+    """The running sums behind every statistic: games are added one at a time (in any
+    order), so that a page adds a newly finished game instead of counting all again."""
+
+    def __init__(self, player: str | None = None) -> None:
+        self.player = player
+        self.games = 0
+        self.players: dict[str, list[int]] = {}  # name -> [games, wins, shared]
+        self.pairs: dict[tuple[str, str], list[int]] = {}  # -> [games, wins a, wins b, shared]
+        self.victories = dict.fromkeys(VICTORIES, 0)
+        self.first = [0, 0, 0]  # games, wins, shared
+        self.rows: list[str] = []
+        self.days: dict[str, list[Any]] = {}  # day -> [games, seats, [sums per row + total]]
+        self.owned: dict[str, dict[str, list[int]]] = {"wonders": {}, "tokens": {}}
+        self.timed: list[tuple[float, int, GameFacts]] = []
+
+    def add(self, facts: GameFacts) -> None:
+        """Count one finished game (chosen by the same filters as the others)."""
+        self.games += 1
+        kind = "shared" if facts.shared else facts.victory
+        if kind is not None:
+            self.victories[kind] = self.victories.get(kind, 0) + 1
+        self._players(facts)
+        self._first(facts)
+        counted = _counted(facts, self.player)
+        if counted and not self.rows:
+            self.rows = list(counted[0].scores)
+        day = self.days.setdefault(facts.day, [0, 0, [0] * (len(self.rows) + 1)])
+        day[0] += 1
+        for seat in counted:
+            day[1] += 1
+            sums = day[2]
+            for index, row in enumerate(self.rows):
+                sums[index] += seat.scores.get(row, 0)
+            sums[-1] += seat.total
+            won = int(seat.won and not facts.shared)
+            for kind_, owned in (("wonders", seat.wonders), ("tokens", seat.tokens)):
+                table = self.owned[kind_]
+                for item in owned:
+                    counts = table.setdefault(item, [0, 0])
+                    counts[0] += 1
+                    counts[1] += won
+        if facts.minutes is not None:
+            self.timed.append((facts.minutes, facts.id, facts))
+
+    def _players(self, facts: GameFacts) -> None:
+        named = sorted((seat for seat in facts.seats if seat.name), key=lambda s: s.name)
+        for seat in named:
+            row = self.players.setdefault(seat.name, [0, 0, 0])
+            row[0] += 1
+            if seat.won:
+                row[2 if facts.shared else 1] += 1
+        for a, b in combinations(named, 2):
+            if a.name == b.name:
+                continue
+            pair = self.pairs.setdefault((a.name, b.name), [0, 0, 0, 0])
+            pair[0] += 1
+            if a.won and b.won:
+                pair[3] += 1
+            elif a.won or b.won:
+                pair[1 if a.won else 2] += 1
+
+    def _first(self, facts: GameFacts) -> None:
+        first = next((seat for seat in facts.seats if seat.seat == facts.first), None)
+        if first is not None:
+            self.first[0] += 1
+            if first.won:
+                self.first[2 if facts.shared else 1] += 1
+
+    def result(self) -> dict[str, Any]:
+        """The statistics as JSON (the object `/stats.json` serves)."""
+        seats = sum(day[1] for day in self.days.values())
+        sums = [sum(column) for column in zip(*(d[2] for d in self.days.values()), strict=True)]
+        return {
+            "games": self.games,
+            "players": self._players_table(),
+            "head_to_head": self._head_to_head(),
+            "victories": dict(self.victories),
+            "first_player": {
+                "games": self.first[0],
+                "wins": self.first[1],
+                "shared": self.first[2],
+                "rate": _rate(self.first[1], self.first[0]),
+            },
+            "categories": {
+                "rows": list(self.rows),
+                "average": self._average(sums, seats),
+                "seats": seats,
+            },
+            "over_time": self._over_time(),
+            "wonders": self._owned("wonders"),
+            "progress_tokens": self._owned("tokens"),
+            "longest": self._extremes(longest=True),
+            "shortest": self._extremes(longest=False),
+        }
+
+    def _average(self, sums: Sequence[int], seats: int) -> dict[str, float]:
+        if not seats:
+            return {}
+        names = [*self.rows, "total"]
+        return {row: round(value / seats, 1) for row, value in zip(names, sums, strict=True)}
+
+    def _players_table(self) -> list[dict[str, Any]]:
+        """Games, wins, shared victories and losses per named player, most wins first."""
+        table = [
+            {"name": name, "games": games, "wins": wins, "shared": shared,
+             "losses": games - wins - shared, "rate": _rate(wins, games)}
+            for name, (games, wins, shared) in self.players.items()
+        ]  # fmt: skip
+        return sorted(table, key=lambda r: (-r["wins"], -r["games"], r["name"]))
+
+    def _head_to_head(self) -> list[dict[str, Any]]:
+        """Each pair of named players who met: games, each one's wins, shared victories."""
+        table = [
+            {"players": [a, b], "games": games, "wins": [wins_a, wins_b], "shared": shared}
+            for (a, b), (games, wins_a, wins_b, shared) in self.pairs.items()
+        ]
+        return sorted(table, key=lambda r: (-r["games"], r["players"]))
+
+    def _over_time(self) -> list[dict[str, Any]]:
+        """The average points per category of a seat, per period, oldest first."""
+        days = sorted(self.days)
+        if not days:
+            return []
+        width = period_of(days[0], days[-1])
+        periods: dict[str, list[Any]] = {}
+        for day in days:
+            games, seats, sums = self.days[day]
+            period = periods.setdefault(day[:width], [0, 0, [0] * len(sums)])
+            period[0] += games
+            period[1] += seats
+            period[2] = [a + b for a, b in zip(period[2], sums, strict=True)]
+        return [
+            {"period": name, "games": games, "average": self._average(sums, seats)}
+            for name, (games, seats, sums) in periods.items()
+        ]
+
+    def _owned(self, kind: str) -> list[dict[str, Any]]:
+        """Per wonder or progress token: how often it was owned and its owner won."""
+        table = [
+            {"id": item, "owned": owned, "won": won, "rate": _rate(won, owned)}
+            for item, (owned, won) in self.owned[kind].items()
+        ]
+        return sorted(table, key=lambda r: (-r["owned"], -r["rate"], r["id"]))
+
+    def _extremes(self, *, longest: bool) -> list[dict[str, Any]]:
+        """The longest (or shortest) games in minutes, among games with real times."""
+        chosen = sorted(self.timed, key=lambda t: (t[0], t[1]), reverse=longest)[:EXTREMES]
+        return [
+            {
+                "id": facts.id,
+                "minutes": facts.minutes,
+                "cards": facts.cards,
+                "finished": facts.finished,
+                "players": [seat.name for seat in facts.seats],
+                "winners": [seat.name for seat in facts.seats if seat.won],
+                "victory": "shared" if facts.shared else facts.victory,
+            }
+            for _, _, facts in chosen
+        ]
+
+
+def _counted(facts: GameFacts, player: str | None) -> tuple[Seat, ...]:
+    """The seats whose points count: all, or the chosen player's."""
+    if player is None:
+        return facts.seats
+    return tuple(seat for seat in facts.seats if seat.name == player)
+
+
+def period_of(first: str, last: str) -> int:
+    """How many characters of a date name its period: 10 (day), 7 (month) or 4 (year)."""
+    start, end = date.fromisoformat(first[:10]), date.fromisoformat(last[:10])
+    if (end - start).days <= 31:
+        return 10
+    months = (end.year - start.year) * 12 + end.month - start.month
+    return 7 if months <= 36 else 4
