@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from companion.device import words
 from companion.device.guided import GuidedDeal, place_words, reveal_event, reveal_prompt
-from companion.engine.cards import Catalog
-from companion.engine.events import Deal, IllegalEvent, event_from_record
+from companion.engine.cards import CardId, Catalog
+from companion.engine.events import Deal, IllegalEvent, Reveal, event_from_record
 from companion.engine.rules import apply, new_game, unrevealed
 from companion.engine.state import GameState
 from companion.records.replay import state_to_json
@@ -87,3 +88,10 @@ def test_nothing_to_reveal_is_refused(catalog: Catalog) -> None:
     assert reveal_prompt(state) is None
     with pytest.raises(IllegalEvent, match="No card waits to be turned up"):
         reveal_event(state, "baths")
+
+
+def test_a_reveal_is_told_in_one_line(catalog: Catalog) -> None:
+    lines = RECORD.read_text(encoding="utf-8").splitlines()
+    state = apply(new_game(catalog), event_from_record(json.loads(lines[0])))
+    line = words.event_line(words.Voice.oled(state), state, Reveal(9, CardId("baths")))
+    assert line == "Turned up: Baths"
