@@ -32,7 +32,15 @@ from companion.vision.table_synth import RESOLUTIONS, random_table  # noqa: E402
 
 SEED0 = 200_000
 NOTE = (  # the analysis of the last run written (update it with the figures)
-    "Where the misses come from (2304x1296, fine, same seeds): 7 of the 24 frames are a cannot-tell as a whole (two placements of the cards read fit the layout, mostly late in an age when the rows have lost both ends, or a card of the age lies inside the outline at no position), and they hold 99 of the 212 empty positions; in the other frames an empty position is told only when the table or the cards it lay on show there plainly. The targets (99 % and under 1 s on a Pi 4) are not reached: every rule gives up rather than put a wrong card (0 in every row). Decoding is about 40 ms of a 2304x1296 frame unloaded; the rest is the reader's NumPy work per placement tried."
+    "Where the misses come from (2304x1296, fine, same seeds): 7 of the 24 frames are a "
+    "cannot-tell as a whole (two placements of the cards read fit the layout, mostly late"
+    " in an age when the rows have lost both ends, or a card of the age lies inside the "
+    "outline at no position), and they hold 99 of the 212 empty positions; in the other "
+    "frames an empty position is told only when the table or the cards it lay on show "
+    "there plainly. The targets (99 % and under 1 s on a Pi 4) are not reached: every "
+    "rule gives up rather than put a wrong card (0 in every row). Decoding is about 40 ms"
+    " of a 2304x1296 frame unloaded; the rest is the reader's NumPy work per placement "
+    "tried."
 )
 PI4_FACTOR = 4.0  # a Pi 4's Cortex-A72 core against this machine's core (see the report)
 
