@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -115,22 +116,27 @@ def main(args: argparse.Namespace) -> int:
     decoder = make_decoder(args.decoder)
     if args.structure:
         found = [scan_structure(path, args.age, decoder) for path in paths]
-        if args.json:
-            print(json.dumps(found, indent=2))
-        for result in found:
-            if "error" in result:
-                print(f"scan: {result['image']}: {result['error']}", file=sys.stderr)
-            elif not args.json:
-                print(f"{result['image']}:\n{structure_text(result['slots'], args.age)}")
-        return 1 if any("error" in result for result in found) else 0
-    results = [scan_image(path, decoder, args.game) for path in paths]
-    if args.json:
+        return _report(
+            found, args.json, lambda r: f"{r['image']}:\n{structure_text(r['slots'], args.age)}"
+        )
+    return _report([scan_image(path, decoder, args.game) for path in paths], args.json, _cards_text)
+
+
+def _cards_text(result: dict[str, Any]) -> str:
+    cards = ", ".join(result["cards"]) or "no card"
+    foreign = f" ({result['foreign']} foreign code(s) ignored)" if result["foreign"] else ""
+    return f"{result['image']}: {cards}{foreign}"
+
+
+def _report(
+    results: list[dict[str, Any]], as_json: bool, text: Callable[[dict[str, Any]], str]
+) -> int:
+    """Print the results (JSON, or `text` of each) and each error on stderr; the status."""
+    if as_json:
         print(json.dumps(results, indent=2))
     for result in results:
         if "error" in result:
             print(f"scan: {result['image']}: {result['error']}", file=sys.stderr)
-        elif not args.json:
-            cards = ", ".join(result["cards"]) or "no card"
-            foreign = f" ({result['foreign']} foreign code(s) ignored)" if result["foreign"] else ""
-            print(f"{result['image']}: {cards}{foreign}")
+        elif not as_json:
+            print(text(result))
     return 1 if any("error" in result for result in results) else 0
