@@ -20,6 +20,15 @@ from companion.records.journal import Journal, JournalError
 
 T = TypeVar("T")
 
+NO_CAMERA_HERE = (
+    "Reading cities needs the box's camera: the pages are served without it here "
+    "(start the box with duel-companion run)"
+)
+
+
+class NoCamera(Exception):
+    """Reading cities with the box's camera was asked of pages served without the box."""
+
 
 class Control(Protocol):
     """The changes a phone may ask for (after the pairing code was checked).
@@ -43,8 +52,34 @@ class Control(Protocol):
     def write(self, change: Callable[[Journal], T]) -> T:
         """Run `change` on the journal as its writer (players, a history import)."""
 
+    def start_reading(self, names: Sequence[str]) -> dict[str, Any]:
+        """Read these players' cities with the box's camera (`NoCamera` without the box;
+        ValueError for bad names); the answer is `reading()`'s."""
 
-class JournalControl:
+    def reading(self) -> dict[str, Any]:
+        """The cities read so far (companion.device.family_scan.to_page)."""
+
+    def stop_reading(self) -> dict[str, Any]:
+        """End the reading; the cities as they were."""
+
+
+class WithoutCamera:
+    """Pages served without the box: reading cities with its camera is refused."""
+
+    def start_reading(self, names: Sequence[str]) -> dict[str, Any]:
+        """Refused: no camera here."""
+        raise NoCamera(NO_CAMERA_HERE)
+
+    def reading(self) -> dict[str, Any]:
+        """Refused: no camera here."""
+        raise NoCamera(NO_CAMERA_HERE)
+
+    def stop_reading(self) -> dict[str, Any]:
+        """Refused: no camera here."""
+        raise NoCamera(NO_CAMERA_HERE)
+
+
+class JournalControl(WithoutCamera):
     """Changes made directly in the journal file through `Game` (one at a time)."""
 
     def __init__(self, path: str | Path, catalog: Catalog) -> None:
@@ -80,7 +115,7 @@ class JournalControl:
             return change(journal)
 
 
-class ReadOnlyControl:
+class ReadOnlyControl(WithoutCamera):
     """No changes: every one is refused with `reason` (a journal served read-only)."""
 
     def __init__(self, reason: str) -> None:

@@ -12,6 +12,7 @@ games, each with its sheet as a download. The sheet format and the rules: docs/s
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from flask import (
@@ -33,11 +34,11 @@ from companion.family.pad import Pad, pad_to_json, reasons_to_json, score_sheet
 from companion.family.sheet import SheetError
 from companion.family.table import MAX_PLAYERS, MIN_PLAYERS, TOKEN_VALUES
 from companion.family_catalog import default_family_catalog
-from companion.records.journal import Journal
 from companion.records.pads import SavedPad, UnknownPad, save_pad, saved_pad, saved_pads
 from companion.records.players import known_players
 
 from .access import form_upload, get_journal
+from .control import Control, NoCamera
 from .security import require_pairing, require_same_origin_api, require_same_origin_form
 
 bp = Blueprint("scorepad", __name__)
@@ -147,13 +148,15 @@ def _sheet_body() -> Any:
 
 
 def _save(sheet: Any) -> int:
-    """Keep a sheet in the journal (created if missing); a refused sheet writes nothing."""
+    """Keep a sheet in the journal through its writer; a refused sheet writes nothing."""
     try:
         score_sheet(default_family_catalog(), sheet)  # refused before the journal is opened
     except SheetError as refused:
         raise UnprocessableEntity(str(refused)) from None
-    with Journal.open(current_app.config["JOURNAL"]) as journal:
-        return save_pad(journal, default_family_catalog(), sheet)
+    catalog = default_family_catalog()
+    control: Control = current_app.config["CONTROL"]  # the box's loop is the journal's writer
+    pad_id: int = control.write(lambda journal: save_pad(journal, catalog, sheet))
+    return pad_id
 
 
 @bp.post("/api/pads")
@@ -261,6 +264,46 @@ def scan() -> Response:
     catalog = default_family_catalog()
     names = [catalog.cards[CardId(c)].name for c in cards]
     return jsonify({"cards": cards, "names": names, "foreign": foreign})
+
+
+# --- Cities read with the box's camera (companion.device.family_scan) -----------------------
+
+
+def _reading(action: Callable[[Control], dict[str, Any]]) -> tuple[Response, int]:
+    try:
+        return jsonify(action(current_app.config["CONTROL"])), 200
+    except NoCamera as missing:
+        return jsonify({"error": str(missing)}), 409
+
+
+@bp.get("/scorepad/box.json")
+def box_reading() -> tuple[Response, int]:
+    """The cities the box's camera has read so far (the page polls it while reading)."""
+    return _reading(lambda control: control.reading())
+
+
+@bp.post("/scorepad/box.json")
+def box_start() -> tuple[Response, int]:
+    """Start reading cities with the box's camera: `{"players": [names in seating order]}`,
+    pairing code in X-Pairing-Code. A reading already on starts again."""
+    require_same_origin_api()
+    require_pairing(form=False)
+    body = _sheet_body()
+    names = body.get("players") if isinstance(body, dict) else None
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        raise UnprocessableEntity('Send {"players": [the names in seating order]}')
+    try:
+        return _reading(lambda control: control.start_reading(names))
+    except ValueError as refused:
+        raise UnprocessableEntity(str(refused)) from None
+
+
+@bp.delete("/scorepad/box.json")
+def box_stop() -> tuple[Response, int]:
+    """End the reading (pairing code in X-Pairing-Code); the box shows the Duel game again."""
+    require_same_origin_api()
+    require_pairing(form=False)
+    return _reading(lambda control: control.stop_reading())
 
 
 @bp.app_context_processor

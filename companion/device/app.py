@@ -26,8 +26,9 @@ from typing import Any, Protocol, TypeVar
 from PIL import Image
 
 from companion.config import Config, is_raspberry_pi
-from companion.device import controller, present, words
+from companion.device import controller, family_scan, present, words
 from companion.device.controller import Context, Input, Press, Scan, Status, Step, Tick, UiState
+from companion.device.family_scan import BaseGameScan, Reading
 from companion.engine.cards import Catalog
 from companion.engine.events import Event, IllegalEvent, event_from_record, event_to_record
 from companion.records.game import SCREEN_KEY, Game
@@ -64,6 +65,7 @@ class Call:
     action: Callable[[App], Any]
     done: threading.Event
     result: list[Any]
+    reload: bool = True  # the action may have changed the game (not a city reading)
 
 
 class App:
@@ -99,6 +101,7 @@ class App:
         self.game = Game.resume_or_start(catalog, journal)
         self._events = self._load_events()
         self.ui = controller.resume(self._saved_ui(), self.game.state, self.context())
+        self.reading = self._saved_reading()  # reading a base game's cities (family_scan)
         self._saved: dict[str, Any] | None = None
         self.view: present.View | None = None
         self.image: Image.Image | None = None
@@ -127,13 +130,20 @@ class App:
         return [event_from_record(r) for r in self.journal.effective_events(self.game.game_id)]
 
     def _saved_ui(self) -> UiState | None:
-        raw = self.game.recall(SCREEN_KEY)
+        return self._recall(SCREEN_KEY, UiState.from_json, "screen")
+
+    def _saved_reading(self) -> Reading | None:
+        return self._recall(family_scan.READING_KEY, Reading.from_json, "reading")
+
+    def _recall(self, key: str, parse: Callable[[Mapping[str, Any]], T], what: str) -> T | None:
+        """A value kept beside the game, or None (missing, or not readable: logged)."""
+        raw = self.game.recall(key)
         if not isinstance(raw, dict):
             return None
         try:
-            return UiState.from_json(raw)
+            return parse(raw)
         except ValueError as bad:
-            log.warning("saved screen ignored: %s", bad)
+            log.warning("saved %s ignored: %s", what, bad)
             return None
 
     # --- the loop body ---
@@ -143,9 +153,9 @@ class App:
         when the pages are served, over the resumed screen."""
         if welcome:
             self.ui = controller.welcome(self.ui, self.context())
-        self._show(present.view(self.ui, self.state, self.context()))
+        self._show(self._screen(None))  # a reading of cities resumes on its own screen
 
-    def handle(self, given: Input | NewGame | Call) -> None:
+    def handle(self, given: Input | BaseGameScan | NewGame | Call) -> None:
         """One input: step, submit or undo, remember the screen, show it."""
         if isinstance(given, Call):
             try:
@@ -154,11 +164,19 @@ class App:
                 given.result.append(error)
             finally:
                 given.done.set()
-            self._after_outside_change()
+            if given.reload:
+                self._after_outside_change()
+            else:
+                self._show(self._screen(None))
             return
         if isinstance(given, NewGame):
             self.new_game()
             return
+        if self.reading is not None and isinstance(given, Press | Scan | BaseGameScan):
+            self._read(given)
+            return
+        if isinstance(given, BaseGameScan):  # a base-game sticker in a Duel: a foreign code
+            given = Scan(None, at=given.at)
         step = controller.step(self.ui, self.state, given, self.context())
         if step.undo:
             step = self._undo(step)
@@ -169,7 +187,7 @@ class App:
             step = self._submit(step)
         self.ui = step.ui
         self._remember()
-        self._show(step.view or present.view(self.ui, self.state, self.context()))
+        self._show(self._screen(step.view))
         if isinstance(given, Scan) and given.at is not None:
             self.latencies.append(time.perf_counter() - given.at)
 
@@ -216,7 +234,58 @@ class App:
         ctx = self.context()
         self.ui = controller.settle(self.state, ctx, status=self.ui.status)
         self._remember()
-        self._show(present.view(self.ui, self.state, ctx))
+        self._show(self._screen(None))
+
+    # --- reading the cities of a base game (family_scan) ---
+
+    def start_reading(self, names: Sequence[str]) -> dict[str, Any]:
+        """Read these players' cities with the camera (a reading on already starts again).
+
+        Raises:
+            ValueError: no player, more than 7, a blank or repeated name (one line).
+        """
+        self._keep_reading(family_scan.start(names))
+        self._show(self._screen(None))
+        return family_scan.to_page(self.reading)
+
+    def stop_reading(self) -> dict[str, Any]:
+        """End the reading; the Duel screen comes back. Returns the cities as they were."""
+        read = family_scan.to_page(self.reading)
+        self._keep_reading(None)
+        self._show(self._screen(None))
+        return read
+
+    def reading_now(self) -> dict[str, Any]:
+        """What the score pad polls (`family_scan.to_page`)."""
+        return family_scan.to_page(self.reading)
+
+    def _read(self, given: Press | Scan | BaseGameScan) -> None:
+        assert self.reading is not None
+        if isinstance(given, Press) and given.name == "left" and given.long:
+            self._keep_reading(None)  # long left: back to the Duel game
+        else:
+            self._keep_reading(family_scan.step(self.reading, given, family_scan.base_game_cards()))
+        self._show(self._screen(None))
+
+    def _keep_reading(self, reading: Reading | None) -> None:
+        """Keep the reading in the journal first (a power loss loses no card), then in memory."""
+        try:
+            self.game.remember(
+                family_scan.READING_KEY, None if reading is None else reading.to_json()
+            )
+        except JournalError as failed:
+            log.warning("reading not saved: %s", failed)
+            if reading is not None:
+                reading = replace(reading, notice=words.NOT_SAVED)
+        self.reading = reading
+
+    def _screen(self, shown: present.View | None) -> present.View:
+        """The reading's screen while cities are read, else `shown` or the Duel screen."""
+        if self.reading is not None:
+            return family_scan.view(
+                self.reading, family_scan.base_game_cards().name_of, self.ui.status
+            )
+        return shown or present.view(self.ui, self.state, self.context())
 
     def _remember(self) -> None:
         saved = replace(self.ui, until=None).to_json()
@@ -272,10 +341,10 @@ class LoopControl:
         self._inbox = inbox
         self._timeout = timeout
 
-    def _call(self, action: Callable[[App], Any]) -> Any:
+    def _call(self, action: Callable[[App], Any], *, reload: bool = True) -> Any:
         done = threading.Event()
         result: list[Any] = []
-        self._inbox.put(Call(action, done, result))
+        self._inbox.put(Call(action, done, result, reload))
         if not done.wait(self._timeout):
             raise JournalError("the device is busy; try again")
         if isinstance(result[0], Exception):
@@ -308,6 +377,21 @@ class LoopControl:
     def write(self, change: Callable[[Journal], T]) -> T:
         """Run `change` on the loop's journal, on the loop thread (players, history import)."""
         result: T = self._call(lambda app: change(app.journal))
+        return result
+
+    def start_reading(self, names: Sequence[str]) -> dict[str, Any]:
+        """Read the cities of these players (seating order) with the box's camera."""
+        result: dict[str, Any] = self._call(lambda app: app.start_reading(names), reload=False)
+        return result
+
+    def reading(self) -> dict[str, Any]:
+        """The cities read so far (`family_scan.to_page`)."""
+        result: dict[str, Any] = self._call(lambda app: app.reading_now(), reload=False)
+        return result
+
+    def stop_reading(self) -> dict[str, Any]:
+        """End the reading; return the cities as they were."""
+        result: dict[str, Any] = self._call(lambda app: app.stop_reading(), reload=False)
         return result
 
 
@@ -457,7 +541,7 @@ def start_scanner(config: Config, inbox: queue.Queue[Any], health: Health | None
             image_seconds=camera.image_seconds,
             loop=camera.loop,
         ),
-        on_scan=lambda scan: inbox.put(Scan(scan.card, at=scan.at)),
+        on_scan=lambda scan: inbox.put(family_scan.scan_input(scan)),
         on_status=on_status,
         decoder=config.decoder,
         tracker=Tracker(zone=camera.scan_zone),  # in fractions of each frame's real size

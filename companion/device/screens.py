@@ -25,6 +25,7 @@ from companion.device.views import (
     MessageView,
     Option,
     PhoneView,
+    ReadingView,
     View,
 )
 
@@ -78,6 +79,8 @@ def render(shown: View, fonts: Fonts | None = None) -> Image.Image:
             draw_phone(image, draw, shown, fonts)
         case EndView():
             draw_end(image, draw, shown, fonts)
+        case ReadingView():
+            draw_reading(draw, shown, fonts)
     # the banner leaves a QR code whole
     with_qr = (isinstance(shown, EndView) and shown.url) or isinstance(shown, PhoneView)
     width = WIDTH - QR_SIZE - 1 if with_qr else WIDTH
@@ -477,3 +480,20 @@ def qr_image(url: str, size: int) -> Image.Image:
                 left, top = offset + x * scale, offset + y * scale
                 draw.rectangle((left, top, left + scale - 1, top + scale - 1), fill=0)
     return square
+
+
+# --- reading the cities of a 7 Wonders base game ----------------------------------------------
+
+
+def draw_reading(draw: Draw, v: ReadingView, fonts: Fonts) -> None:
+    """Whose city is read on a lit bar with the player's place ("2/4"); its number of cards
+    in bold, big enough to read at arm's length; the last card read; the buttons."""
+    draw.rectangle((0, 0, WIDTH - 1, 10), fill=1)
+    position = f" {v.position}"
+    room = WIDTH - 2 - text_width(position, fonts.title)
+    draw_text(draw, (1, 1), fit(v.city, fonts.title, room), fonts.title, fill=0)
+    draw_right(draw, WIDTH - 2, 1, position, fonts.title, fill=0)
+    draw_centred(draw, WIDTH // 2, 15, v.count, fonts.bold)
+    if v.last:
+        draw_centred(draw, WIDTH // 2, 32, fit(v.last, fonts.title, WIDTH), fonts.title)
+    _footer(draw, v.hint, fonts)

@@ -112,7 +112,22 @@ class EndView:
     status: str = ""
 
 
-View = IdleView | ChoiceView | MessageView | HelpView | PhoneView | EndView
+@dataclass(frozen=True, slots=True)
+class ReadingView:
+    """Reading the cities of a 7 Wonders base game (the family score pad): whose city, how
+    many cards it has, the last card read, and which player of how many."""
+
+    city: str  # "Ann's city"
+    count: str  # "7 cards"
+    last: str  # "+ Lumber Yard", "Removed: Loom" or ""
+    position: str  # "2/4"
+    hint: str
+    done: bool = False  # every city read: the phone takes over
+    notice: str = ""
+    status: str = ""
+
+
+View = IdleView | ChoiceView | MessageView | HelpView | PhoneView | EndView | ReadingView
 
 BUTTON_MAP: tuple[tuple[str, str, str], ...] = (
     ("left", "up", "back"),

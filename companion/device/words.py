@@ -269,3 +269,38 @@ def winner_text(winner: str, victory: str | None) -> str:
     """ "Ann wins: civilian victory" from a winner's name and the victory's kind."""
     kind = VICTORIES.get(str(victory), "")
     return f"{winner} wins: {kind}" if kind else f"{winner} wins"
+
+
+# --- reading the cities of a 7 Wonders base game (companion.device.family_scan) -------------
+
+CITY_READING_HINT = "select: next  hold: undo"  # the reading screen's bottom line
+ALL_CITIES_READ = "All cities read"
+CHECK_THE_PHONE = "Check the phone; left: back"
+NO_CARD_TO_REMOVE = "No card to remove"
+NOT_A_BASE_GAME_CARD = "Not a 7 Wonders card"
+
+
+def city_of(name: str) -> str:
+    """ "Ann's city" (a name ending in s takes the apostrophe alone: "Jens' city")."""
+    return f"{name}' city" if name.endswith("s") else f"{name}'s city"
+
+
+def cards_count(count: int) -> str:
+    """ "1 card", "7 cards"."""
+    return f"{count} card" if count == 1 else f"{count} cards"
+
+
+def reading_city(name: str, count: int) -> str:
+    """What the phone and the log say while a city is read: "Reading Ann's city: 7 cards"."""
+    return f"Reading {city_of(name)}: {cards_count(count)}"
+
+
+def already_in_city(card: str, name: str) -> str:
+    """A card scanned twice into one city, or a guild (one of each in the game) already in
+    another city."""
+    return f"{card} already in {city_of(name)}"
+
+
+def card_removed(card: str) -> str:
+    """After a long press took the last card back."""
+    return f"Removed: {card}"

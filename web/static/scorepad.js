@@ -220,6 +220,63 @@
     }, function () { note.textContent = "That file is not a photo."; });
   }
 
+  // Reading the cities with the box's camera: the box keeps the cities read so far (and says
+  // on its screen whose city it reads); the page polls them and fills in each player's cards.
+  var fromBox = {};  // name -> the cards the box had read at the last poll
+  var polling = null;
+  function nameOf(p, i) { return p.name || "Player " + (i + 1); }
+
+  function boxAnswer(data) {
+    var line = $("box-line");
+    if (data.error) { line.textContent = data.error; boxPolling(false); return; }
+    var touched = false;
+    data.players.forEach(function (city) {
+      var at = players.map(nameOf).indexOf(city.name);
+      if (at < 0) { return; }
+      var cards = players[at].cards;
+      (fromBox[city.name] || []).forEach(function (c) {  // taken back on the box (long press)
+        if (city.cards.indexOf(c) < 0 && cards.indexOf(c) >= 0) { cards.splice(cards.indexOf(c), 1); touched = true; }
+      });
+      city.cards.forEach(function (c) { if (cards.indexOf(c) < 0) { cards.push(c); touched = true; } });
+      fromBox[city.name] = city.cards.slice();
+    });
+    if (data.current !== null) {
+      var reading = players.map(nameOf).indexOf(data.players[data.current].name);
+      if (reading >= 0 && reading !== current) { current = reading; touched = true; }
+    }
+    line.textContent = data.reading ? data.line + (data.notice ? " \u2014 " + data.notice : "") : "Not reading.";
+    if (!data.reading) { boxPolling(false); }
+    if (touched) { changed(); }
+  }
+
+  function boxPolling(on) {
+    if (polling) { clearInterval(polling); polling = null; }
+    $("box-read").hidden = on;
+    $("box-stop").hidden = !on;
+    if (on) {
+      polling = setInterval(function () {
+        fetch("/scorepad/box.json").then(function (r) { return r.json(); }).then(boxAnswer);
+      }, 1000);
+    }
+  }
+
+  function boxAsk(method, body) {
+    var code = $("pairing").value.trim();
+    if (!code) { $("box-line").textContent = "Enter the pairing code shown on the box (under \u201cGame over?\u201d) first."; $("pairing").focus(); return null; }
+    var init = { method: method, headers: { "X-Pairing-Code": code } };
+    if (body) { init.headers["Content-Type"] = "application/json"; init.body = JSON.stringify(body); }
+    return fetch("/scorepad/box.json", init).then(function (r) { return r.json(); });
+  }
+
+  $("box-read").addEventListener("click", function () {
+    var asked = boxAsk("POST", { players: players.map(nameOf) });
+    if (asked) { asked.then(function (data) { fromBox = {}; boxAnswer(data); if (!data.error) { boxPolling(true); } }); }
+  });
+  $("box-stop").addEventListener("click", function () {
+    var asked = boxAsk("DELETE");
+    if (asked) { asked.then(function (data) { boxPolling(false); $("box-line").textContent = data.error || "Reading stopped; the cards read stay."; }); }
+  });
+
   $("photo").addEventListener("change", function () {
     if ($("photo").files.length) { scanned($("photo").files[0]); $("photo").value = ""; }
   });
