@@ -29,6 +29,7 @@ from werkzeug.exceptions import BadRequest, NotFound, UnprocessableEntity
 from werkzeug.wrappers import Response as Redirect
 
 from companion.engine.cards import Color
+from companion.family import dice
 from companion.family.cards import CardId, FamilyCatalog, Side
 from companion.family.pad import Pad, pad_to_json, reasons_to_json, score_sheet
 from companion.family.sheet import SheetError
@@ -49,7 +50,14 @@ COLOR_ORDER = (Color.BROWN, Color.GREY, Color.BLUE, Color.GREEN, Color.YELLOW, C
 CATEGORY_LABELS = {
     "military": "Military", "treasury": "Treasury", "wonders": "Wonder", "civilian": "Civilian",
     "science": "Science", "commercial": "Commercial", "guilds": "Guilds", "edifice": "Edifice",
+    # 7 Wonders Dice's buildings (companion.family.dice), in the order of its sheet
+    "warehouse": "Warehouse", "gold_reserve": "Gold reserve", "wonder": "Wonder",
+    "barracks": "Barracks", "agora": "Agora", "market": "Market", "university": "University",
+    "guild_court": "Guild court",
 }  # fmt: skip
+DICE_NUMBERS = (*dice.ENTERED, "agora", "unused_coins", "bonuses")
+"""What a Dice player types in from their sheet (barracks and the Agora bonus apart)."""
+DICE_LABELS = {"unused_coins": "Unused circled coins", "bonuses": "Bonuses taken"}
 
 
 def pad_view(catalog: FamilyCatalog) -> dict[str, Any]:
@@ -82,7 +90,19 @@ def pad_view(catalog: FamilyCatalog) -> dict[str, Any]:
         # A list, not an object: Flask's JSON sorts object keys, and the order is the rulebook's.
         "categories": [{"key": k, "label": v} for k, v in CATEGORY_LABELS.items()],
         "names": _known_names(),
-    }
+        # the games the page enters: the sheet's "game" and "variant", and the player limits
+        "games": [
+            {"id": "base", "label": "7 Wonders, 3 to 7 players", "min": MIN_PLAYERS,
+             "max": MAX_PLAYERS},
+            {"id": "two-player", "label": "7 Wonders for two, with the Free City", "min": 3,
+             "max": 3},
+            {"id": "dice", "label": "7 Wonders Dice", "min": dice.MIN_PLAYERS,
+             "max": dice.MAX_PLAYERS},
+        ],
+        "dice": [{"key": k, "label": DICE_LABELS.get(k) or CATEGORY_LABELS[k]}
+                 for k in DICE_NUMBERS],
+        "defences": list(range(dice.MAX_DEFENCE + 1)),
+    }  # fmt: skip
 
 
 def _known_names() -> list[str]:

@@ -66,7 +66,25 @@ def test_the_page_lists_the_categories_in_the_rulebook_s_order(client: FlaskClie
     assert [c["key"] for c in view["categories"]] == [
         "military", "treasury", "wonders", "civilian", "science", "commercial", "guilds",
         "edifice",
+        # 7 Wonders Dice's buildings, in its sheet's order
+        "warehouse", "gold_reserve", "wonder", "barracks", "agora", "market", "university",
+        "guild_court",
     ]  # fmt: skip
+
+
+def test_the_page_offers_the_variant_and_dice_with_their_player_limits(
+    client: FlaskClient,
+) -> None:
+    view = client.get("/scorepad.json").get_json()
+    limits = {g["id"]: (g["min"], g["max"]) for g in view["games"]}
+    assert limits == {"base": (3, 7), "two-player": (3, 3), "dice": (2, 7)}
+    assert [f["key"] for f in view["dice"]] == [
+        "warehouse", "gold_reserve", "wonder", "market", "university", "guild_court", "agora",
+        "unused_coins", "bonuses",
+    ]  # fmt: skip
+    assert view["defences"] == [0, 1, 2]
+    page = client.get("/scorepad").get_data(as_text=True)
+    assert '<option value="two-player">' in page and 'id="edifice-on"' in page
 
 
 def test_saving_needs_the_pairing_code(client: FlaskClient) -> None:

@@ -121,3 +121,113 @@ def test_seven_players_fit_a_phone_width(browser: Any, server: WebServer) -> Non
     playwright_api.expect(page.locator("#totals .num")).to_have_count(7)
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     page.context.close()
+
+
+def _names(page: Any, *names: str) -> None:
+    seats = page.locator("#seats input[type=text]")
+    for i, name in enumerate(names):
+        seats.nth(i).fill(name)
+        seats.nth(i).press("Tab")
+
+
+def _new_pad(browser: Any, server: WebServer, game: str) -> Any:
+    """A phone on a new score pad for `game` (an option of the page's game list)."""
+    page = phone(browser)
+    page.goto(f"{server.url}/scorepad")
+    page.select_option("#game", game)
+    return page
+
+
+def _enter(page: Any, selector: str, value: str) -> None:
+    page.fill(selector, value)
+    page.press(selector, "Tab")
+
+
+def test_the_two_player_variant_counts_the_free_city_for_its_neighbours(
+    browser: Any, server: WebServer
+) -> None:
+    page = _new_pad(browser, server, "two-player")
+    expect = playwright_api.expect
+    expect(page.locator("#seats li")).to_have_count(3)
+    assert page.locator("#add-player").is_disabled()  # exactly three cities
+    _names(page, "Ann", "Bob")  # the third seat is the Free City, named so
+    expect(page.locator("#seats input[type=text]").nth(2)).to_have_value("Free City")
+    tabs = page.locator("#tabs button")
+    # Ann: Workers Guild, 1 VP per brown card of her two neighbours: Bob's Clay Pool and the
+    # Free City's Lumber Yard and Stone Pit: 3. Bob: 0. The Free City is not ranked.
+    cities = (["Workers Guild"], ["Clay Pool"], ["Lumber Yard", "Stone Pit"])
+    for index, cards in enumerate(cities):
+        tabs.nth(index).click()
+        _tap_cards(page, *cards)
+    expect(page.locator("#totals")).to_have_text("Total30")
+    expect(page.locator("#winner")).to_have_text("Winner: Ann")
+    page.context.close()
+
+
+def test_edifice_projects_give_the_signed_line(browser: Any, server: WebServer) -> None:
+    page = _new_pad(browser, server, "base")
+    expect = playwright_api.expect
+    expect(page.locator("#edifice")).to_be_hidden()
+    page.check("#edifice-on")
+    expect(page.locator("#edifice")).to_be_visible()
+    _names(page, "Ann", "Bob", "Cid")
+    projects = page.locator(".ed-project")
+    # Age I built, reward 2 VP; Age II failed, penalty 3 VP; Age III failed, penalty 0.
+    projects.nth(0).locator(".ed-built").check()
+    _enter(page, ".ed-project[data-age='1'] .ed-reward", "2")
+    _enter(page, ".ed-project[data-age='2'] .ed-penalty", "3")
+    tabs = page.locator("#tabs button")
+    # 3 players: 2 pawns per project. Ann: pawns I and II; Bob: pawn I; Cid: the Age II debt.
+    taken = ([("pawn", 1), ("pawn", 2)], [("pawn", 1)], [("debt", 2)])
+    for index, tokens in enumerate(taken):
+        tabs.nth(index).click()
+        for kind, age in tokens:
+            page.check(f".ed-{kind}[data-age='{age}']")
+    # Ann +2 (reward I). Bob +2 (reward I) - 3 (no pawn on the failed II) = -1.
+    # Cid: no pawn on the built I (0), the Age II debt token -3: -3.
+    expect(page.locator("#totals")).to_have_text("Total2-1-3")
+    expect(page.locator("details.row-edifice summary")).to_have_text("Edifice2-1-3")
+    expect(page.locator("#winner")).to_have_text("Winner: Ann")
+    page.evaluate("document.getElementById('city').scrollIntoView()")
+    _viewport_shot(page, "scorepad-edifice.png")
+    page.context.close()
+
+
+def test_a_dice_sheet_is_entered_with_its_warning(browser: Any, server: WebServer) -> None:
+    page = _new_pad(browser, server, "dice")
+    expect = playwright_api.expect
+    page.locator("#seats li").nth(2).get_by_label("Remove").click()  # Dice: from 2 players
+    expect(page.locator("#seats li")).to_have_count(2)
+    assert page.locator("#seats li").nth(0).get_by_label("Remove").is_disabled()
+    expect(page.locator("#seats select")).to_have_count(0)  # no wonder boards to choose
+    _names(page, "Ann", "Bob")
+    tabs = page.locator("#tabs button")
+    # Ann: warehouse 2, wonder 6, an attack of 3 on a defence of 1 (2), Agora 4 and first to
+    # complete it (+3): 2 + 6 + 2 + 7 = 17.
+    sheets: list[dict[str, Any]] = [
+        {"warehouse": 2, "wonder": 6, "attack": (3, 1), "agora": 4},
+        # Bob: market 5, university 3, guild court 4, an attack of 2 on no defence: 14; his
+        # third bonus ends the game.
+        {"market": 5, "university": 3, "guild_court": 4, "attack": (2, 0), "bonuses": 3},
+    ]
+    for index, entered in enumerate(sheets):
+        tabs.nth(index).click()
+        expect(page.locator("input.dice[data-key='university']")).to_have_value("0")  # empty
+        points, defence = entered.pop("attack")
+        _enter(page, "#attack-points", str(points))
+        page.select_option("#attack-defence", str(defence))
+        page.click("#add-attack")
+        for key, value in entered.items():
+            _enter(page, f"input.dice[data-key='{key}']", str(value))
+    tabs.nth(0).click()
+    page.check("#agora-first")  # Ann completed her Agora first
+    expect(page.locator("#totals")).to_have_text("Total1714")
+    expect(page.locator("#winner")).to_have_text(
+        "Winner: Ann. Bob took a third bonus: the game ends."
+    )
+    page.locator("details.row-barracks summary").click()
+    assert page.get_by_text("attack 1: 3 - 1 defence").first.is_visible()
+    page.evaluate("document.getElementById('city').scrollIntoView()")
+    _viewport_shot(page, "scorepad-dice.png")
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    page.context.close()

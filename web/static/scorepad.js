@@ -34,9 +34,31 @@
     return free.length ? free[0].id : view.wonders[0].id;
   }
 
+  // The game entered: the base game, its two-player variant (a Free City among 3 seats) or
+  // Dice; Edifice adds its projects to the base game.
+  function game() { return view.games.filter(function (g) { return g.id === $("game").value; })[0]; }
+  function edifice() { return game().id === "base" && $("edifice-on").checked; }
+
   function addPlayer() {
-    if (players.length >= view.players.max) { return; }
-    players.push({ name: "", wonder: freeWonder(), side: "A", stages: 0, cards: [], coins: 0, military: [] });
+    if (players.length >= game().max) { return; }
+    var dice = { barracks: [], agora_first: false };
+    view.dice.forEach(function (f) { dice[f.key] = 0; });
+    players.push({ name: "", wonder: freeWonder(), side: "A", stages: 0, cards: [], coins: 0, military: [],
+                   free_city: false, pawns: [], debts: [], dice: dice });
+    drawSeats();
+  }
+
+  function gameChanged() {
+    var g = game();
+    while (players.length > g.max) { players.pop(); }
+    while (players.length < g.min) { addPlayer(); }
+    if (g.id === "two-player" && !players.some(function (p) { return p.free_city; })) {
+      players[2].free_city = true;
+      if (!players[2].name) { players[2].name = "Free City"; }
+    }
+    $("edifice-choice").hidden = g.id !== "base";
+    $("edifice").hidden = !edifice();
+    current = Math.min(current, players.length - 1);
     drawSeats();
   }
 
@@ -67,10 +89,21 @@
       up.addEventListener("click", function () { players.splice(i - 1, 0, players.splice(i, 1)[0]); current = i - 1; drawSeats(); });
       var drop = el("button", { type: "button", "class": "small", "aria-label": "Remove" }, "\u2715");
       drop.addEventListener("click", function () { players.splice(i, 1); current = 0; drawSeats(); });
-      [name, wonder, side, up, drop].forEach(function (n) { li.appendChild(n); });
+      drop.disabled = players.length <= game().min;
+      var parts = game().id === "dice" ? [name, up, drop] : [name, wonder, side, up, drop];
+      if (game().id === "two-player") {
+        var free = el("label", { "class": "sp-free" });
+        var radio = el("input", { type: "radio", name: "free-city", "aria-label": "Free City: seat " + (i + 1) });
+        radio.checked = p.free_city;
+        radio.addEventListener("change", function () { players.forEach(function (q) { q.free_city = q === p; }); changed(); });
+        free.appendChild(radio);
+        free.appendChild(document.createTextNode(" Free City"));
+        parts.push(free);
+      }
+      parts.forEach(function (n) { li.appendChild(n); });
       seats.appendChild(li);
     });
-    $("add-player").disabled = players.length >= view.players.max;
+    $("add-player").disabled = players.length >= game().max;
     changed();
   }
 
@@ -85,6 +118,13 @@
     var p = players[current];
     $("city").hidden = !p;
     if (!p) { return; }
+    var dice = game().id === "dice";
+    $("dice-city").hidden = !dice;
+    $("base-city").hidden = dice;
+    $("player-edifice").hidden = !edifice();
+    if (dice) { drawDice(p); return; }
+    document.querySelectorAll(".ed-pawn").forEach(function (b) { b.checked = p.pawns.indexOf(Number(b.dataset.age)) >= 0; });
+    document.querySelectorAll(".ed-debt").forEach(function (b) { b.checked = p.debts.indexOf(Number(b.dataset.age)) >= 0; });
     var stages = $("stages");
     stages.textContent = "";
     for (var n = 0; n <= wonders[p.wonder].stages[p.side]; n++) {
@@ -105,17 +145,50 @@
     });
   }
 
+  function drawDice(p) {
+    document.querySelectorAll("input.dice").forEach(function (b) { b.value = String(p.dice[b.dataset.key]); });
+    $("agora-first").checked = p.dice.agora_first;
+    var attacks = $("attacks");
+    attacks.textContent = "";
+    p.dice.barracks.forEach(function (a, k) {
+      var b = el("button", { type: "button", "class": "small taken", "aria-label": "Remove attack " + (k + 1) }, a[0] + " \u2212 " + a[1]);
+      b.addEventListener("click", function () { p.dice.barracks.splice(k, 1); changed(); });
+      attacks.appendChild(b);
+    });
+  }
+
+  function projects() {
+    return Array.prototype.map.call(document.querySelectorAll(".ed-project"), function (row) {
+      var number = function (cls) { return Math.max(0, parseInt(row.querySelector(cls).value, 10) || 0); };
+      var built = row.querySelector(".ed-built").checked;
+      var project = { age: Number(row.dataset.age), built: built };
+      if (built) { project.reward_points = number(".ed-reward"); } else { project.penalty_points = number(".ed-penalty"); }
+      return project;
+    });
+  }
+
   function sheet() {
-    return { game: "7wonders", variant: "base", players: players.map(function (p, i) {
-      return { name: p.name || "Player " + (i + 1), wonder: p.wonder, side: p.side, stages: p.stages,
-               cards: p.cards, coins: p.coins, military: p.military };
+    var g = game().id;
+    if (g === "dice") {
+      return { game: "7wonders-dice", players: players.map(function (p, i) {
+        return Object.assign({ name: nameOf(p, i) }, p.dice);
+      }) };
+    }
+    var entered = { game: "7wonders", variant: g, players: players.map(function (p, i) {
+      var city = { name: nameOf(p, i), wonder: p.wonder, side: p.side, stages: p.stages,
+                   cards: p.cards, coins: p.coins, military: p.military };
+      if (g === "two-player") { city.free_city = p.free_city; }
+      if (edifice()) { city.edifice = { pawns: p.pawns, debts: p.debts }; }
+      return city;
     }) };
+    if (edifice()) { entered.expansions = ["edifice"]; entered.edifice = { projects: projects() }; }
+    return entered;
   }
 
   function changed() {
     drawCity();
-    if (players.length < view.players.min) {
-      $("winner").textContent = "Add " + (view.players.min - players.length) + " more player(s).";
+    if (players.length < game().min) {
+      $("winner").textContent = "Add " + (game().min - players.length) + " more player(s).";
       $("table").textContent = "";
       return;
     }
@@ -134,7 +207,8 @@
     refusal.textContent = data.error || "";
     if (data.error) { return; }
     var names = data.players.map(function (p) { return p.name; });
-    $("winner").textContent = (data.winners.length > 1 ? "Shared victory: " : "Winner: ") + data.winners.join(", ");
+    $("winner").textContent = (data.winners.length > 1 ? "Shared victory: " : "Winner: ") + data.winners.join(", ") +
+      (data.warnings && data.warnings.length ? ". " + data.warnings.join(". ") + "." : "");
     var table = $("table");
     table.textContent = "";
     table.style.setProperty("--cols", String(names.length));
@@ -145,7 +219,7 @@
     var reasons = {};
     data.reasons.forEach(function (r) { reasons[r.name] = r; });
     // The rulebook's order (the JSON object's keys come sorted).
-    view.categories.filter(function (c) { return c.key in data.players[0].scores; }).forEach(function (category) {
+    data.categories.forEach(function (category) {
       var key = category.key;
       var row = el("details", { "class": "pad-row sp-row row-" + key });
       var summary = el("summary", { "class": "sp-line" });
@@ -281,6 +355,33 @@
     if ($("photo").files.length) { scanned($("photo").files[0]); $("photo").value = ""; }
   });
   $("add-player").addEventListener("click", addPlayer);
+  $("game").addEventListener("change", gameChanged);
+  $("edifice-on").addEventListener("change", gameChanged);
+  document.querySelectorAll(".ed-project input").forEach(function (b) { b.addEventListener("change", function () { changed(); }); });
+  [["ed-pawn", "pawns"], ["ed-debt", "debts"]].forEach(function (kind) {
+    document.querySelectorAll("." + kind[0]).forEach(function (b) {
+      b.addEventListener("change", function () {
+        var ages = players[current][kind[1]];
+        var age = Number(b.dataset.age);
+        if (b.checked && ages.indexOf(age) < 0) { ages.push(age); }
+        if (!b.checked && ages.indexOf(age) >= 0) { ages.splice(ages.indexOf(age), 1); }
+        changed();
+      });
+    });
+  });
+  document.querySelectorAll("input.dice").forEach(function (b) {
+    b.addEventListener("change", function () { players[current].dice[b.dataset.key] = Math.max(0, parseInt(b.value, 10) || 0); changed(); });
+  });
+  $("agora-first").addEventListener("change", function () {
+    // one player at most is first to complete the Agora
+    players.forEach(function (q, k) { q.dice.agora_first = k === current && $("agora-first").checked; });
+    changed();
+  });
+  $("add-attack").addEventListener("click", function () {
+    var points = Math.max(0, parseInt($("attack-points").value, 10) || 0);
+    players[current].dice.barracks.push([points, Number($("attack-defence").value)]);
+    changed();
+  });
   $("save-pad").addEventListener("click", save);
   $("stages").addEventListener("change", function () { players[current].stages = Number($("stages").value); changed(); });
   $("coins").addEventListener("change", function () { players[current].coins = Math.max(0, parseInt($("coins").value, 10) || 0); changed(); });
@@ -300,5 +401,5 @@
     document.querySelectorAll("#cards .card").forEach(function (b) { b.hidden = q !== "" && b.textContent.toLowerCase().indexOf(q) < 0; });
     document.querySelectorAll("#cards fieldset").forEach(function (f) { f.hidden = !f.querySelector(".card:not([hidden])"); });
   });
-  for (var i = 0; i < view.players.min; i++) { addPlayer(); }
+  gameChanged();
 }());
