@@ -148,9 +148,11 @@ def _add(reading: Reading, card: str, cards: Cards) -> Reading:
     if reading.done:
         return replace(reading, notice=words.ALL_CITIES_READ)
     for index, city in enumerate(reading.cities):
-        if card in city and (index == reading.current or cards.is_guild(card)):
-            twice = words.already_in_city(cards.name_of(card), reading.names[index])
-            return replace(reading, notice=twice)
+        if card in city and index == reading.current:
+            return replace(reading, notice=words.already_read(cards.name_of(card)))
+        if card in city and cards.is_guild(card):
+            taken = words.guild_taken(cards.name_of(card), reading.names[index])
+            return replace(reading, notice=taken)
     cities = list(reading.cities)
     cities[reading.current] = (*cities[reading.current], card)
     return replace(reading, cities=tuple(cities), last=card, removed=False)

@@ -275,7 +275,7 @@ def winner_text(winner: str, victory: str | None) -> str:
 
 CITY_READING_HINT = "select: next  hold: undo"  # the reading screen's bottom line
 ALL_CITIES_READ = "All cities read"
-CHECK_THE_PHONE = "Check the phone; left: back"
+CHECK_THE_PHONE = "See the phone; left: back"
 NO_CARD_TO_REMOVE = "No card to remove"
 NOT_A_BASE_GAME_CARD = "Not a 7 Wonders card"
 
@@ -295,10 +295,14 @@ def reading_city(name: str, count: int) -> str:
     return f"Reading {city_of(name)}: {cards_count(count)}"
 
 
-def already_in_city(card: str, name: str) -> str:
-    """A card scanned twice into one city, or a guild (one of each in the game) already in
-    another city."""
-    return f"{card} already in {city_of(name)}"
+def already_read(card: str) -> str:
+    """A card scanned twice into one city."""
+    return f"Already read: {card}"
+
+
+def guild_taken(card: str, name: str) -> str:
+    """A guild (the game has one of each) already read in another player's city."""
+    return f"{name} has {card}"
 
 
 def card_removed(card: str) -> str:

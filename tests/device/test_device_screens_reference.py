@@ -14,6 +14,8 @@ import pytest
 from luma.core.device import dummy
 from PIL import Image, ImageChops
 
+from companion.device.family_scan import Reading, base_game_cards
+from companion.device.family_scan import view as reading_view
 from companion.device.screens import render
 from companion.device.views import (
     BUTTON_MAP,
@@ -27,7 +29,7 @@ from companion.device.views import (
     PhoneView,
     View,
 )
-from companion.device.words import IDLE_HINT, NEW_GAME_QUESTION, SEE_PHONE
+from companion.device.words import IDLE_HINT, NEW_GAME_QUESTION, SEE_PHONE, already_read
 
 REFERENCE = Path(__file__).parent / "reference"
 PRICES = (("wood", 2), ("clay", 3), ("stone", 2), ("glass", 4), ("papyrus", 1))
@@ -179,6 +181,27 @@ SCREENS: dict[str, View] = {
     "end_shared": EndView("", "civilian", (61, 61), URL),
     "end_long_winner": EndView(
         "Alexandra-Margrethe", "science", (40, 22), URL, status="camera lost"
+    ),
+}
+
+# Reading a 7 Wonders base game's cities with the camera (companion.device.family_scan)
+ANN = ("lumber_yard", "loom", "baths", "scriptorium", "sawmill", "forum", "palace")
+NAMES = ("Ann", "Bob", "Cid", "Dee")
+SCREENS |= {
+    "reading_city": reading_view(
+        Reading(NAMES, (ANN, (), (), ()), current=0, last="palace"), base_game_cards().name_of
+    ),
+    "reading_refused": reading_view(
+        Reading(NAMES, (ANN, ("haven",), (), ()), 1, last="haven", notice=already_read("Haven")),
+        base_game_cards().name_of,
+    ),
+    "reading_removed": reading_view(
+        Reading(NAMES, (ANN, ("haven",), ("altar",), ()), 2, last="theater", removed=True),
+        base_game_cards().name_of,
+        status="camera lost",
+    ),
+    "reading_done": reading_view(
+        Reading(NAMES, (ANN, ("haven",), ("altar",), ()), 4), base_game_cards().name_of
     ),
 }
 

@@ -96,7 +96,7 @@ def test_the_page_starts_a_reading_and_the_cities_fill_in(
     # Bob's Haven scanned twice: refused, said on the page and the box alike.
     box.put(BaseGameScan("haven"))
     polled = box_client.get("/scorepad/box.json").json
-    assert polled["notice"] == "Haven already in Bob's city"
+    assert polled["notice"] == "Already read: Haven"
     assert box.app.view is not None and box.app.view.notice == polled["notice"]
     # The page ends the reading: the cities as they were come back, the Duel screen returns.
     stopped = box_client.delete("/scorepad/box.json", headers=HEADERS)
