@@ -61,6 +61,14 @@ class Turn:
         self.shared = state.shared
         self.victory = state.victory
 
+    def clear_pending(self) -> None:
+        """Nothing is pending while a decision is answered (the answer may ask for another).
+
+        A method, so that type checkers (and mypyc, which trusts them) do not take
+        `pending` for None for the rest of the caller.
+        """
+        self.pending = None
+
     @property
     def catalog(self) -> Catalog:
         """The cards, wonders, tokens and rules of the game."""
