@@ -42,8 +42,8 @@ def latency(scratch: Path) -> tuple[list[float], list[float]]:
     """Seconds from frame capture to OLED image ready, one per scan of the demo game; and
     from a confirming button press to the screen, through the journal's commit."""
     from companion.catalog import default_catalog
-    from companion.commands.demo import Camera, TablePlayer, play, read_record
     from companion.device.app import App, open_journal
+    from companion.device.playback import Camera, TablePlayer, play, read_record
 
     class Null:
         def show(self, image: object) -> None:

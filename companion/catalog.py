@@ -116,7 +116,12 @@ def catalog_from_tables(raw: Mapping[str, Mapping[str, Any]]) -> Catalog:
     )
     layouts = _layouts(raw["layouts.toml"])
     track, rules = _board(raw["board.toml"])
-    names = _names(raw["names.toml"])
+    names_raw = dict(raw["names.toml"])
+    short_raw = names_raw.pop("short", {})
+    if not isinstance(short_raw, dict):
+        raise CatalogError("names.toml: [short] must hold a table per language, e.g. [short.en]")
+    names = _names(names_raw)
+    short_names = _names(short_raw, "short.")
     catalog = Catalog(
         cards=cards,
         wonders=wonders,
@@ -125,6 +130,7 @@ def catalog_from_tables(raw: Mapping[str, Mapping[str, Any]]) -> Catalog:
         track=track,
         rules=rules,
         names=names,
+        short_names=short_names,
     )
     _check_whole(catalog)
     return catalog
@@ -483,16 +489,18 @@ def _rules(raw: dict[str, Any]) -> Rules:
     )
 
 
-def _names(raw: Mapping[str, Any]) -> Mapping[str, Mapping[str, str]]:
+def _names(raw: Mapping[str, Any], prefix: str = "") -> Mapping[str, Mapping[str, str]]:
+    """Language -> id -> name; `prefix` "short." for the short names' tables."""
     names: dict[str, dict[str, str]] = {}
     for language, table in raw.items():
+        where = f"[{prefix}{language}]"
         if language not in LANGUAGES:
-            raise CatalogError(f"names.toml: unknown language [{language}]")
+            raise CatalogError(f"names.toml: unknown language {where}")
         if not isinstance(table, dict):
-            raise CatalogError(f'names.toml: [{language}] must be a table of id = "name"')
+            raise CatalogError(f'names.toml: {where} must be a table of id = "name"')
         for key, name in table.items():
             if not isinstance(name, str) or not name.strip():
-                raise CatalogError(f"names.toml: [{language}] {key}: expected a name")
+                raise CatalogError(f"names.toml: {where} {key}: expected a name")
         names[language] = {str(k): str(v) for k, v in table.items()}
     return names
 
@@ -533,10 +541,13 @@ def _check_whole(catalog: Catalog) -> None:
     _check_chains(catalog.cards)
     _check_science(catalog)
 
-    for language, table in catalog.names.items():
-        for key in table:
-            if key not in all_ids:
-                raise CatalogError(f"names.toml: [{language}] {key}: no card, wonder or token")
+    for prefix, tables in (("", catalog.names), ("short.", catalog.short_names)):
+        for language, table in tables.items():
+            for key in table:
+                if key not in all_ids:
+                    raise CatalogError(
+                        f"names.toml: [{prefix}{language}] {key}: no card, wonder or token"
+                    )
     english = catalog.names.get("en", {})
     for any_id in all_ids:
         if any_id not in english:

@@ -63,6 +63,15 @@ def _names(catalog: Catalog, any_id: str) -> dict[str, str]:
     }
 
 
+def _short_names(catalog: Catalog, any_id: str) -> dict[str, str]:
+    """The short names (for the 128-pixel screen) the data gives for `any_id`, per language."""
+    return {
+        lang: catalog.short_names[lang][any_id]
+        for lang in LANGUAGES
+        if any_id in catalog.short_names.get(lang, {})
+    }
+
+
 def _card(catalog: Catalog, card: Card) -> dict[str, Any]:
     coins_per = card.coins_per
     guild = card.guild
@@ -101,6 +110,7 @@ def _wonder(catalog: Catalog, wonder: Wonder) -> dict[str, Any]:
         "id": wonder.id,
         "name": catalog.name(wonder.id),
         "names": _names(catalog, wonder.id),
+        "short_names": _short_names(catalog, wonder.id),
         "cost": _cost(wonder.cost),
         "points": wonder.points,
         "shields": wonder.shields,
@@ -172,7 +182,7 @@ def _setup(catalog: Catalog) -> dict[str, Any]:
 
 # --- Back from JSON ------------------------------------------------------------------------
 
-_DERIVED = frozenset({"name", "names"})
+_DERIVED = frozenset({"name", "names", "short_names"})
 """Keys of the export that are not in the entry's TOML table."""
 
 
@@ -228,10 +238,12 @@ def _layout_table(layout: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def _names_table(obj: Mapping[str, Any]) -> dict[str, dict[str, str]]:
-    names: dict[str, dict[str, str]] = {}
+def _names_table(obj: Mapping[str, Any]) -> dict[str, Any]:
+    names: dict[str, Any] = {}
     for key in ("cards", "wonders", "progress_tokens"):
         for entry in obj[key]:
             for lang, name in entry["names"].items():
                 names.setdefault(lang, {})[entry["id"]] = name
+            for lang, name in entry.get("short_names", {}).items():
+                names.setdefault("short", {}).setdefault(lang, {})[entry["id"]] = name
     return names

@@ -26,6 +26,9 @@ SUBCOMMANDS: dict[str, str] = {
     "stickers": "stickers",
     "web": "web",
     "import": "import_record",
+    "scorepad": "scorepad",
+    "hint": "hint",
+    "arena": "arena",
 }
 
 

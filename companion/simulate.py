@@ -163,7 +163,7 @@ def _submit(
     if after is None:
         after = apply(before, event)
     if isinstance(event, Deal):
-        dealt.extend(event.layout)
+        dealt.extend(c for c in event.layout if c is not None)  # simulated deals are whole
     game.states.append(after)
     if check:
         check_invariants(after, dealt)

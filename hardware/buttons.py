@@ -19,7 +19,7 @@ from collections.abc import Callable, Mapping
 from functools import partial
 from typing import Any
 
-from companion.device.controller import Press
+from companion.device.ui import Press
 from hardware.faults import StuckButtonGuard
 
 Clock = Callable[[], float]

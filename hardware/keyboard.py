@@ -13,7 +13,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from companion.device.controller import Press
+from companion.device.ui import Press
 
 KEYS = {"a": "left", "s": "select", "d": "right", "j": "left", "k": "select", "l": "right"}
 # What follows ESC for each arrow key, in normal ("[") and application ("O") cursor mode.

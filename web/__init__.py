@@ -34,7 +34,7 @@ from companion.catalog import default_catalog
 from companion.config import Config
 from companion.records.journal import JournalError
 
-from . import api, history, live, scoring, security
+from . import api, history, live, scorepad, scoring, security
 from .access import close_journal, get_journal, wants_json
 from .control import JournalControl
 from .present import Unreplayable
@@ -77,6 +77,7 @@ def create_app(config: Config, **overrides: Any) -> Flask:
     app.register_blueprint(scoring.bp)
     app.register_blueprint(live.bp)
     app.register_blueprint(history.bp)
+    app.register_blueprint(scorepad.bp)
     app.register_blueprint(api.bp, url_prefix="/api")
     app.register_error_handler(HTTPException, _http_error)
     app.register_error_handler(JournalError, _journal_error)

@@ -9,10 +9,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from companion.device import words
+from companion.device.words import Voice
 from companion.engine.cards import Catalog, Color, Counted
 from companion.engine.events import event_from_record
 from companion.engine.pricing import unit_prices
-from companion.engine.rules import apply, new_game
+from companion.engine.rules import apply, cards_left, new_game
 from companion.engine.scoring import ROWS, Score, count_in, score_sheet
 from companion.engine.state import COLORS, GameState, Player
 from companion.records.journal import GameSummary, Record, Row
@@ -28,11 +30,6 @@ ROW_LABELS = {
     "progress": "Progress tokens",
     "coins": "Coins (1 per 3)",
     "military": "Military",
-}
-VICTORY_WORDS = {
-    "military": "military supremacy",
-    "science": "scientific supremacy",
-    "civilian": "civilian victory",
 }
 
 
@@ -69,11 +66,8 @@ class Loaded:
 
 def player_names(summary: GameSummary, state: GameState) -> dict[str, str]:
     """The names to show: set from the phone, else from the setup, else "Player 1/2"."""
-    names = {}
-    for index, player in enumerate(PLAYERS):
-        given = summary.players.get(player.value) or state.names[index]
-        names[player.value] = given or f"Player {index + 1}"
-    return names
+    p1, p2 = words.player_names(state, summary.players)
+    return {"p1": p1, "p2": p2}
 
 
 def load(catalog: Catalog, language: str, summary: GameSummary, rows: list[Row]) -> Loaded:
@@ -95,7 +89,7 @@ def load(catalog: Catalog, language: str, summary: GameSummary, rows: list[Row])
             told[index][2] = True
             stack.pop()
             records.pop()
-            told.append([row.seq, f"Undone: {told[index][1]}", False, True, stack[-1].age])
+            told.append([row.seq, words.undone(told[index][1]), False, True, stack[-1].age])
             continue
         before = stack[-1]
         try:
@@ -125,55 +119,10 @@ def describe(
     before: GameState,
     after: GameState,
 ) -> str:
-    """One event in plain words, with the coins and the pawn it moved."""
-    kind = record.get("type")
-    who = names.get(str(record.get("player")), "")
-
-    def name(key: str) -> str:
-        return catalog.name(str(record.get(key)), lang)
-
-    match kind:
-        case "setup":
-            first = names.get(str(record.get("first_player")), "?")
-            tokens = ", ".join(catalog.name(t, lang) for t in record.get("progress_tokens", []))
-            return f"Setup: {first} begins; progress tokens on the board: {tokens}"
-        case "deal":
-            return f"Age {record.get('age')} dealt"
-        case "build":
-            text = f"{who} built {name('card')}"
-        case "discard":
-            text = f"{who} discarded {name('card')}"
-        case "wonder":
-            text = f"{who} built the wonder {name('wonder')} with {name('card')}"
-        case "progress":
-            text = f"{who} took the progress token {name('token')}"
-        case "destroy":
-            text = f"{who} destroyed {name('card')}"
-        case "mausoleum":
-            text = f"{who} built {name('card')} from the discard pile"
-        case "great_library":
-            text = f"{who} kept {name('token')} from the Great Library"
-        case "next_age":
-            starter = names.get(str(record.get("starter")), "?")
-            return f"{who} chose {starter} to begin age {after.age}"
-        case _:
-            return f"{who} {kind}"
-    return text + _effects(names, before, after)
-
-
-def _effects(names: dict[str, str], before: GameState, after: GameState) -> str:
-    parts = []
-    for index, player in enumerate(PLAYERS):
-        delta = after.cities[index].coins - before.cities[index].coins
-        if delta:
-            parts.append(f"{names[player.value]} {delta:+d} coins")
-    pawn = after.position - before.position
-    if pawn:
-        toward = names[Player.P2.value] if pawn > 0 else names[Player.P1.value]
-        parts.append(f"pawn {abs(pawn)} toward {toward}")
-    if after.finished and not before.finished:
-        parts.append("game over")
-    return f" ({'; '.join(parts)})" if parts else ""
+    """One event in the words of the OLED's feedback (companion.device.words), with the
+    coins and the pawn it moved, as one log line; full names, not the OLED's short ones."""
+    voice = Voice((names["p1"], names["p2"]), lambda any_id: catalog.name(any_id, lang))
+    return words.log_text(words.told(voice, before, after, event_from_record(record)))
 
 
 def log_view(loaded: Loaded) -> dict[str, Any]:
@@ -235,7 +184,7 @@ def _sources(
         if source_row != row:
             continue
         if source == "coins":
-            text = f"{state.city(player).coins} coins"
+            text = words.coins(state.city(player).coins)
         elif source == "military":
             text = f"conflict pawn {abs(state.position)} from the centre"
         else:
@@ -277,7 +226,7 @@ def _result(
         result["text"] = "Shared victory: the same total and the same blue points"
     else:
         assert winner is not None
-        result["text"] = f"{names[winner]} wins: {VICTORY_WORDS.get(str(victory), victory)}"
+        result["text"] = words.winner_text(names[winner], victory)
     one, two = scores["p1"], scores["p2"]
     if victory == "civilian" and one.total == two.total:
         result["tie_break"] = (
@@ -350,7 +299,7 @@ def live_view(catalog: Catalog, lang: str, loaded: Loaded) -> dict[str, Any]:
         "players": cities,
         "board_tokens": [catalog.name(t, lang) for t in state.board_tokens],
         "discard": [catalog.name(c, lang) for c in state.discard],
-        "cards_left_in_age": 20 - state.taken,
+        "cards_left_in_age": cards_left(state),
         "recent": [s.text for s in reversed(recent)],
     }
 
@@ -398,11 +347,12 @@ def history_view(summaries: list[GameSummary]) -> dict[str, Any]:
     """The history page: every game with its players, winner and dates."""
     games = []
     for summary in summaries:
-        names = {p: summary.players.get(p) or f"Player {i + 1}" for i, p in enumerate(("p1", "p2"))}
+        default = words.DEFAULT_NAMES
+        names = {p: summary.players.get(p) or default[i] for i, p in enumerate(("p1", "p2"))}
         if summary.winner == "shared":
             result = "Shared victory"
         elif summary.winner:
-            result = f"{names[summary.winner]} won: {VICTORY_WORDS.get(str(summary.victory), '')}"
+            result = words.winner_text(names[summary.winner], summary.victory)
         else:
             result = "In progress"
         games.append({**summary.to_json(), "names": names, "result": result})

@@ -5,6 +5,10 @@ ignored. A folder stands for its images in name order. `--json` prints one list 
 `{"image": path, "cards": [ids], "foreign": n}` objects in the order given; an image that cannot
 be read gets `"error"` (and empty cards) instead of stopping the run.
 
+`scan --structure --age N IMAGE...` reads overhead views of age N's structure instead: per
+image the 20 positions in layout order (docs/game-record.md), each a card id, "back",
+"empty" or null (cannot tell); `--json` prints a list of `{"image": path, "slots": [20]}`.
+
 Exit status: 0 all images read, 1 some image could not be read, 2 refused arguments.
 """
 
@@ -27,6 +31,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Paths, --json and --decoder."""
     parser.add_argument("paths", nargs="+", type=Path, metavar="IMAGE_OR_FOLDER")
     parser.add_argument("--json", action="store_true", help="print a JSON list, one per image")
+    parser.add_argument(
+        "--structure",
+        action="store_true",
+        help="read overhead views of an age's structure (20 positions; needs --age)",
+    )
+    parser.add_argument("--age", type=int, choices=(1, 2, 3), help="the age of the structure")
     parser.add_argument(
         "--decoder",
         choices=sorted(DECODERS),
@@ -68,13 +78,50 @@ def scan_image(path: Path, decoder: Decoder) -> dict[str, Any]:
     return {"image": str(path), "cards": [c for _, c in sorted(cards)], "foreign": foreign}
 
 
+def scan_structure(path: Path, age: int, decoder: Decoder) -> dict[str, Any]:
+    """The JSON object of one overhead image: its 20 positions."""
+    import cv2
+
+    from companion.vision.structure import read_structure
+
+    if not path.is_file():
+        return {"image": str(path), "slots": [None] * 20, "error": "no such file"}
+    frame = cv2.imread(str(path), cv2.IMREAD_GRAYSCALE)
+    if frame is None:
+        return {"image": str(path), "slots": [None] * 20, "error": "not a readable image"}
+    return {"image": str(path), "slots": list(read_structure(frame, age, decoder).slots)}
+
+
+def structure_text(slots: list[Any], age: int) -> str:
+    """The positions row by row, farthest row first: "row 1: baths, back"."""
+    from companion.catalog import default_catalog
+
+    rows: dict[int, list[str]] = {}
+    for position, slot in zip(default_catalog().layout(age).positions, slots, strict=True):
+        rows.setdefault(position.row, []).append("?" if slot is None else slot)
+    return "\n".join(f"  row {row}: {', '.join(entries)}" for row, entries in rows.items())
+
+
 def main(args: argparse.Namespace) -> int:
     """Scan every image; print text or JSON; exit 1 if any image could not be read."""
+    if args.structure != (args.age is not None):
+        print("scan: --structure and --age N go together", file=sys.stderr)
+        return 2
     paths = images(args.paths)
     if not paths:
         print("scan: no images in the folders given", file=sys.stderr)
         return 2
     decoder = make_decoder(args.decoder)
+    if args.structure:
+        found = [scan_structure(path, args.age, decoder) for path in paths]
+        if args.json:
+            print(json.dumps(found, indent=2))
+        for result in found:
+            if "error" in result:
+                print(f"scan: {result['image']}: {result['error']}", file=sys.stderr)
+            elif not args.json:
+                print(f"{result['image']}:\n{structure_text(result['slots'], args.age)}")
+        return 1 if any("error" in result for result in found) else 0
     results = [scan_image(path, decoder) for path in paths]
     if args.json:
         print(json.dumps(results, indent=2))

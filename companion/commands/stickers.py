@@ -1,5 +1,8 @@
 """`duel-companion stickers`: print the QR stickers of every card, wonder and progress token.
 
+`--game 7wonders` prints the stickers of the 7 Wonders base game's cards instead, for the
+family score pad (one per card name: identical copies carry the same sticker).
+
 `--out stickers.pdf` (or .svg, .png) writes sheets for A4 or US Letter at an exact sticker
 size, the name beside each code; several SVG or PNG pages become stickers-1.svg,
 stickers-2.svg ... `--format png --out DIR` writes one PNG per sticker, DIR/<id>.png, at 300 dpi.
@@ -18,7 +21,7 @@ FORMATS = ("pdf", "svg", "png")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """--out, --format, --paper, --size, --language."""
+    """--out, --format, --paper, --size, --language, --game."""
     parser.add_argument(
         "--out",
         type=Path,
@@ -40,6 +43,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         f"{stickers.DEFAULT_SIZE_MM:g}; see docs/vision.md)",
     )
     parser.add_argument("--language", default="en", help="language of the names (default en)")
+    parser.add_argument(
+        "--game",
+        choices=stickers.GAMES,
+        default="duel",
+        help="duel (default) or 7wonders: the base game's cards, for the family score pad",
+    )
 
 
 def main(args: argparse.Namespace) -> int:
@@ -50,7 +59,7 @@ def main(args: argparse.Namespace) -> int:
         return _refuse(f"cannot tell the format of {out}: use .pdf, .svg, .png or --format")
     if not 5.0 <= args.size <= 60.0:
         return _refuse(f"--size {args.size:g} mm is outside 5 to 60 mm")
-    entries = stickers.entries(args.language)
+    entries = stickers.entries(args.language, args.game)
     try:
         if kind == "png" and out.suffix.lower() != ".png":
             written = _single_pngs(entries, out, args.size)

@@ -26,7 +26,7 @@ from typing import Any, Protocol
 from PIL import Image
 
 from companion.config import Config, is_raspberry_pi
-from companion.device import controller, present
+from companion.device import controller, present, words
 from companion.device.controller import Context, Input, Press, Scan, Status, Step, Tick, UiState
 from companion.engine.cards import Catalog
 from companion.engine.events import Event, IllegalEvent, event_from_record, event_to_record
@@ -161,7 +161,7 @@ class App:
             step = self._submit(step)
         self.ui = step.ui
         self._remember()
-        self._show(step.view)
+        self._show(step.view or present.view(self.ui, self.state, self.context()))
         if isinstance(given, Scan) and given.at is not None:
             self.latencies.append(time.perf_counter() - given.at)
 
@@ -173,7 +173,7 @@ class App:
             return step.refused(str(refused), self.state, self.context())
         except JournalError as failed:
             log.error("journal refused the event: %s", failed)
-            return step.refused("Journal error: not saved", self.state, self.context())
+            return step.refused(words.NOT_SAVED, self.state, self.context())
         self._events.append(step.event)
         if self._on_event is not None:
             self._on_event(event_to_record(step.event))
@@ -187,7 +187,7 @@ class App:
             return step.refused(str(refused), self.state, self.context())
         except JournalError as failed:
             log.error("journal refused the undo: %s", failed)
-            return step.refused("Journal error: not undone", self.state, self.context())
+            return step.refused(words.NOT_UNDONE, self.state, self.context())
         undone = self._events.pop()
         if self._on_undo is not None:
             self._on_undo()

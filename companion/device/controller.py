@@ -14,17 +14,38 @@ saw (a card to act on, the revealed wonders, the tokens on the board) or moves t
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
-from enum import StrEnum
-from typing import Any
+from dataclasses import dataclass, replace
 
-from companion.engine.cards import CardId, Catalog, Color, TokenId, WonderId
-from companion.engine.events import Build as BuildCard
+from companion.device import present, words
+from companion.device.choices import (
+    REVEALED_PER_ROUND,
+    Choice,
+    card_options,
+    destroyable,
+    draft_picker,
+    is_library_draw,
+    library_pool,
+    options,
+    prompt_options,
+    setup_event,
+    setup_wonders,
+)
+from companion.device.ui import (
+    Context,
+    Input,
+    Mode,
+    Press,
+    Scan,
+    Status,
+    Tick,
+    UiState,
+)
+from companion.device.views import View
+from companion.device.words import DEFAULT_NAMES, Voice, player_name
+from companion.engine.cards import CardId, Catalog
 from companion.engine.events import (
     BuildFromDiscard,
     BuildWonder,
-    ChooseStarter,
     Destroy,
     Discard,
     Event,
@@ -33,167 +54,41 @@ from companion.engine.events import (
     Setup,
     TakeProgress,
 )
-from companion.engine.pricing import Payment, cheapest_payment
-from companion.engine.rules import apply, available_library_tokens, was_taken
-from companion.engine.state import GameState, PendingKind, Phase, Player
+from companion.engine.rules import apply, draft_pickers, library_draw, was_taken
+from companion.engine.state import GameState, Phase, Player
+
+__all__ = [  # the UI's values and the screens' options, for the run loop, adapters and tests
+    "DEFAULT_NAMES",
+    "REVEALED_PER_ROUND",
+    "Choice",
+    "Context",
+    "Input",
+    "Mode",
+    "Press",
+    "Scan",
+    "Status",
+    "Step",
+    "Tick",
+    "UiState",
+    "card_options",
+    "destroyable",
+    "draft_picker",
+    "initial",
+    "library_draw",
+    "library_pool",
+    "options",
+    "player_name",
+    "prompt_options",
+    "resume",
+    "settle",
+    "setup_event",
+    "setup_screens",
+    "setup_wonders",
+    "step",
+    "undone",
+]
 
 FEEDBACK_SECONDS = 4.0  # a feedback screen gives way to the next screen after this long
-DEFAULT_NAMES = ("Player 1", "Player 2")
-LIBRARY_DRAW = 3
-BOARD_TOKENS = 5
-REVEALED_PER_ROUND = 4
-
-
-# --- inputs ---------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Press:
-    """A button press: `left`, `select` or `right`; `long` when held (about a second)."""
-
-    name: str
-    long: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class Scan:
-    """A sticker seen by the camera: a card, wonder or token id, or None for a foreign code.
-
-    `at` is when its frame was captured (perf_counter), for the latency measurement.
-    """
-
-    card: str | None
-    at: float | None = field(default=None, compare=False)
-
-
-@dataclass(frozen=True, slots=True)
-class Status:
-    """A part of the kit lost ("camera lost") or back (None)."""
-
-    problem: str | None
-
-
-@dataclass(frozen=True, slots=True)
-class Tick:
-    """Time passes (monotonic seconds): feedback screens time out."""
-
-    now: float
-
-
-Input = Press | Scan | Status | Tick
-
-
-# --- the UI state ---------------------------------------------------------------------------
-
-
-class Mode(StrEnum):
-    """Which screen the controller is on."""
-
-    FIRST_PLAYER = "first_player"  # setup: who begins
-    WONDER_SETUP = "wonder_setup"  # setup: draft or first-game sets
-    DRAFT = "draft"  # setup: scan the 4 revealed wonders, then pick
-    TOKENS = "tokens"  # setup: scan the 5 progress tokens on the board
-    START = "start"  # setup: confirm the whole setup
-    IDLE = "idle"  # waiting for a card
-    CARD = "card"  # a card was scanned: build, discard or wonder
-    PROMPT = "prompt"  # a pending decision of the rules
-    FEEDBACK = "feedback"  # what the last action did
-    UNDO = "undo"  # confirm an undo
-    HELP = "help"  # the button map
-    END = "end"  # the game is over
-
-
-@dataclass(frozen=True, slots=True)
-class UiState:
-    """Everything the screen needs beyond the game state; saved beside the journal.
-
-    `under` is the screen that HELP and UNDO return to. `events` is the number of effective
-    events of the game when the state was made: a saved UiState whose count differs from the
-    journal's is stale, and the screen is derived from the game state instead.
-    """
-
-    mode: Mode = Mode.FIRST_PLAYER
-    cursor: int = 0
-    card: str | None = None
-    first: Player = Player.P1
-    picks: tuple[str, ...] = ()  # draft: wonders picked, in draft order
-    revealed: tuple[str, ...] = ()  # draft: wonders revealed this round
-    tokens: tuple[str, ...] = ()  # setup: tokens on the board; Great Library: tokens drawn
-    lines: tuple[str, ...] = ()  # feedback lines
-    until: float | None = None  # feedback: Tick time when it gives way
-    notice: str = ""  # one-line reason for the last refusal
-    status: str = ""  # a hardware problem, e.g. "camera lost"
-    under: UiState | None = None
-    events: int = 0
-
-    def to_json(self) -> dict[str, Any]:
-        """A JSON object for the journal's meta table."""
-        return {
-            "mode": self.mode.value,
-            "cursor": self.cursor,
-            "card": self.card,
-            "first": self.first.value,
-            "picks": list(self.picks),
-            "revealed": list(self.revealed),
-            "tokens": list(self.tokens),
-            "lines": list(self.lines),
-            "notice": self.notice,
-            "under": None if self.under is None else self.under.to_json(),
-            "events": self.events,
-        }
-
-    @classmethod
-    def from_json(cls, raw: Mapping[str, Any]) -> UiState:
-        """The UiState of `to_json`; a feedback timer restarts, a hardware status is re-read.
-
-        Raises:
-            ValueError: not a saved UiState.
-        """
-        try:
-            under = raw.get("under")
-            return cls(
-                mode=Mode(raw["mode"]),
-                cursor=int(raw["cursor"]),
-                card=None if raw["card"] is None else str(raw["card"]),
-                first=Player(raw["first"]),
-                picks=tuple(str(x) for x in raw["picks"]),
-                revealed=tuple(str(x) for x in raw["revealed"]),
-                tokens=tuple(str(x) for x in raw["tokens"]),
-                lines=tuple(str(x) for x in raw["lines"]),
-                notice=str(raw["notice"]),
-                under=None if under is None else cls.from_json(under),
-                events=int(raw["events"]),
-            )
-        except (KeyError, TypeError, AttributeError) as bad:
-            raise ValueError(f"not a saved screen state: {bad}") from None
-
-
-@dataclass(frozen=True, slots=True)
-class Context:
-    """What the controller reads besides the state: language, the last effective event
-    (for the undo question), how many effective events there are, the score page URL."""
-
-    language: str = "en"
-    last: Event | None = None
-    events: int = 0
-    score_url: str = ""
-    pairing: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class Choice:
-    """One option on a screen: its label, the detail line, and what selecting it does.
-
-    `event` is submitted when confirmed; `refusal` (one line) is shown instead when the option
-    cannot be taken (not affordable); `value` is a local choice (setup, Great Library draw).
-    """
-
-    label: str
-    detail: str = ""
-    event: Event | None = None
-    refusal: str | None = None
-    value: str | None = None
-    payment: Payment | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,7 +100,7 @@ class Step:
     """
 
     ui: UiState
-    view: Any
+    view: View | None  # None when the run loop acts first (undo, new game) and then shows
     event: Event | None = None
     undo: bool = False
     new_game: bool = False
@@ -216,7 +111,7 @@ class Step:
         if ui.mode is Mode.FEEDBACK:
             ui = settle(state, context)
             ui = replace(ui, notice=reason)
-        return Step(ui, present_view(ui, state, context))
+        return Step(ui, present.view(ui, state, context))
 
 
 # --- the machine ----------------------------------------------------------------------------
@@ -285,18 +180,11 @@ def _next(ui: UiState, state: GameState, ctx: Context) -> UiState:
 
 
 def _show(ui: UiState, state: GameState, ctx: Context, event: Event | None = None) -> Step:
-    return Step(ui, present_view(ui, state, ctx), event)
+    return Step(ui, present.view(ui, state, ctx), event)
 
 
 def _notice(ui: UiState, state: GameState, ctx: Context, reason: str) -> Step:
     return _show(replace(ui, notice=reason), state, ctx)
-
-
-def present_view(ui: UiState, state: GameState, ctx: Context) -> Any:
-    """The view of the screen (see `companion.device.present`)."""
-    from companion.device import present  # present imports this module's types
-
-    return present.view(ui, state, ctx)
 
 
 # --- buttons --------------------------------------------------------------------------------
@@ -320,7 +208,7 @@ def _press(ui: UiState, state: GameState, press: Press, ctx: Context) -> Step:
         return _show(replace(ui, cursor=(ui.cursor + delta) % len(choices)), state, ctx)
     if press.name != "select" or not choices:
         if press.name == "select" and ui.mode is Mode.IDLE:
-            return _notice(ui, state, ctx, "Scan a card first")
+            return _notice(ui, state, ctx, words.SCAN_FIRST)
         return _show(ui, state, ctx)
     chosen = choices[min(ui.cursor, len(choices) - 1)]
     if chosen.refusal is not None:
@@ -333,11 +221,11 @@ def _press(ui: UiState, state: GameState, press: Press, ctx: Context) -> Step:
 def undone(ui: UiState, before: GameState, after: GameState, event: Event, ctx: Context) -> Step:
     """The screen after the run loop undid `event`: what was undone, then the game's screen."""
     if isinstance(event, Setup) and (screens := setup_screens(event, after.catalog)):
-        ready = replace(screens, notice="Setup undone", status=ui.status, events=ctx.events)
-        return Step(ready, present_view(ready, after, ctx))  # nothing to scan again
-    lines = ("Undone:", describe_event(before, event, ctx.language))
+        ready = replace(screens, notice=words.SETUP_UNDONE, status=ui.status, events=ctx.events)
+        return Step(ready, present.view(ready, after, ctx))  # nothing to scan again
+    lines = ("Undone:", words.event_line(Voice.oled(before, ctx.language), before, event))
     done = UiState(mode=Mode.FEEDBACK, lines=lines, status=ui.status, events=ctx.events)
-    return Step(done, present_view(done, after, ctx))
+    return Step(done, present.view(done, after, ctx))
 
 
 def setup_screens(event: Setup, catalog: Catalog) -> UiState | None:
@@ -348,10 +236,7 @@ def setup_screens(event: Setup, catalog: Catalog) -> UiState | None:
     picks: tuple[str, ...] = ()
     if event.wonders != catalog.rules.first_game_wonders:
         try:
-            picks = tuple(
-                wonders[first if letter == "A" else first.opponent].pop(0)
-                for letter in catalog.rules.draft_order
-            )
+            picks = tuple(wonders[picker].pop(0) for picker in draft_pickers(catalog.rules, first))
         except IndexError:
             return None
     ui = UiState(mode=Mode.START, first=first, picks=picks, tokens=tuple(event.progress_tokens))
@@ -369,7 +254,7 @@ def _long_press(ui: UiState, state: GameState, name: str, ctx: Context) -> Step:
         if state.phase is Phase.SETUP:
             return _back(base, state, ctx)
         if ctx.last is None:
-            return _notice(base, state, ctx, "Nothing to undo")
+            return _notice(base, state, ctx, words.NOTHING_TO_UNDO)
         return _show(UiState(mode=Mode.UNDO, status=ui.status, under=base, events=ui.events),
                      state, ctx)  # fmt: skip
     return _show(ui, state, ctx)
@@ -417,10 +302,10 @@ def _confirm(ui: UiState, state: GameState, event: Event, ctx: Context) -> Step:
         after = apply(state, event)
     except IllegalEvent as refused:
         return _notice(ui, state, ctx, str(refused))
-    lines = describe(state, after, event, ctx.language)
+    lines = words.told(Voice.oled(after, ctx.language), state, after, event)
     done = UiState(mode=Mode.FEEDBACK, lines=lines, status=ui.status, events=ctx.events + 1)
     next_ctx = replace(ctx, events=ctx.events + 1, last=event)
-    return Step(done, present_view(done, after, next_ctx), event)
+    return Step(done, present.view(done, after, next_ctx), event)
 
 
 def _local_choice(ui: UiState, state: GameState, value: str, ctx: Context) -> Step:
@@ -456,36 +341,6 @@ def _pick_wonder(ui: UiState, catalog: Catalog, wonder: str) -> UiState:
     return replace(ui, picks=picks, cursor=0)
 
 
-def draft_picker(ui: UiState, catalog: Catalog) -> Player:
-    """Who picks the next wonder of the draft (the order is in data: ABBA BAAB)."""
-    order = catalog.rules.draft_order
-    letter = order[min(len(ui.picks), len(order) - 1)]
-    return ui.first if letter == "A" else ui.first.opponent
-
-
-def setup_wonders(ui: UiState, catalog: Catalog) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """Each player's wonders: the draft's picks, or the first-game sets."""
-    if not ui.picks:
-        p1, p2 = catalog.rules.first_game_wonders
-        return tuple(p1), tuple(p2)
-    mine: dict[Player, list[str]] = {Player.P1: [], Player.P2: []}
-    for index, wonder in enumerate(ui.picks):
-        letter = catalog.rules.draft_order[index]
-        mine[ui.first if letter == "A" else ui.first.opponent].append(wonder)
-    return tuple(mine[Player.P1]), tuple(mine[Player.P2])
-
-
-def setup_event(ui: UiState, catalog: Catalog) -> Setup:
-    """The setup event that the setup screens describe."""
-    p1, p2 = setup_wonders(ui, catalog)
-    return Setup(
-        first_player=ui.first,
-        progress_tokens=tuple(TokenId(t) for t in ui.tokens),
-        wonders=(tuple(WonderId(w) for w in p1), tuple(WonderId(w) for w in p2)),
-        players=DEFAULT_NAMES,
-    )
-
-
 # --- scans ----------------------------------------------------------------------------------
 
 
@@ -493,54 +348,49 @@ def _scan(ui: UiState, state: GameState, card: str | None, ctx: Context) -> Step
     if ui.mode in (Mode.HELP, Mode.UNDO):
         ui = ui.under or settle(state, ctx, status=ui.status)
     if card is None:
-        return _notice(ui, state, ctx, "Unknown QR code")
+        return _notice(ui, state, ctx, words.UNKNOWN_CODE)
     catalog = state.catalog
-    name = catalog.name(card, ctx.language)
+    name = Voice.oled(state, ctx.language).name(card)
     match ui.mode:
         case Mode.DRAFT:
             return _scan_draft(ui, state, card, name, ctx)
         case Mode.TOKENS:
             if not catalog.is_token(card):
-                return _notice(ui, state, ctx, f"{name}: not a progress token")
+                return _notice(ui, state, ctx, words.refusal(name, words.NOT_A_TOKEN))
             if card in ui.tokens:
-                return _notice(ui, state, ctx, f"{name}: already scanned")
+                return _notice(ui, state, ctx, words.refusal(name, words.ALREADY_SCANNED))
             tokens = (*ui.tokens, card)
-            mode = Mode.START if len(tokens) == BOARD_TOKENS else Mode.TOKENS
+            mode = Mode.START if len(tokens) == catalog.rules.tokens_on_board else Mode.TOKENS
             return _show(replace(ui, tokens=tokens, mode=mode, cursor=0), state, ctx)
         case Mode.FIRST_PLAYER | Mode.WONDER_SETUP | Mode.START:
-            return _notice(ui, state, ctx, "Finish the setup first")
+            return _notice(ui, state, ctx, words.FINISH_SETUP)
         case Mode.END:
-            return _notice(ui, state, ctx, "The game is over")
+            return _notice(ui, state, ctx, words.GAME_OVER)
         case Mode.PROMPT:
             return _scan_prompt(ui, state, card, name, ctx)
         case Mode.CARD if catalog.is_wonder(card):
-            return _point_at(ui, state, ctx, card, f"{name}: not your wonder")
+            return _point_at(ui, state, ctx, card, words.refusal(name, words.NOT_YOUR_WONDER))
     return _scan_card(ui, state, card, name, ctx)
 
 
 def _scan_draft(ui: UiState, state: GameState, card: str, name: str, ctx: Context) -> Step:
     if not state.catalog.is_wonder(card):
-        return _notice(ui, state, ctx, f"{name}: not a wonder")
+        return _notice(ui, state, ctx, words.refusal(name, words.NOT_A_WONDER))
     if len(ui.revealed) < REVEALED_PER_ROUND:
         if card in ui.revealed or card in ui.picks:
-            return _notice(ui, state, ctx, f"{name}: already scanned")
+            return _notice(ui, state, ctx, words.refusal(name, words.ALREADY_SCANNED))
         return _show(replace(ui, revealed=(*ui.revealed, card), cursor=0), state, ctx)
-    return _point_at(ui, state, ctx, card, f"{name}: not on offer")
+    return _point_at(ui, state, ctx, card, words.refusal(name, words.NOT_ON_OFFER))
 
 
 def _scan_prompt(ui: UiState, state: GameState, card: str, name: str, ctx: Context) -> Step:
-    pending = state.pending
-    if (
-        pending is not None
-        and pending.kind is PendingKind.GREAT_LIBRARY
-        and len(ui.tokens) < library_draw(state)
-    ):
+    if is_library_draw(ui, state):
         if card not in library_pool(state):
-            return _notice(ui, state, ctx, f"{name}: cannot be drawn")
+            return _notice(ui, state, ctx, words.refusal(name, words.CANNOT_BE_DRAWN))
         if card in ui.tokens:
-            return _notice(ui, state, ctx, f"{name}: already drawn")
+            return _notice(ui, state, ctx, words.refusal(name, words.ALREADY_DRAWN))
         return _show(replace(ui, tokens=(*ui.tokens, card), cursor=0), state, ctx)
-    return _point_at(ui, state, ctx, card, f"{name}: not a choice here")
+    return _point_at(ui, state, ctx, card, words.refusal(name, words.NOT_A_CHOICE))
 
 
 def _point_at(ui: UiState, state: GameState, ctx: Context, target: str, refusal: str) -> Step:
@@ -565,242 +415,14 @@ def _target_of(event: Event | None) -> str | None:
 def _scan_card(ui: UiState, state: GameState, card: str, name: str, ctx: Context) -> Step:
     catalog = state.catalog
     if not catalog.is_card(card):
-        return _notice(ui, state, ctx, f"{name}: not an age card")
+        return _notice(ui, state, ctx, words.refusal(name, words.NOT_AN_AGE_CARD))
     age = catalog.card(card).age
     if age != state.age:
-        return _notice(ui, state, ctx, f"{name}: age {age} card")
+        return _notice(ui, state, ctx, words.refusal(name, words.other_age(age)))
     if was_taken(state, CardId(card)):
-        return _notice(ui, state, ctx, f"{name}: already played")
+        return _notice(ui, state, ctx, words.refusal(name, words.ALREADY_PLAYED))
     try:  # what else the rules refuse: already taken, not accessible in a dealt structure
         apply(state, Discard(state.current, CardId(card)))
     except IllegalEvent as refused:
         return _notice(ui, state, ctx, str(refused))
     return _show(replace(ui, mode=Mode.CARD, card=card, cursor=0, under=None), state, ctx)
-
-
-# --- the options of each screen ------------------------------------------------------------
-
-
-def player_name(state: GameState, player: Player) -> str:
-    """The player's name, "Player 1" / "Player 2" when none was given."""
-    index = 0 if player is Player.P1 else 1
-    return state.names[index] or DEFAULT_NAMES[index]
-
-
-def options(ui: UiState, state: GameState, context: Context | None = None) -> list[Choice]:
-    """The options of the screen, in cursor order (empty on screens without a choice)."""
-    ctx = context or Context()
-    lang = ctx.language
-    catalog = state.catalog
-    match ui.mode:
-        case Mode.FIRST_PLAYER:
-            return [
-                Choice(f"{DEFAULT_NAMES[i]} begins", value=p.value) for i, p in enumerate(Player)
-            ]
-        case Mode.WONDER_SETUP:
-            return [
-                Choice("Wonder draft", "scan 4 + 4 wonders", value="draft"),
-                Choice("First-game sets", "fixed wonders", value="first_game"),
-            ]
-        case Mode.DRAFT if len(ui.revealed) == REVEALED_PER_ROUND:
-            return [
-                Choice(catalog.name(w, lang), value=w) for w in ui.revealed if w not in ui.picks
-            ]
-        case Mode.START:
-            return [Choice("Start the game", value="start")]
-        case Mode.CARD if ui.card is not None:
-            return card_options(state, CardId(ui.card), lang)
-        case Mode.PROMPT:
-            return prompt_options(ui, state, lang)
-    return []
-
-
-def card_options(state: GameState, card: CardId, language: str = "en") -> list[Choice]:
-    """Build, discard, and a wonder per unbuilt wonder, with the cheapest payments."""
-    catalog = state.catalog
-    player = state.current
-    city, other = state.city(player), state.city(player.opponent)
-    target = catalog.card(card)
-    payment = cheapest_payment(catalog, city, other, target)
-    build = Choice(
-        "Build",
-        price_text(payment, language),
-        event=BuildCard(player, card),
-        refusal=None if payment.affordable(city.coins) else f"Not enough coins: {payment.total}",
-        payment=payment,
-    )
-    gain = 2 + city.count(Color.YELLOW)
-    choices = [build, Choice("Discard", f"+{coins_text(gain)}", event=Discard(player, card))]
-    for wonder_id in city.wonders_unbuilt:
-        price = cheapest_payment(catalog, city, other, catalog.wonder(wonder_id))
-        choices.append(
-            Choice(
-                catalog.name(wonder_id, language),
-                price_text(price, language),
-                event=BuildWonder(player, wonder_id, card),
-                refusal=None
-                if price.affordable(city.coins)
-                else f"Not enough coins: {price.total}",
-                payment=price,
-            )
-        )
-    return choices
-
-
-def coins_text(amount: int) -> str:
-    """An amount of coins in words: "1 coin", "-1 coin", "3 coins"."""
-    return f"{amount} coin" if abs(amount) == 1 else f"{amount} coins"
-
-
-def price_text(payment: Payment, language: str = "en") -> str:
-    """ "free (chain)", "free", "3 coins: 1 wood 2 glass" """
-    if payment.chain:
-        return "free (chain)"
-    if payment.total == 0:
-        return "free"
-    bought = " ".join(f"{units} {resource}" for resource, units, _ in payment.bought)
-    coins = coins_text(payment.total)
-    return f"{coins}: {bought}" if bought else coins
-
-
-def prompt_options(ui: UiState, state: GameState, language: str = "en") -> list[Choice]:
-    """The options of the pending decision."""
-    pending = state.pending
-    if pending is None:
-        return []
-    catalog = state.catalog
-    player = pending.player
-    name = catalog.name
-    match pending.kind:
-        case PendingKind.PROGRESS:
-            return [
-                Choice(name(t, language), event=TakeProgress(player, t)) for t in state.board_tokens
-            ]
-        case PendingKind.DESTROY:
-            return [
-                Choice(name(c, language), event=Destroy(player, c))
-                for c in destroyable(state, player)
-            ]
-        case PendingKind.MAUSOLEUM:
-            return [
-                Choice(name(c, language), event=BuildFromDiscard(player, c))
-                for c in dict.fromkeys(state.discard)
-            ]
-        case PendingKind.GREAT_LIBRARY if len(ui.tokens) < library_draw(state):
-            return [
-                Choice(name(t, language), "drawn?", value=t)
-                for t in library_pool(state)
-                if t not in ui.tokens
-            ]
-        case PendingKind.GREAT_LIBRARY:
-            drawn = tuple(TokenId(t) for t in ui.tokens)
-            return [
-                Choice(name(t, language), "keep", event=KeepLibraryToken(player, drawn, t))
-                for t in drawn
-            ]
-        case PendingKind.NEXT_AGE:
-            return [
-                Choice(f"{player_name(state, p)} begins", event=ChooseStarter(player, p))
-                for p in Player
-            ]
-    return []  # pragma: no cover
-
-
-def destroyable(state: GameState, player: Player) -> tuple[CardId, ...]:
-    """The opponent's cards of the colour the last wonder of `player` destroys."""
-    catalog = state.catalog
-    built = state.city(player).wonders_built
-    colour = catalog.wonder(built[-1]).destroys if built else None
-    return tuple(c for c in state.city(player.opponent).cards if catalog.card(c).color == colour)
-
-
-def library_pool(state: GameState) -> tuple[TokenId, ...]:
-    """The progress tokens the Great Library may draw: not on the board, owned or boxed."""
-    return available_library_tokens(state)
-
-
-def library_draw(state: GameState) -> int:
-    """How many tokens the Great Library draws: 3, or all that are left."""
-    return min(LIBRARY_DRAW, len(available_library_tokens(state)))
-
-
-# --- feedback -------------------------------------------------------------------------------
-
-
-def describe_event(state: GameState, event: Event, language: str = "en") -> str:
-    """One line for an event, e.g. "Ann builds Lumber Yard" (the undo question)."""
-    name = state.catalog.name
-    match event:
-        case Setup():
-            return "Setup of the game"
-        case BuildCard():
-            return f"{player_name(state, event.player)} builds {name(event.card, language)}"
-        case Discard():
-            return f"{player_name(state, event.player)} discards {name(event.card, language)}"
-        case BuildWonder():
-            return f"{player_name(state, event.player)} builds {name(event.wonder, language)}"
-        case TakeProgress() | KeepLibraryToken():
-            return f"{player_name(state, event.player)} takes {name(event.token, language)}"
-        case Destroy():
-            return f"{player_name(state, event.player)} destroys {name(event.card, language)}"
-        case BuildFromDiscard():
-            return f"{player_name(state, event.player)} builds {name(event.card, language)}"
-        case ChooseStarter():
-            return f"{player_name(state, event.starter)} begins the age"
-    return event.type
-
-
-def describe(
-    before: GameState, after: GameState, event: Event, language: str = "en"
-) -> tuple[str, ...]:
-    """What an event did, a few short lines: coins, pawn, loot, tokens, extra turn, age."""
-    lines = [describe_event(after, event, language)]
-    if isinstance(event, Setup):
-        first = player_name(after, after.current)
-        return (*lines, f"{first} begins")
-    for player in Player:
-        delta = after.city(player).coins - before.city(player).coins
-        if delta:
-            sign = "+" if delta > 0 else ""
-            lines.append(f"{player_name(after, player)} {sign}{coins_text(delta)}")
-    if after.position != before.position:
-        lines.append(_pawn_line(before.position, after.position, after))
-    if lost := len(before.loot) - len(after.loot):
-        lines.append("Loot token taken" if lost == 1 else f"{lost} loot tokens taken")
-    for player in Player:
-        for token in sorted(after.city(player).tokens - before.city(player).tokens):
-            if not isinstance(event, TakeProgress | KeepLibraryToken):
-                lines.append(
-                    f"{player_name(after, player)} takes {after.catalog.name(token, language)}"
-                )
-    lines.extend(_what_next(before, after, event))
-    return tuple(lines)
-
-
-def _pawn_line(old: int, new: int, state: GameState) -> str:
-    moved = abs(new - old)
-    toward = Player.P2 if new > old else Player.P1  # positive is toward p2's capital
-    return f"Pawn {moved} toward {player_name(state, toward)}"
-
-
-def _what_next(before: GameState, after: GameState, event: Event) -> list[str]:
-    if after.phase is Phase.FINISHED:
-        return [winner_line(after)]
-    if after.pending is not None:
-        if after.pending.kind is PendingKind.NEXT_AGE:
-            return [f"End of age {before.age}"]
-        return []
-    if after.age != before.age:
-        return [f"Age {after.age}: {player_name(after, after.current)} begins"]
-    actor = getattr(event, "player", None)
-    if actor is not None and after.current == actor and not isinstance(event, ChooseStarter):
-        return [f"Extra turn: {player_name(after, actor)}"]
-    return []
-
-
-def winner_line(state: GameState) -> str:
-    """ "Ann wins (military)" or "Shared victory" """
-    kind = f" ({state.victory.value})" if state.victory is not None else ""
-    if state.shared or state.winner is None:
-        return f"Shared victory{kind}"
-    return f"{player_name(state, state.winner)} wins{kind}"

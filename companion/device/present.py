@@ -9,20 +9,15 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from companion.device.controller import (
-    DEFAULT_NAMES,
+from companion.device.choices import (
     REVEALED_PER_ROUND,
     Choice,
-    Context,
-    Mode,
-    UiState,
-    coins_text,
     draft_picker,
-    library_draw,
+    is_library_draw,
     options,
-    player_name,
 )
 from companion.device.screens import render
+from companion.device.ui import Context, Mode, UiState
 from companion.device.views import (
     BUTTON_MAP,
     ChoiceView,
@@ -34,9 +29,11 @@ from companion.device.views import (
     Option,
     View,
 )
+from companion.device.words import DEFAULT_NAMES, Voice, coins, event_line, player_name, price
 from companion.engine.cards import RESOURCES
 from companion.engine.events import Discard
-from companion.engine.pricing import Payment, unit_prices
+from companion.engine.pricing import unit_prices
+from companion.engine.rules import cards_left, library_draw
 from companion.engine.scoring import score_sheet
 from companion.engine.state import GameState, PendingKind, Player
 
@@ -55,7 +52,6 @@ __all__ = [
     "view",
 ]
 
-CARDS_PER_AGE = 20
 SHORT_DETAIL = 9  # characters of a detail shown beside an option; longer ones go below it
 
 
@@ -72,16 +68,14 @@ def view(ui: UiState, state: GameState, ctx: Context) -> View:
         case Mode.HELP:
             return HelpView(BUTTON_MAP, ctx.pairing, notice, status)
         case Mode.UNDO:
-            from companion.device.controller import describe_event
-
-            last = describe_event(state, ctx.last, ctx.language) if ctx.last else "-"
+            voice = Voice.oled(state, ctx.language)
+            last = event_line(voice, state, ctx.last) if ctx.last else "-"
             return MessageView("Undo?", (last, "select: undo it", "left/right: keep"), notice,
                                status)  # fmt: skip
         case Mode.END:
             return end_view(state, ctx, notice, status)
     title, subtitle = _titles(ui, state, ctx)
-    coins = state.city(state.current).coins
-    choices = tuple(_option(c, coins) for c in options(ui, state, ctx))
+    choices = tuple(_option(c) for c in options(ui, state, ctx))
     cursor = min(ui.cursor, max(len(choices) - 1, 0))
     hint, seen = _hint(ui, state, ctx)
     if choices and seen:  # the options fill the screen: what was scanned goes on the bottom line
@@ -90,46 +84,29 @@ def view(ui: UiState, state: GameState, ctx: Context) -> View:
     return ChoiceView(title, subtitle, choices, cursor, hint, seen, notice, status)
 
 
-def _option(choice: Choice, coins: int) -> Option:
-    """The option of a choice: a price beside it, what is bought on the bottom line."""
+def _option(choice: Choice) -> Option:
+    """The option of a choice: a price beside it, what is bought (or why it cannot be paid)
+    on the bottom line."""
     blocked = choice.refusal is not None
     if choice.payment is not None:
-        detail, note = payment_texts(choice.payment)
-        if blocked:
-            note = f"Not affordable (has {coins})"
-        return Option(choice.label, detail, blocked, note)
+        detail, note = price(choice.payment)
+        return Option(choice.label, detail, blocked, choice.refusal or note)
     if isinstance(choice.event, Discard) or len(choice.detail) <= SHORT_DETAIL:
         return Option(choice.label, choice.detail, blocked)
     return Option(choice.label, "", blocked, choice.detail)
 
 
-def payment_texts(payment: Payment) -> tuple[str, str]:
-    """The price beside an option ("3 coins", "free", "chain") and the note of what is
-    bought ("buys 1 wood 2 glass"), from the engine's cheapest payment."""
-    if payment.chain:
-        return "chain", "Free through a chain"
-    if payment.total == 0:
-        return "free", ""
-    coins = coins_text(payment.total)
-    bought = " ".join(f"{units} {resource}" for resource, units, _ in payment.bought)
-    return coins, f"buys {bought}" if bought else ""
-
-
 def _hint(ui: UiState, state: GameState, ctx: Context) -> tuple[str, tuple[str, ...]]:
     """What to do on a screen with nothing to choose yet, and what was scanned so far."""
-    name = state.catalog.name
+    name = Voice.oled(state, ctx.language).name
     match ui.mode:
         case Mode.DRAFT if len(ui.revealed) < REVEALED_PER_ROUND:
-            seen = tuple(name(w, ctx.language) for w in ui.revealed)
-            return "Scan the wonders shown:", seen
+            return "Scan the wonders shown:", tuple(name(w) for w in ui.revealed)
         case Mode.TOKENS:
-            return "Scan the board's tokens:", tuple(name(t, ctx.language) for t in ui.tokens)
-        case Mode.PROMPT if (
-            state.pending is not None
-            and state.pending.kind is PendingKind.GREAT_LIBRARY
-            and len(ui.tokens) < library_draw(state)
-        ):  # after a restart mid-draw, the players see which tokens already count
-            return "Scan the tokens drawn:", tuple(name(t, ctx.language) for t in ui.tokens)
+            return "Scan the board's tokens:", tuple(name(t) for t in ui.tokens)
+        case Mode.PROMPT if is_library_draw(ui, state):
+            # after a restart mid-draw, the players see which tokens already count
+            return "Scan the tokens drawn:", tuple(name(t) for t in ui.tokens)
     return "", ()
 
 
@@ -153,7 +130,7 @@ def idle_view(state: GameState, notice: str = "", status: str = "") -> IdleView:
     )
     return IdleView(
         age=state.age,
-        cards_left=CARDS_PER_AGE - state.taken,
+        cards_left=cards_left(state),
         player=player_name(state, player),
         coins=(state.cities[0].coins, state.cities[1].coins),
         pawn=state.position,
@@ -177,8 +154,7 @@ def end_view(state: GameState, ctx: Context, notice: str = "", status: str = "")
 
 
 def _titles(ui: UiState, state: GameState, ctx: Context) -> tuple[str, str]:
-    lang = ctx.language
-    name = state.catalog.name
+    name = Voice.oled(state, ctx.language).name
     match ui.mode:
         case Mode.FIRST_PLAYER:
             return "New game", "Who begins?"
@@ -193,12 +169,13 @@ def _titles(ui: UiState, state: GameState, ctx: Context) -> tuple[str, str]:
             picker = draft_picker(ui, state.catalog)
             return "Draft", f"{_default_name(picker)} picks"
         case Mode.TOKENS:
-            return "Progress tokens", f"Scan token {len(ui.tokens) + 1}/5"
+            count = state.catalog.rules.tokens_on_board
+            return "Progress tokens", f"Scan token {len(ui.tokens) + 1}/{count}"
         case Mode.START:
             return "Ready", "Player 1 vs Player 2"
         case Mode.CARD if ui.card is not None:
-            coins = state.city(state.current).coins
-            return name(ui.card, lang), f"{player_name(state, state.current)}: {coins_text(coins)}"
+            money = state.city(state.current).coins
+            return name(ui.card), f"{player_name(state, state.current)}: {coins(money)}"
         case Mode.PROMPT if state.pending is not None:
             return _prompt_titles(ui, state, ctx)
     return "", ""

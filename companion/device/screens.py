@@ -287,6 +287,7 @@ def _draw_prices(
 # --- choices --------------------------------------------------------------------------------
 
 ROW = 9  # pixels per option line
+OPTION_GAP = 3  # pixels between an option's label and its price
 ROWS_TOP = 19
 
 
@@ -314,19 +315,31 @@ def draw_choice(draw: Draw, v: ChoiceView, fonts: Fonts) -> None:
     _footer(draw, v.options[v.cursor].note, fonts)
 
 
+OPTION_RIGHT = WIDTH - 7  # the options' right edge, left of the scroll marks
+CROSS = 7  # the cross before a blocked option, with its gap
+
+
+def label_room(option: Option, fonts: Fonts) -> int:
+    """The pixels an option's label may take beside its detail (and its cross)."""
+    right = OPTION_RIGHT
+    if option.detail:
+        right -= text_width(option.detail, fonts.text) + OPTION_GAP
+    return right - 1 - (CROSS if option.blocked else 0)
+
+
 def _draw_option(draw: Draw, option: Option, y: int, selected: bool, fonts: Fonts) -> None:
     fill = 0 if selected else 1
     if selected:
         draw.rectangle((0, y, WIDTH - 6, y + ROW - 1), fill=1)
-    right = WIDTH - 7
     if option.detail:
-        right = draw_right(draw, right, y + 1, option.detail, fonts.text, fill) - 5
+        draw_right(draw, OPTION_RIGHT, y + 1, option.detail, fonts.text, fill)
     x = 1
     if option.blocked:  # a cross before what cannot be taken
         draw.line((x, y + 2, x + 4, y + 6), fill=fill)
         draw.line((x, y + 6, x + 4, y + 2), fill=fill)
-        x += 7
-    draw_text(draw, (x, y + 1), fit(option.label, fonts.text, right - x), fonts.text, fill)
+        x += CROSS
+    label = fit(option.label, fonts.text, label_room(option, fonts))
+    draw_text(draw, (x, y + 1), label, fonts.text, fill)
 
 
 def _arrow(draw: Draw, y: int, *, up: bool) -> None:
@@ -351,18 +364,27 @@ def wrap(text: str, font: Font, width: int, lines: int) -> list[str]:
     return [fit(line, font, width) for line in wrapped]
 
 
-def draw_message(draw: Draw, v: MessageView, fonts: Fonts) -> None:
-    """A title on a lit bar, then the lines, wrapped; an ellipsis when they go on."""
-    draw.rectangle((0, 0, WIDTH - 1, 10), fill=1)
-    draw_text(draw, (1, 1), fit(v.title, fonts.title, WIDTH - 2), fonts.title, fill=0)
-    room = 5 if not (v.notice or v.status) else 4
+MESSAGE_ROW = 8  # the 5x8 font line to line: six lines under the title, five over a banner
+
+
+def message_lines(v: MessageView, fonts: Fonts) -> list[str]:
+    """The lines of a message as drawn: wrapped, and ending with an ellipsis when they do
+    not all fit."""
+    room = 6 if not (v.notice or v.status) else 5
     lines: list[str] = []
     for line in v.lines:
         lines.extend(wrap(line, fonts.text, WIDTH, room))
     if len(lines) > room:
         lines = [*lines[: room - 1], fit(lines[room - 1] + " " + ELLIPSIS, fonts.text, WIDTH)]
-    for row, line in enumerate(lines):
-        draw_text(draw, (0, 12 + row * ROW), line, fonts.text)
+    return lines
+
+
+def draw_message(draw: Draw, v: MessageView, fonts: Fonts) -> None:
+    """A title on a lit bar, then the lines, wrapped; an ellipsis when they go on."""
+    draw.rectangle((0, 0, WIDTH - 1, 10), fill=1)
+    draw_text(draw, (1, 1), fit(v.title, fonts.title, WIDTH - 2), fonts.title, fill=0)
+    for row, line in enumerate(message_lines(v, fonts)):
+        draw_text(draw, (0, 12 + row * MESSAGE_ROW), line, fonts.text)
 
 
 def draw_help(draw: Draw, v: HelpView, fonts: Fonts) -> None:

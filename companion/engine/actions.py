@@ -8,11 +8,11 @@ from .cards import Card, CardId, Color, TokenId, Wonder, WonderId
 from .effects import add_shields, construct
 from .events import Build, BuildWonder, Discard, IllegalEvent
 from .pricing import cheapest_payment
-from .state import COLOR_INDEX, GameState, Pending, PendingKind, Player, evolve
+from .state import COLOR_INDEX, City, GameState, Pending, PendingKind, Player, evolve
 from .structure import take_card
 from .turn import Turn, end_turn
 
-__all__ = ["build", "build_wonder", "discard"]
+__all__ = ["build", "build_wonder", "discard", "discard_gain"]
 
 DISCARD_COINS = 2
 URBANISM_COINS = 4
@@ -69,10 +69,15 @@ def discard(state: GameState, event: Discard) -> GameState:
     """
     turn, card = _take(state, event.player, event.card)
     city = turn.city
-    turn.city = evolve(city, coins=city.coins + DISCARD_COINS + city.colors[_YELLOW])
+    turn.city = evolve(city, coins=city.coins + discard_gain(city))
     turn.discard = (*turn.discard, card.id)
     end_turn(turn, extra_turn=False)
     return turn.state()
+
+
+def discard_gain(city: City) -> int:
+    """Coins a discard gives `city`: 2 + 1 per yellow card in it."""
+    return DISCARD_COINS + city.colors[_YELLOW]
 
 
 def build_wonder(state: GameState, event: BuildWonder) -> GameState:

@@ -378,6 +378,9 @@ class Catalog:
     rules: Rules
     names: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     """Language code -> id -> name; English ("en") is complete, others fall back to it."""
+    short_names: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    """Language code -> id -> a short name for the 128-pixel screen, where the full name
+    does not fit beside a price ("Great Library"); ids without one use their name."""
     _cards: Mapping[str, Card] = field(init=False, repr=False, compare=False)
     _wonders: Mapping[str, Wonder] = field(init=False, repr=False, compare=False)
     _tokens: Mapping[str, ProgressToken] = field(init=False, repr=False, compare=False)
@@ -438,6 +441,17 @@ class Catalog:
         """The name of a card, wonder or token in `language`, falling back to English."""
         for lang in (language, "en"):
             found = self.names.get(lang, {}).get(any_id)
+            if found:
+                return found
+        return any_id
+
+    def short_name(self, any_id: str, language: str = "en") -> str:
+        """The short name for the OLED in `language`, else its name in `language`, falling
+        back to English (the English short name only where `language` has no name)."""
+        for lang in (language, "en"):
+            found = self.short_names.get(lang, {}).get(any_id) or self.names.get(lang, {}).get(
+                any_id
+            )
             if found:
                 return found
         return any_id

@@ -27,6 +27,7 @@ __all__ = [
     "decision_events",
     "destroy",
     "keep_library_token",
+    "library_draw",
     "take_progress",
 ]
 
@@ -91,6 +92,11 @@ def available_library_tokens(state: GameState) -> tuple[TokenId, ...]:
     )
 
 
+def library_draw(state: GameState) -> int:
+    """How many tokens the Great Library draws: 3, or all that are left when fewer are."""
+    return min(LIBRARY_DRAW, len(available_library_tokens(state)))
+
+
 def keep_library_token(turn: Turn, event: KeepLibraryToken) -> None:
     """The Great Library: keep one of the 3 tokens drawn; the other 2 go back to the box.
 
@@ -100,7 +106,7 @@ def keep_library_token(turn: Turn, event: KeepLibraryToken) -> None:
     """
     available = available_library_tokens(turn.base)
     drawn = event.drawn
-    wanted = min(LIBRARY_DRAW, len(available))
+    wanted = library_draw(turn.base)
     if len(set(drawn)) != len(drawn) or len(drawn) != wanted:
         raise IllegalEvent(f"great_library: {wanted} different tokens must be drawn")
     for token in drawn:
@@ -143,8 +149,7 @@ def decision_events(state: GameState, pending: Pending) -> list[Event]:
         case PendingKind.MAUSOLEUM:
             return [BuildFromDiscard(player, c) for c in dict.fromkeys(state.discard)]
         case PendingKind.GREAT_LIBRARY:
-            tokens = available_library_tokens(state)
-            draws = _combinations(tokens, min(LIBRARY_DRAW, len(tokens)))
+            draws = _combinations(available_library_tokens(state), library_draw(state))
             return [KeepLibraryToken(player, d, t) for d in draws for t in d]
         case PendingKind.NEXT_AGE:
             return [ChooseStarter(player, Player.P1), ChooseStarter(player, Player.P2)]

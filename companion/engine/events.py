@@ -36,11 +36,26 @@ class Setup:
 
 @dataclass(frozen=True, slots=True)
 class Deal:
-    """The 20 cards of an age's structure in layout order (docs/game-record.md)."""
+    """The 20 cards of an age's structure in layout order (docs/game-record.md). A face-down
+    card not seen yet is None, or GUILD_BACK for an age 3 guild known by its back."""
 
     type: ClassVar[str] = "deal"
     age: int
-    layout: tuple[CardId, ...]
+    layout: tuple[CardId | None, ...]
+
+
+GUILD_BACK = CardId("guild")
+"""In a deal: the face-down card at this position is a guild (its back says so)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Reveal:
+    """A face-down card of the dealt structure, not known at the deal, seen once uncovered:
+    its layout position (0-19) and its id."""
+
+    type: ClassVar[str] = "reveal"
+    position: int
+    card: CardId
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,11 +143,12 @@ Event = (
     | BuildFromDiscard
     | KeepLibraryToken
     | ChooseStarter
+    | Reveal
 )
 
 EVENT_TYPES: tuple[str, ...] = (
     "setup", "deal", "build", "discard", "wonder", "progress", "destroy", "mausoleum",
-    "great_library", "next_age",
+    "great_library", "next_age", "reveal",
 )  # fmt: skip
 
 
@@ -199,8 +215,21 @@ def _deal(obj: Mapping[str, Any]) -> Deal:
     age = _field(obj, "age", "deal")
     if age not in (1, 2, 3) or isinstance(age, bool):
         raise RecordError(f"deal: age must be 1, 2 or 3, got {age!r}")
-    layout = _ids(_field(obj, "layout", "deal"), "layout", "deal", 20)
-    return Deal(age=age, layout=tuple(CardId(c) for c in layout))
+    layout = _field(obj, "layout", "deal")
+    if (
+        not isinstance(layout, list)
+        or len(layout) != 20
+        or not all(c is None or (isinstance(c, str) and c) for c in layout)
+    ):
+        raise RecordError("deal: layout must be a list of 20 ids (null: a face-down card)")
+    return Deal(age=age, layout=tuple(None if c is None else CardId(c) for c in layout))
+
+
+def _reveal(obj: Mapping[str, Any]) -> Reveal:
+    position = _field(obj, "position", "reveal")
+    if not isinstance(position, int) or isinstance(position, bool) or not 0 <= position < 20:
+        raise RecordError(f"reveal: position must be 0 to 19, got {position!r}")
+    return Reveal(position=position, card=CardId(_id(obj, "card", "reveal")))
 
 
 def _great_library(obj: Mapping[str, Any]) -> KeepLibraryToken:
@@ -234,6 +263,7 @@ _READERS: dict[str, Callable[[Mapping[str, Any]], Event]] = {
         _player(o, "player", "mausoleum"), CardId(_id(o, "card", "mausoleum"))
     ),
     "great_library": _great_library,
+    "reveal": _reveal,
     "next_age": lambda o: ChooseStarter(
         _player(o, "player", "next_age"), _player(o, "starter", "next_age")
     ),
@@ -295,3 +325,5 @@ def event_to_record(event: Event) -> dict[str, Any]:
                 "player": event.player.value,
                 "starter": event.starter.value,
             }
+        case Reveal():
+            return {"type": "reveal", "position": event.position, "card": event.card}

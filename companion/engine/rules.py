@@ -14,7 +14,7 @@ with the end of a turn, an age and the game (`turn`).
 
 from __future__ import annotations
 
-from .actions import build, build_wonder, discard
+from .actions import build, build_wonder, discard, discard_gain
 from .cards import Catalog
 from .decisions import (
     available_library_tokens,
@@ -23,6 +23,7 @@ from .decisions import (
     decision_events,
     destroy,
     keep_library_token,
+    library_draw,
     take_progress,
 )
 from .effects import city_of
@@ -37,12 +38,22 @@ from .events import (
     Event,
     IllegalEvent,
     KeepLibraryToken,
+    Reveal,
     Setup,
     TakeProgress,
 )
 from .opening import check_draft, draft_pickers, setup
 from .state import GameState, Pending, PendingKind, Phase, evolve
-from .structure import accessible_cards, deal, is_accessible, is_face_up, was_taken
+from .structure import (
+    accessible_cards,
+    cards_left,
+    deal,
+    is_accessible,
+    is_face_up,
+    reveal,
+    unrevealed,
+    was_taken,
+)
 from .turn import Turn, end_turn
 
 __all__ = [
@@ -50,13 +61,17 @@ __all__ = [
     "accessible_cards",
     "apply",
     "available_library_tokens",
+    "cards_left",
     "check_draft",
     "city_of",
+    "discard_gain",
     "draft_pickers",
     "is_accessible",
     "is_face_up",
     "legal_events",
+    "library_draw",
     "new_game",
+    "unrevealed",
     "was_taken",
 ]
 
@@ -81,6 +96,8 @@ def apply(state: GameState, event: Event) -> GameState:
         raise IllegalEvent("The game is not set up yet: the first event must be setup")
     if isinstance(event, Setup):
         raise IllegalEvent("The game is already set up")
+    if isinstance(event, Reveal):  # not a player's action: allowed while a choice is pending
+        return reveal(state, event)
     pending = state.pending
     if pending is not None:
         return _answer(state, pending, event)

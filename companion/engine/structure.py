@@ -2,24 +2,32 @@
 card, in both ways of knowing the table.
 
 With a `deal` for the current age the structure holds the 20 cards and the covering
-relation of the layout, and only an uncovered card may be taken. In table mode (no deal)
-any card of the age not yet taken is accepted, with at most 3 guilds and 17 other cards in
-age 3.
+relation of the layout, and only an uncovered card may be taken. A deal may leave face-down
+cards unknown (FACE_DOWN, or GUILD_BACK for an age 3 guild); a `reveal` names one once it is
+uncovered and turned up. In table mode (no deal) any card of the age not yet taken is
+accepted, with at most 3 guilds and 17 other cards in age 3.
 """
 
 from __future__ import annotations
 
 from .cards import Card, CardId, Catalog, Color, Layout
-from .events import Deal, IllegalEvent
+from .events import GUILD_BACK, Deal, IllegalEvent, Reveal
 from .state import GameState, Structure, constructor, evolve
 
 __all__ = [
     "CARDS_PER_AGE",
+    "FACE_DOWN",
+    "GUILD_BACK",
+    "UNKNOWN",
     "accessible_cards",
+    "cards_left",
     "deal",
     "is_accessible",
     "is_face_up",
+    "place_name",
+    "reveal",
     "take_card",
+    "unrevealed",
     "was_taken",
 ]
 
@@ -27,13 +35,26 @@ _make_structure = constructor(Structure)
 
 CARDS_PER_AGE = 20
 
+FACE_DOWN = CardId("back")
+"""In a structure: a face-down card not known yet (None in the deal record)."""
+
+UNKNOWN = frozenset({FACE_DOWN, GUILD_BACK})
+"""The markers of a face-down card not known yet; every other entry is a card id or None."""
+
+
+def cards_left(state: GameState) -> int:
+    """Cards still in the structure of the current age (an age ends after 20 are taken)."""
+    return CARDS_PER_AGE - state.taken
+
 
 def deal(state: GameState, event: Deal) -> GameState:
-    """Record the structure of the current age, before its first card is taken.
+    """Record the structure of the current age, before its first card is taken. Face-down
+    positions may be unknown (None, or GUILD_BACK in age 3); face-up cards must be named.
 
     Raises:
         IllegalEvent: another age, an age already dealt or begun, unknown cards or cards
-            of another age, not 20 different cards, or not 3 guilds in age 3.
+            of another age, not 20 different cards, a face-up card not named, or not 3
+            guilds in age 3 (guild backs included).
     """
     if event.age != state.age:
         raise IllegalEvent(f"deal: this is age {state.age}, not age {event.age}")
@@ -42,8 +63,17 @@ def deal(state: GameState, event: Deal) -> GameState:
     if state.taken:
         raise IllegalEvent(f"deal: cards of age {state.age} have already been taken")
     catalog = state.catalog
+    layout = catalog.layout(event.age)
     guilds = 0
-    for card_id in event.layout:
+    known: list[CardId] = []
+    for index, card_id in enumerate(event.layout):
+        if card_id is None or card_id == GUILD_BACK:
+            if index >= len(layout.positions) or layout.positions[index].face_up:
+                raise IllegalEvent(f"deal: {place_name(layout, index)} is face up: name its card")
+            if card_id == GUILD_BACK and event.age != 3:
+                raise IllegalEvent(f"deal: only age 3 has guilds, not age {event.age}")
+            guilds += card_id == GUILD_BACK
+            continue
         try:
             card = catalog.card(card_id)
         except KeyError:
@@ -51,12 +81,77 @@ def deal(state: GameState, event: Deal) -> GameState:
         if card.age != event.age:
             raise IllegalEvent(f"deal: {card_id!r} is not an age {event.age} card")
         guilds += card.color is Color.PURPLE
-    if len(set(event.layout)) != CARDS_PER_AGE or len(event.layout) != CARDS_PER_AGE:
+        known.append(card_id)
+    if len(set(known)) != len(known) or len(event.layout) != CARDS_PER_AGE:
         raise IllegalEvent(f"deal: {CARDS_PER_AGE} different cards needed")
     if event.age == 3 and guilds != catalog.rules.guilds_in_age_3:  # 17 + 3 guilds
         raise IllegalEvent(f"deal: age 3 has {catalog.rules.guilds_in_age_3} guilds, not {guilds}")
-    covered_by, accessible = _layout_tables(catalog.layout(event.age))
-    return evolve(state, structure=Structure(event.age, event.layout, covered_by, accessible))
+    cards = tuple(FACE_DOWN if card_id is None else card_id for card_id in event.layout)
+    covered_by, accessible = _layout_tables(layout)
+    return evolve(state, structure=Structure(event.age, cards, covered_by, accessible))
+
+
+def place_name(layout: Layout, index: int) -> str:
+    """A layout position in words: "row 4, card 2" (rows from the farthest, cards from the
+    left, both from 1)."""
+    position = layout.positions[index]
+    card = sum(1 for p in layout.positions[:index] if p.row == position.row) + 1
+    return f"row {position.row}, card {card}"
+
+
+def reveal(state: GameState, event: Reveal) -> GameState:
+    """Name the face-down card at `event.position`, turned up once uncovered.
+
+    Raises:
+        IllegalEvent: no dealt structure, a position taken, known or still covered, or a
+            card that cannot lie there (unknown, of another age, already in the structure or
+            taken, a guild under a plain back or a plain card under a guild's back).
+    """
+    structure = state.structure
+    if structure is None:
+        raise IllegalEvent(f"reveal: age {state.age} is not dealt")
+    catalog = state.catalog
+    layout = catalog.layout(structure.age)
+    index = event.position
+    where = place_name(layout, index)
+    there = structure.cards[index]
+    if there is None:
+        raise IllegalEvent(f"reveal: the card at {where} has been taken")
+    if there not in UNKNOWN:
+        raise IllegalEvent(f"reveal: the card at {where} is known ({catalog.name(there)})")
+    if not all(structure.cards[i] is None for i in layout.positions[index].covered_by):
+        raise IllegalEvent(f"reveal: the card at {where} is still covered")
+    if not catalog.is_card(event.card):
+        raise IllegalEvent(f"Unknown card {event.card!r}")
+    card = catalog.card(event.card)
+    name = catalog.name(card.id)
+    if card.age != structure.age:
+        raise IllegalEvent(f"{name} is an age {card.age} card, not age {structure.age}")
+    if card.id in structure.cards:
+        raise IllegalEvent(f"{name} is already in the structure")
+    if was_taken(state, card.id):
+        raise IllegalEvent(f"{name} has already been taken")
+    if card.is_guild != (there == GUILD_BACK):
+        back = "a guild's back" if there == GUILD_BACK else "an age 3 back"
+        raise IllegalEvent(f"The card at {where} has {back}: it cannot be {name}")
+    cards = list(structure.cards)
+    cards[index] = card.id
+    return evolve(
+        state,
+        structure=_make_structure(
+            structure.age, tuple(cards), structure.covered_by, structure.accessible
+        ),
+    )
+
+
+def unrevealed(state: GameState) -> tuple[int, ...]:
+    """The positions uncovered (so turned face up) whose card is not named yet: each needs
+    a `reveal` before it can be taken."""
+    structure = state.structure
+    if structure is None:
+        return ()
+    cards = structure.cards
+    return tuple(i for i in _accessible(structure) if cards[i] in UNKNOWN)
 
 
 def _layout_tables(layout: Layout) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
@@ -104,7 +199,7 @@ def accessible_cards(state: GameState) -> tuple[CardId, ...]:
     found: list[CardId] = []
     for index in _accessible(structure):
         card = cards[index]
-        if card is not None:
+        if card is not None and card not in UNKNOWN:
             found.append(card)
     return tuple(found)
 
@@ -159,6 +254,10 @@ def take_card(state: GameState, card_id: CardId) -> tuple[Structure | None, Card
         except ValueError:
             if was_taken(state, card_id):
                 raise IllegalEvent(f"{catalog.name(card_id)} has already been taken") from None
+            waiting = unrevealed(state)
+            if waiting:
+                where = place_name(catalog.layout(state.age), waiting[0])
+                raise IllegalEvent(f"Scan the card turned up at {where} first") from None
             raise IllegalEvent(
                 f"{catalog.name(card_id)} is not in the age {state.age} structure"
             ) from None

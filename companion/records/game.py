@@ -28,6 +28,7 @@ from companion.records.journal import (
     RecordRefused,
     parse_record_lines,
 )
+from companion.records.summaries import keep_summary
 
 SCREEN_KEY = "screen"
 
@@ -66,12 +67,11 @@ def check_record(catalog: Catalog, lines: Iterable[str]) -> Outcome:
     Raises:
         RecordRefused: a line that is not a JSON event or that the rules refuse.
     """
-    return _replayed_outcome(catalog, parse_record_lines(lines))
+    return outcome_of(_replayed(catalog, parse_record_lines(lines))[-1])
 
 
-def _replayed_outcome(catalog: Catalog, numbered: Sequence[tuple[int, Record]]) -> Outcome:
-    states = replay_records(catalog, [r for _, r in numbered], numbers=[n for n, _ in numbered])
-    return outcome_of(states[-1])
+def _replayed(catalog: Catalog, numbered: Sequence[tuple[int, Record]]) -> list[GameState]:
+    return replay_records(catalog, [r for _, r in numbered], numbers=[n for n, _ in numbered])
 
 
 def import_record(catalog: Catalog, journal: Journal, lines: Iterable[str]) -> int:
@@ -82,10 +82,17 @@ def import_record(catalog: Catalog, journal: Journal, lines: Iterable[str]) -> i
             message names the line, and the journal is left unchanged.
     """
 
-    def check(numbered: Sequence[tuple[int, Record]]) -> Outcome:
-        return _replayed_outcome(catalog, numbered)
+    final: list[GameState] = []
 
-    return journal.import_record(lines, check)
+    def check(numbered: Sequence[tuple[int, Record]]) -> Outcome:
+        states = _replayed(catalog, numbered)
+        final.append(states[-1])
+        return outcome_of(states[-1])
+
+    game_id = journal.import_record(lines, check)
+    if final and final[-1].finished:
+        keep_summary(journal, game_id, final[-1])  # for statistics
+    return game_id
 
 
 class Game:
@@ -151,6 +158,8 @@ class Game:
             self.game_id, event_to_record(event), outcome_of(after), after_seq=self._seq
         )  # committed (WAL, synchronous=FULL) before anyone is told
         self._states.append(after)
+        if after.finished:
+            keep_summary(self._journal, self.game_id, after)  # for statistics
         return after
 
     def undo(self) -> GameState:
@@ -183,6 +192,8 @@ class Game:
             self.game_id, event_to_record(event), outcome_of(after), after_seq=self._seq
         )
         self._states[-1] = after
+        if after.finished:
+            keep_summary(self._journal, self.game_id, after)
         return after
 
     def name_players(self, names: Mapping[str, str]) -> None:

@@ -532,6 +532,31 @@ class Journal:
             self._set_outcome(db, game_id, outcome)
             return game_id
 
+    # --- for modules that keep their own tables in the journal (players, summaries) --------
+
+    def now(self) -> str:
+        """The journal clock's current time, as it stamps rows ("2026-05-01T20:15:00Z")."""
+        return self._now()
+
+    def query(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        """Rows of a read-only SQL query on the journal's connection.
+
+        Raises:
+            JournalError: the query fails (busy, missing table).
+        """
+        return self._query(sql, params)
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """The connection inside one write transaction (committed on leaving, rolled back on
+        an exception), for tables kept beside the events (companion.records.players).
+
+        Raises:
+            JournalError: read-only journal, or the journal cannot write.
+        """
+        with self._write() as db:
+            yield db
+
     # --- internals ---------------------------------------------------------------------------
 
     def _now(self) -> str:

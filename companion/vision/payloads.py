@@ -5,7 +5,9 @@ digits + a check character, e.g. `7WD:A01Z`: 8 characters of the QR alphanumeric
 code is version 1 (21x21 modules) even at error-correction level H. The check character
 (Luhn mod 36 over the three code characters) makes every single-character change and every
 swap of neighbours an invalid payload, so a misread can never turn into another card's id.
-The mapping lives in data/stickers.toml.
+The mapping lives in data/stickers.toml. The cards of the 7 Wonders base game (the family
+score pad) have stickers of their own, `7WB:` + the same four characters, mapped in
+data/family/stickers.toml: a Duel scan never reads a base-game card, nor the reverse.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from importlib import resources
 from typing import Any
 
 PREFIX = "7WD:"
+FAMILY_PREFIX = "7WB:"  # the 7 Wonders base game's cards (companion.family)
 ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 KINDS = {"A": "age_card", "G": "guild", "W": "wonder", "P": "progress_token"}
 PAYLOAD_LENGTH = len(PREFIX) + 4
@@ -52,19 +55,19 @@ def check_character(code: str) -> str:
     return ALPHABET[(36 - total % 36) % 36]
 
 
-def make_payload(kind: str, number: int) -> str:
+def make_payload(kind: str, number: int, prefix: str = PREFIX) -> str:
     """The payload of the `number`-th sticker of `kind` ("A", "G", "W" or "P")."""
     if kind not in KINDS or not 0 <= number <= 99:
         raise ValueError(f"no payload for kind {kind!r} number {number}")
     code = f"{kind}{number:02d}"
-    return PREFIX + code + check_character(code)
+    return prefix + code + check_character(code)
 
 
-def is_well_formed(text: str) -> bool:
-    """True if `text` has our prefix, length, kind letter, digits and a matching check."""
-    if len(text) != PAYLOAD_LENGTH or not text.startswith(PREFIX):
+def is_well_formed(text: str, prefix: str = PREFIX) -> bool:
+    """True if `text` has the prefix, length, kind letter, digits and a matching check."""
+    if len(text) != PAYLOAD_LENGTH or not text.startswith(prefix):
         return False
-    code, check = text[len(PREFIX) : -1], text[-1]
+    code, check = text[len(prefix) : -1], text[-1]
     if code[0] not in KINDS or not code[1:].isdigit() or not code[1:].isascii():
         return False
     return check_character(code) == check
@@ -100,28 +103,37 @@ def sticker_table() -> StickerTable:
     return load_sticker_table(tomllib.loads(read_data_file("stickers.toml")))
 
 
+@cache
+def family_sticker_table() -> StickerTable:
+    """data/family/stickers.toml (the base game's cards), read once and validated."""
+    raw = tomllib.loads(read_data_file("family/stickers.toml"))
+    return load_sticker_table(raw, FAMILY_PREFIX, "family/stickers.toml")
+
+
 def read_data_file(name: str) -> str:
     """A file of data/, installed as the package companion.data."""
     return resources.files("companion.data").joinpath(name).read_text("utf-8")
 
 
-def load_sticker_table(raw: Mapping[str, Any]) -> StickerTable:
-    """Validate parsed stickers.toml: unique ids and payloads, each payload well formed.
+def load_sticker_table(
+    raw: Mapping[str, Any], prefix: str = PREFIX, file: str = "stickers.toml"
+) -> StickerTable:
+    """Validate a parsed sticker file: unique ids and payloads, each well formed with `prefix`.
 
     Raises:
         StickerDataError: the first problem, naming the entry.
     """
     level = raw.get("error_correction")
     if level not in ("L", "M", "Q", "H"):
-        raise StickerDataError(f"stickers.toml: error_correction must be L, M, Q or H: {level!r}")
+        raise StickerDataError(f"{file}: error_correction must be L, M, Q or H: {level!r}")
     by_payload: dict[str, str] = {}
     by_id: dict[str, str] = {}
     for index, entry in enumerate(raw.get("sticker", [])):
-        where = f"stickers.toml: sticker {entry.get('id', index)!r}"
+        where = f"{file}: sticker {entry.get('id', index)!r}"
         card_id, payload = entry.get("id"), entry.get("payload")
         if not isinstance(card_id, str) or not isinstance(payload, str):
             raise StickerDataError(f"{where}: needs string keys 'id' and 'payload'")
-        if not is_well_formed(payload):
+        if not is_well_formed(payload, prefix):
             raise StickerDataError(f"{where}: malformed payload {payload!r}")
         if payload in by_payload or card_id in by_id:
             raise StickerDataError(f"{where}: duplicate id or payload {payload!r}")

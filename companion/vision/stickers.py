@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import textwrap
 import tomllib
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -24,6 +24,8 @@ import numpy as np
 import segno
 from PIL import Image, ImageDraw, ImageFont
 
+from companion.family.cards import CardId
+from companion.family_catalog import default_family_catalog
 from companion.vision import payloads
 
 DEFAULT_SIZE_MM = 20.0  # the smallest read at 99.5 % in the scan zone (BENCHMARKS.md, Vision)
@@ -68,8 +70,14 @@ def qr_modules(payload: str, error_correction: str = "H") -> np.ndarray:
     return np.array(qr.matrix, dtype=bool)
 
 
-def entries(language: str = "en") -> list[Entry]:
-    """Every sticker of data/stickers.toml with its name in `language` (English fallback)."""
+GAMES = ("duel", "7wonders")
+
+
+def entries(language: str = "en", game: str = "duel") -> list[Entry]:
+    """Every sticker of a game (`duel`: data/stickers.toml; `7wonders`: the base game's
+    cards, data/family/stickers.toml) with its name in `language` (English fallback)."""
+    if game == "7wonders":
+        return _family_entries(language)
     names = tomllib.loads(payloads.read_data_file("names.toml"))
     english, local = names.get("en", {}), names.get(language, {})
     return [
@@ -80,6 +88,18 @@ def entries(language: str = "en") -> list[Entry]:
         )
         for card_id in payloads.sticker_ids()
     ]
+
+
+def _family_entries(language: str) -> list[Entry]:
+    cards = default_family_catalog().cards
+    return [
+        Entry(card_id, payload, _name(cards[CardId(card_id)].names, language))
+        for card_id, payload in payloads.family_sticker_table().by_id.items()
+    ]
+
+
+def _name(names: Mapping[str, str], language: str) -> str:
+    return names.get(language) or names["en"]
 
 
 def layout(items: Sequence[Entry], size_mm: float, paper: str = "a4") -> list[list[Placed]]:

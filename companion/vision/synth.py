@@ -124,9 +124,15 @@ def sticker_image(
 
 
 def _card_texture(
-    card_id: str, text: str, spec: SceneSpec, scale: float, rng: random.Random
+    card_id: str,
+    text: str,
+    spec: SceneSpec,
+    scale: float,
+    rng: random.Random,
+    center_mm: tuple[float, float] = STICKER_CENTER_MM,
 ) -> np.ndarray:
-    """A card face at `scale` px/mm: colour, some art, title and name bands, the sticker."""
+    """A card face at `scale` px/mm: colour, some art, title and name bands, the sticker
+    centred on `center_mm` of the card."""
     w, h = round(CARD_MM[0] * scale), round(CARD_MM[1] * scale)
     base = CARD_LUMA[zlib.crc32(card_id.encode()) % len(CARD_LUMA)]
     tex = np.full((h, w), float(base), dtype=np.float32)
@@ -151,8 +157,8 @@ def _card_texture(
         quiet_modules=spec.quiet_modules,
     )
     side = sticker.shape[0]
-    x0 = round(STICKER_CENTER_MM[0] * scale - side / 2)
-    y0 = round(STICKER_CENTER_MM[1] * scale - side / 2)
+    x0 = round(center_mm[0] * scale - side / 2)
+    y0 = round(center_mm[1] * scale - side / 2)
     tex[y0 : y0 + side, x0 : x0 + side] = sticker
     return tex
 

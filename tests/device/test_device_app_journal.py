@@ -12,7 +12,6 @@ import pytest
 from luma.core.device import dummy
 from PIL import Image, ImageChops
 
-from companion.commands.demo import TablePlayer, play, read_record
 from companion.device.app import (
     App,
     EmulatedOled,
@@ -24,6 +23,7 @@ from companion.device.app import (
     run_loop,
 )
 from companion.device.controller import Mode, Press, Scan, Status, Tick
+from companion.device.playback import TablePlayer, play, read_record
 from companion.engine.cards import Catalog
 from companion.engine.events import event_to_record
 from companion.records.journal import Journal

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from companion.device.controller import Press
+from companion.device.ui import Press
 from hardware.keyboard import press_from_arrow, read_keys
 
 

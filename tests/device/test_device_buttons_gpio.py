@@ -11,7 +11,7 @@ from gpiozero.exc import GPIOPinInUse
 from gpiozero.pins.mock import MockFactory, MockPin
 
 from companion.config import Config
-from companion.device.controller import Press
+from companion.device.ui import Press
 from companion.device.views import BUTTON_MAP
 from hardware.buttons import Buttons, Debouncer
 from hardware.faults import StuckButtonGuard

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from companion.commands.demo import Camera, FrameRecorder, TablePlayer, play, read_record
 from companion.device.app import App, open_journal
 from companion.device.controller import Mode, Scan
+from companion.device.playback import Camera, FrameRecorder, TablePlayer, play, read_record
 from companion.engine.cards import Catalog
 from companion.engine.events import event_to_record
 

@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from companion.commands.demo import read_record
+from companion.device.playback import read_record
 from companion.engine.cards import Catalog
 from companion.engine.events import event_to_record
 from companion.records.game import Game

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from PIL import Image
 
-from companion.commands.demo import read_record, score_lines
+from companion.device.playback import read_record, score_lines
 from companion.engine.cards import Catalog
 from companion.engine.rules import apply, new_game
 

@@ -252,6 +252,7 @@ def test_an_unaffordable_option_is_blocked_and_says_so(demo_states: list[GameSta
         for option in shown.options:
             if option.blocked:
                 found = True
-                assert option.note.startswith("Not affordable")
+                coins = state.city(state.current).coins
+                assert option.note == f"Costs {option.detail}, has {coins}"
                 assert option.detail.endswith("coins")
     assert found

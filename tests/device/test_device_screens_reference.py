@@ -33,9 +33,9 @@ ALL_LOOT = (Loot(-8, -6, 5), Loot(-5, -3, 2), Loot(3, 5, 2), Loot(6, 8, 5))
 CARD_OPTIONS = (
     Option("Build", "4 coins", note="buys 1 wood 1 glass"),
     Option("Discard", "+3 coins"),
-    Option("The Pyramids", "free"),
-    Option("The Temple of Artemis", "9 coins", blocked=True, note="Not affordable (has 6)"),
-    Option("The Great Library", "6 coins", note="buys 1 wood 2 papyrus"),
+    Option("Pyramids", "free"),
+    Option("Artemis Temple", "9 coins", blocked=True, note="Costs 9 coins, has 6"),
+    Option("Great Library", "6 coins", note="buys 1 wood 2 papyrus"),
 )
 URL = "http://192.168.1.23:8000/games/12/score"
 
@@ -64,7 +64,7 @@ SCREENS: dict[str, View] = {
         0,
     ),
     "card_refused": ChoiceView(
-        "Caravansery", "Ann: 6 coins", CARD_OPTIONS, 3, notice="Not enough coins: 9"
+        "Caravansery", "Ann: 6 coins", CARD_OPTIONS, 3, notice="Costs 9 coins, has 6"
     ),
     "refused_long_name": IdleView(
         2,
@@ -130,16 +130,15 @@ SCREENS: dict[str, View] = {
             "Ann builds Garrison",
             "Ann -2 coins",
             "Pawn 1 toward Ben",
-            "Loot token taken",
-            "Extra turn: Ann",
+            "Loot: Ben -2 coins",
         ),
     ),
     "feedback_long": MessageView(
         "Done",
         (
-            "Ann builds The Temple of Artemis",
-            "Ann -7 coins",
-            "Ben +3 coins",
+            "Ann builds Artemis Temple with Caravansery",
+            "Ann +12 coins",
+            "Ben -3 coins",
             "Ann takes Economy",
             "Extra turn: Ann",
             "End of age 1",

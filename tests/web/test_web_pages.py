@@ -170,7 +170,7 @@ def test_log_words_name_the_player_and_the_card(
     for record, entry in zip(records["civilian"], entries, strict=True):
         if record["type"] in ("build", "discard"):
             who = {"p1": "Ann", "p2": "Ben"}[record["player"]]
-            verb = "built" if record["type"] == "build" else "discarded"
+            verb = "builds" if record["type"] == "build" else "discards"
             assert entry["text"].startswith(f"{who} {verb} {catalog.name(record['card'])}")
 
 

@@ -1,0 +1,98 @@
+"""`duel-companion scorepad SHEET.json [--json]`: score a 7 Wonders (base game, two-player
+variant, Edifice) or 7 Wonders Dice score sheet.
+
+The text output is a table (a column per player, a row per category), the winners, and where
+the points came from. A refused sheet exits with status 2 and one line: on stderr, or as
+`{"error": "..."}` on stdout with --json. Formats: docs/scorepad.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from companion.catalog import CatalogError
+from companion.family.pad import Pad, pad_to_json, score_sheet
+from companion.family.sheet import SheetError
+from companion.family_catalog import default_family_catalog
+
+HELP = "Score a 7 Wonders or 7 Wonders Dice score sheet (JSON): table, winners and reasons."
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """SHEET and --json."""
+    parser.add_argument("sheet", type=Path, metavar="SHEET.json", help="the score sheet")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def main(args: argparse.Namespace) -> int:
+    """Score the sheet; 0 with the scores, 2 with a one-line refusal."""
+    path: Path = args.sheet
+    try:
+        raw = read_sheet(path)
+        pad = score_sheet(default_family_catalog(), raw)
+    except (SheetError, CatalogError) as refused:
+        return _refuse(args.json, f"{path.name}: {refused}")
+    if args.json:
+        print(json.dumps(pad_to_json(pad), ensure_ascii=False))
+    else:
+        sys.stdout.write(render(pad))
+    return 0
+
+
+def read_sheet(path: Path) -> Any:
+    """The parsed JSON of a sheet file.
+
+    Raises:
+        SheetError: the file cannot be read or is not JSON (one line).
+    """
+    try:
+        text = path.read_bytes().decode("utf-8-sig")
+    except OSError as bad:
+        raise SheetError(f"cannot read the file: {bad.strerror or bad}") from None
+    except UnicodeDecodeError:
+        raise SheetError("not UTF-8 text (a score sheet is JSON)") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as bad:
+        raise SheetError(f"not JSON: line {bad.lineno} column {bad.colno}: {bad.msg}") from None
+    except RecursionError:
+        raise SheetError("not a score sheet: nested too deeply") from None
+
+
+def _refuse(as_json: bool, message: str) -> int:
+    if as_json:
+        print(json.dumps({"error": message}, ensure_ascii=False))
+    else:
+        print(message, file=sys.stderr)
+    return 2
+
+
+def render(pad: Pad) -> str:
+    """The score table, the winners and the reasons, as text."""
+    players = pad.result.ranked
+    keys = list(players[0].lines)
+    rows = [["", *(p.name for p in players)]]
+    rows += [[key, *(str(p.lines[key].points) for p in players)] for key in keys]
+    rows.append(["total", *(str(p.total) for p in players)])
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    lines = [
+        "  ".join(
+            cell.rjust(width) if column else cell.ljust(width)
+            for column, (cell, width) in enumerate(zip(row, widths, strict=True))
+        ).rstrip()
+        for row in rows
+    ]
+    winners = pad.result.winners
+    lines += ["", ("Winner: " if len(winners) == 1 else "Shared victory: ") + ", ".join(winners)]
+    lines += [f"Warning: {w}" for w in pad.warnings]
+    for player in pad.result.players:
+        lines += ["", player.name + ("" if player.ranked else " (not ranked)")]
+        for key, line in player.lines.items():
+            for part in line.parts:
+                lines.append(f"  {key}: {part.points:+d} {part.reason}")
+            lines += [f"  {key}: {note}" for note in line.notes]
+    return "\n".join(lines) + "\n"

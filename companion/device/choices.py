@@ -1,0 +1,189 @@
+"""The options of each screen, in cursor order, and what selecting each one does.
+
+`options(ui, state, context)` is read by the controller (what select confirms) and by the
+presenter (what the lines say). Prices, draws and draft order come from the engine; the
+words (names, prices, refusals) from `companion.device.words`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from companion.device.ui import Context, Mode, UiState
+from companion.device.words import DEFAULT_NAMES, Voice, coins, not_affordable, price
+from companion.engine.cards import CardId, Catalog, TokenId, WonderId
+from companion.engine.events import Build as BuildCard
+from companion.engine.events import (
+    BuildFromDiscard,
+    BuildWonder,
+    ChooseStarter,
+    Destroy,
+    Discard,
+    Event,
+    KeepLibraryToken,
+    Setup,
+    TakeProgress,
+)
+from companion.engine.pricing import Payment, cheapest_payment
+from companion.engine.rules import (
+    available_library_tokens,
+    discard_gain,
+    draft_pickers,
+    library_draw,
+)
+from companion.engine.state import GameState, PendingKind, Player
+
+REVEALED_PER_ROUND = 4  # the draft reveals 4 wonders a round
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """One option on a screen: its label, the detail line, and what selecting it does.
+
+    `event` is submitted when confirmed; `refusal` (one line) is shown instead when the option
+    cannot be taken (not affordable); `value` is a local choice (setup, Great Library draw).
+    """
+
+    label: str
+    detail: str = ""
+    event: Event | None = None
+    refusal: str | None = None
+    value: str | None = None
+    payment: Payment | None = None
+
+
+def options(ui: UiState, state: GameState, context: Context | None = None) -> list[Choice]:
+    """The options of the screen, in cursor order (empty on screens without a choice)."""
+    ctx = context or Context()
+    voice = Voice.oled(state, ctx.language)
+    match ui.mode:
+        case Mode.FIRST_PLAYER:
+            return [
+                Choice(f"{DEFAULT_NAMES[i]} begins", value=p.value) for i, p in enumerate(Player)
+            ]
+        case Mode.WONDER_SETUP:
+            return [
+                Choice("Wonder draft", "scan 4 + 4 wonders", value="draft"),
+                Choice("First-game sets", "fixed wonders", value="first_game"),
+            ]
+        case Mode.DRAFT if len(ui.revealed) == REVEALED_PER_ROUND:
+            return [Choice(voice.name(w), value=w) for w in ui.revealed if w not in ui.picks]
+        case Mode.START:
+            return [Choice("Start the game", value="start")]
+        case Mode.CARD if ui.card is not None:
+            return card_options(state, CardId(ui.card), voice)
+        case Mode.PROMPT:
+            return prompt_options(ui, state, voice)
+    return []
+
+
+def card_options(state: GameState, card: CardId, voice: Voice) -> list[Choice]:
+    """Build, discard, and a wonder per unbuilt wonder, with the cheapest payments."""
+    catalog = state.catalog
+    player = state.current
+    city, other = state.city(player), state.city(player.opponent)
+
+    def paid(label: str, payment: Payment, event: Event) -> Choice:
+        refused = (
+            None if payment.affordable(city.coins) else not_affordable(payment.total, city.coins)
+        )
+        return Choice(label, price(payment)[0], event, refused, payment=payment)
+
+    build_price = cheapest_payment(catalog, city, other, catalog.card(card))
+    choices = [
+        paid("Build", build_price, BuildCard(player, card)),
+        Choice("Discard", coins(discard_gain(city), signed=True), Discard(player, card)),
+    ]
+    for wonder in city.wonders_unbuilt:
+        wonder_price = cheapest_payment(catalog, city, other, catalog.wonder(wonder))
+        choices.append(paid(voice.name(wonder), wonder_price, BuildWonder(player, wonder, card)))
+    return choices
+
+
+def prompt_options(ui: UiState, state: GameState, voice: Voice) -> list[Choice]:
+    """The options of the pending decision."""
+    pending = state.pending
+    if pending is None:
+        return []
+    player = pending.player
+    name = voice.name
+    match pending.kind:
+        case PendingKind.PROGRESS:
+            return [Choice(name(t), event=TakeProgress(player, t)) for t in state.board_tokens]
+        case PendingKind.DESTROY:
+            return [Choice(name(c), event=Destroy(player, c)) for c in destroyable(state, player)]
+        case PendingKind.MAUSOLEUM:
+            return [
+                Choice(name(c), event=BuildFromDiscard(player, c))
+                for c in dict.fromkeys(state.discard)
+            ]
+        case PendingKind.GREAT_LIBRARY if len(ui.tokens) < library_draw(state):
+            return [
+                Choice(name(t), "drawn?", value=t)
+                for t in library_pool(state)
+                if t not in ui.tokens
+            ]
+        case PendingKind.GREAT_LIBRARY:
+            drawn = tuple(TokenId(t) for t in ui.tokens)
+            return [
+                Choice(name(t), "keep", event=KeepLibraryToken(player, drawn, t)) for t in drawn
+            ]
+        case PendingKind.NEXT_AGE:
+            return [
+                Choice(f"{voice.player(p)} begins", event=ChooseStarter(player, p)) for p in Player
+            ]
+    return []  # pragma: no cover
+
+
+def destroyable(state: GameState, player: Player) -> tuple[CardId, ...]:
+    """The opponent's cards of the colour the last wonder of `player` destroys."""
+    catalog = state.catalog
+    built = state.city(player).wonders_built
+    colour = catalog.wonder(built[-1]).destroys if built else None
+    return tuple(c for c in state.city(player.opponent).cards if catalog.card(c).color == colour)
+
+
+def library_pool(state: GameState) -> tuple[TokenId, ...]:
+    """The progress tokens the Great Library may draw: not on the board, owned or boxed."""
+    return available_library_tokens(state)
+
+
+def is_library_draw(ui: UiState, state: GameState) -> bool:
+    """Whether the screen waits for the tokens the Great Library draws to be scanned."""
+    pending = state.pending
+    return (
+        pending is not None
+        and pending.kind is PendingKind.GREAT_LIBRARY
+        and len(ui.tokens) < library_draw(state)
+    )
+
+
+# --- setup -----------------------------------------------------------------------------------
+
+
+def draft_picker(ui: UiState, catalog: Catalog) -> Player:
+    """Who picks the next wonder of the draft (the order is in data: ABBA BAAB)."""
+    pickers = draft_pickers(catalog.rules, ui.first)
+    return pickers[min(len(ui.picks), len(pickers) - 1)]
+
+
+def setup_wonders(ui: UiState, catalog: Catalog) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Each player's wonders: the draft's picks, or the first-game sets."""
+    if not ui.picks:
+        p1, p2 = catalog.rules.first_game_wonders
+        return tuple(p1), tuple(p2)
+    mine: dict[Player, list[str]] = {Player.P1: [], Player.P2: []}
+    for picker, wonder in zip(draft_pickers(catalog.rules, ui.first), ui.picks, strict=False):
+        mine[picker].append(wonder)
+    return tuple(mine[Player.P1]), tuple(mine[Player.P2])
+
+
+def setup_event(ui: UiState, catalog: Catalog) -> Setup:
+    """The setup event that the setup screens describe."""
+    p1, p2 = setup_wonders(ui, catalog)
+    return Setup(
+        first_player=ui.first,
+        progress_tokens=tuple(TokenId(t) for t in ui.tokens),
+        wonders=(tuple(WonderId(w) for w in p1), tuple(WonderId(w) for w in p2)),
+        players=DEFAULT_NAMES,
+    )

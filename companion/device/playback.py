@@ -1,0 +1,304 @@
+"""A recorded game played through the whole device, as players at a table would.
+
+`TablePlayer` looks at the screen and decides the next input (a scan or a button press) that
+plays a game record; `Camera` turns the scans into frames read by the real QR decoder and
+tracker; `FrameRecorder` keeps the screens; `play` runs them against the run loop's `App`.
+`duel-companion demo`, the device tests and the service benchmark all use them.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from PIL import Image
+
+from companion.device.choices import is_library_draw, options
+from companion.device.ui import Context, Input, Mode, Press, Scan, Tick, UiState
+from companion.device.words import Voice, result
+from companion.engine.events import Build as BuildCard
+from companion.engine.events import (
+    BuildWonder,
+    Discard,
+    Event,
+    KeepLibraryToken,
+    RecordError,
+    Setup,
+    event_from_record,
+)
+from companion.engine.scoring import score_sheet
+from companion.engine.state import GameState, Phase, Player
+
+RECORD = "game.jsonl"
+FRAME_SECONDS = 0.1  # the simulated camera's frame interval
+GIF_SCALE = 2
+
+
+def read_record(path: Path | None = None) -> list[Event]:
+    """The events of a game record (default: the demo game shipped in the package).
+
+    Raises:
+        ValueError: a line that is not a JSON event (the message names the line).
+    """
+    if path is None:
+        text = resources.files("companion").joinpath("demo", RECORD).read_text("utf-8")
+    else:
+        text = path.read_text(encoding="utf-8")
+    events = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            events.append(event_from_record(json.loads(line)))
+        except (ValueError, RecordError) as bad:
+            raise ValueError(f"{path or RECORD}: line {number}: {bad}") from None
+    return events
+
+
+# --- the simulated table --------------------------------------------------------------------
+
+
+@dataclass
+class TablePlayer:
+    """Players who want to play `events`, looking at the screen: what do they do next?
+
+    `next_input(ui, state, context)` returns one input: a scan (`Scan(id)`, `Scan(None)` for
+    a foreign code), a button press, or a `Tick` that lets a feedback screen give way. It
+    works from any point of the game, so a demo restarted on its journal carries on. With
+    `mistakes`, the scripted mistakes are made once each.
+    """
+
+    events: list[Event]
+    mistakes: bool = True
+    now: float = 0.0
+    done: set[str] = field(default_factory=set)
+    queued: list[Input] = field(default_factory=list)
+
+    def next_input(self, ui: UiState, state: GameState, context: Context) -> Input | None:
+        """The next input, or None when the record is played to its end."""
+        if self.queued:
+            return self.queued.pop(0)
+        if ui.mode is Mode.FEEDBACK:
+            self.now += 5.0
+            return Tick(self.now)
+        if ui.mode in (Mode.HELP, Mode.PHONE):
+            return Press("left")
+        index = context.events
+        if index >= len(self.events):
+            return None
+        target = self.events[index]
+        if self.mistakes and (mistake := self._mistake(index, ui, state, context)):
+            return mistake
+        if isinstance(target, Setup):
+            return self._setup(ui, state, target, context)
+        if isinstance(target, BuildCard | Discard | BuildWonder):
+            if ui.mode is Mode.IDLE:
+                return Scan(target.card)
+            if ui.mode is Mode.CARD and ui.card != target.card:
+                return Press("left", long=True)  # another card is on the screen: back
+        if (
+            ui.mode is Mode.PROMPT
+            and isinstance(target, KeepLibraryToken)
+            and is_library_draw(ui, state)
+        ):
+            return Scan(target.drawn[len(ui.tokens)])
+        return self._choose(ui, state, context, lambda choice: choice.event == target)
+
+    def _once(self, name: str, *inputs: Input) -> Input | None:
+        if name in self.done:
+            return None
+        self.done.add(name)
+        self.queued.extend(inputs[1:])
+        return inputs[0]
+
+    def _mistake(self, index: int, ui: UiState, state: GameState, context: Context) -> Input | None:
+        """The scripted mistakes, each once, at fixed points of the game."""
+        if state.phase is not Phase.PLAYING:
+            return None
+        if ui.mode is Mode.CARD and ui.cursor == 0 and not ui.notice:
+            build = options(ui, state, context)[0]
+            if build.refusal is not None:  # select a build the player cannot afford
+                return self._once("unaffordable", Press("select"))
+        if ui.mode is not Mode.IDLE:
+            return None
+        first_card = next((e.card for e in self.events if isinstance(e, BuildCard)), None)
+        match index:
+            case 2:
+                return self._once("foreign", Scan(None))
+            case 4 if first_card is not None:
+                return self._once("again", Scan(first_card))
+            case 6:
+                return self._once("other_age", Scan("arena"))
+            case 8:
+                return self._once("help", Press("right", long=True), Press("left"))
+            case 12:  # undo the last action (a long press, then select to confirm)
+                return self._once("undo", Press("select", long=True), Press("select"))
+        return None
+
+    def _setup(self, ui: UiState, state: GameState, target: Setup, context: Context) -> Input:
+        first = target.first_player
+        a = target.wonders[0 if first is Player.P1 else 1]  # the first player's wonders
+        b = target.wonders[1 if first is Player.P1 else 0]
+        picks = [a[0], b[0], b[1], a[1], b[2], a[2], a[3], b[3]]  # the draft order ABBA BAAB
+        match ui.mode:
+            case Mode.FIRST_PLAYER:
+                return self._choose(ui, state, context, lambda c: c.value == first.value)
+            case Mode.WONDER_SETUP:
+                return self._choose(ui, state, context, lambda c: c.value == "draft")
+            case Mode.DRAFT:
+                start = len(ui.picks) - len(ui.picks) % 4
+                offer = picks[start : start + 4]
+                revealed = [offer[1], offer[3], offer[0], offer[2]]  # as they come off the pile
+                if len(ui.revealed) < 4:
+                    return Scan(revealed[len(ui.revealed)])
+                wanted = picks[len(ui.picks)]
+                shown = options(ui, state, context)
+                if len(ui.picks) % 2 == 0 and shown[ui.cursor].value != wanted:
+                    return Scan(wanted)  # point at a wonder by scanning it
+                return self._choose(ui, state, context, lambda c: c.value == wanted)
+            case Mode.TOKENS:
+                return Scan(target.progress_tokens[len(ui.tokens)])
+        return Press("select")
+
+    def _choose(
+        self, ui: UiState, state: GameState, context: Context, wanted: Callable[[Any], bool]
+    ) -> Input:
+        """Move the cursor to the wanted option the short way round, then select it."""
+        choices = options(ui, state, context)
+        for index, choice in enumerate(choices):
+            if wanted(choice):
+                if index == ui.cursor:
+                    return Press("select")
+                ahead = (index - ui.cursor) % len(choices)
+                return Press("right" if ahead <= len(choices) - ahead else "left")
+        raise RuntimeError(f"the record's next step is not on the {ui.mode.value} screen")
+
+
+# --- the simulated camera -------------------------------------------------------------------
+
+
+class Camera:
+    """Frames of cards held under the camera, through the real decoder and tracker.
+
+    `hold(card)` yields the scans the pipeline reports while the card (None: a foreign QR
+    code) is held for a few frames and taken away. Frames are drawn once per id.
+    """
+
+    def __init__(self, decoder_name: str = "zxing") -> None:
+        from companion.vision import payloads, synth
+        from companion.vision.decode import make_decoder
+
+        self._synth = synth
+        self._payloads = payloads
+        self._decoder = make_decoder(decoder_name)
+        from companion.vision.tracker import Tracker
+
+        self._tracker = Tracker()
+        self._frames: dict[str | None, Any] = {}
+        self._empty = synth.frame_with_cards([], seed=0)
+        self.now = 0.0
+        self.latencies: list[float] = []
+
+    def _frame(self, card: str | None) -> Any:
+        if card not in self._frames:
+            if card is None:
+                self._frames[card] = _foreign_frame(self._synth, self._empty)
+            else:
+                self._frames[card] = self._synth.frame_with_cards([card], seed=len(self._frames))
+        return self._frames[card]
+
+    def hold(self, card: str | None, frames: int = 3, away: int = 3) -> list[tuple[Scan, float]]:
+        """The scans read while `card` is held for `frames` frames, then `away` empty ones,
+        each with the time its frame was captured (perf_counter)."""
+        scans: list[tuple[Scan, float]] = []
+        sequence = [self._frame(card)] * frames + [self._empty] * away
+        for frame in sequence:
+            captured = time.perf_counter()
+            self.now += FRAME_SECONDS
+            for text in (s.text for s in self._tracker.feed(self._decoder.decode(frame), self.now)):
+                scans.append((Scan(self._payloads.parse(text)), captured))
+        return scans
+
+
+def _foreign_frame(synth: Any, empty: Any) -> Any:
+    """The empty table with someone's phone showing a foreign QR code in the scan zone."""
+    code = synth.sticker_image("https://example.com/menu", 6.0, 40.0, error_correction="M")
+    frame = empty.copy()
+    height, width = code.shape
+    top, left = (frame.shape[0] - height) // 2, (frame.shape[1] - width) // 2
+    frame[top : top + height, left : left + width] = code
+    return frame
+
+
+# --- frames out -----------------------------------------------------------------------------
+
+
+class FrameRecorder:
+    """The demo's display: keeps every screen, writes numbered PNGs and one GIF at the end."""
+
+    def __init__(self, out: Path | None) -> None:
+        self.out = out
+        self.images: list[Image.Image] = []
+        if out is not None:
+            out.mkdir(parents=True, exist_ok=True)
+            for old in out.glob("frame-*.png"):
+                old.unlink()
+
+    def show(self, image: Image.Image) -> None:
+        """Keep one screen; write it as the next PNG."""
+        self.images.append(image.copy())
+        if self.out is not None:
+            image.save(self.out / f"frame-{len(self.images):04d}.png")
+
+    def write_gif(self, name: str = "game.gif") -> Path | None:
+        """All screens as one animated GIF, scaled up for a desktop screen."""
+        if self.out is None or not self.images:
+            return None
+        size = (128 * GIF_SCALE, 64 * GIF_SCALE)
+        frames = [i.convert("L").resize(size, Image.Resampling.NEAREST) for i in self.images]
+        path = self.out / name
+        frames[0].save(path, save_all=True, append_images=frames[1:], duration=400, loop=0)
+        return path
+
+
+def score_lines(state: GameState) -> list[str]:
+    """The final score as a small table, one row per category."""
+    sheet = score_sheet(state)
+    voice = Voice.oled(state)
+    names = voice.players
+    rows = ["blue", "green", "yellow", "purple", "wonders", "progress", "coins", "military"]
+    lines = [f"{'':10}{names[0]:>10}{names[1]:>10}"]
+    for row in rows:
+        lines.append(f"{row:10}{sheet.p1.row(row):>10}{sheet.p2.row(row):>10}")
+    lines.append(f"{'total':10}{sheet.p1.total:>10}{sheet.p2.total:>10}")
+    lines.append(result(voice, state))
+    return lines
+
+
+def play(
+    app: Any,
+    player: TablePlayer,
+    camera: Camera | None,
+    *,
+    limit: int = 20_000,
+) -> int:
+    """Play until the record is done; return the number of inputs handled."""
+    handled = 0
+    app.start()
+    while (given := player.next_input(app.ui, app.state, app.context())) is not None:
+        if isinstance(given, Scan) and camera is not None:
+            for scan, captured in camera.hold(given.card):
+                app.handle(scan)
+                camera.latencies.append(time.perf_counter() - captured)
+                handled += 1
+        else:
+            app.handle(given)
+            handled += 1
+        if handled > limit:
+            raise RuntimeError("the demo does not finish")
+    return handled

@@ -1,0 +1,156 @@
+"""The controller's inputs and its UI state: plain values shared by the controller (which
+decides), the choices of each screen and the presenter (which draws).
+
+Nothing here decides anything; `companion.device.controller` moves from one `UiState` to the
+next, `companion.device.present` turns a `UiState` and the game state into a view.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from companion.engine.events import Event
+from companion.engine.state import Player
+
+# --- inputs ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Press:
+    """A button press: `left`, `select` or `right`; `long` when held (about a second)."""
+
+    name: str
+    long: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Scan:
+    """A sticker seen by the camera: a card, wonder or token id, or None for a foreign code.
+
+    `at` is when its frame was captured (perf_counter), for the latency measurement.
+    """
+
+    card: str | None
+    at: float | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Status:
+    """A part of the kit lost ("camera lost") or back (None)."""
+
+    problem: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Tick:
+    """Time passes (monotonic seconds): feedback screens time out."""
+
+    now: float
+
+
+Input = Press | Scan | Status | Tick
+
+
+# --- the UI state ---------------------------------------------------------------------------
+
+
+class Mode(StrEnum):
+    """Which screen the controller is on."""
+
+    FIRST_PLAYER = "first_player"  # setup: who begins
+    WONDER_SETUP = "wonder_setup"  # setup: draft or first-game sets
+    DRAFT = "draft"  # setup: scan the 4 revealed wonders, then pick
+    TOKENS = "tokens"  # setup: scan the 5 progress tokens on the board
+    START = "start"  # setup: confirm the whole setup
+    IDLE = "idle"  # waiting for a card
+    CARD = "card"  # a card was scanned: build, discard or wonder
+    PROMPT = "prompt"  # a pending decision of the rules
+    FEEDBACK = "feedback"  # what the last action did
+    UNDO = "undo"  # confirm an undo
+    HELP = "help"  # the button map
+    PHONE = "phone"  # the phone page's address, its QR code and the pairing code
+    END = "end"  # the game is over
+    NEW_GAME = "new_game"  # confirm leaving the end screen for a new game
+
+
+@dataclass(frozen=True, slots=True)
+class UiState:
+    """Everything the screen needs beyond the game state; saved beside the journal.
+
+    `under` is the screen that HELP, PHONE, UNDO and NEW_GAME return to. `events` is the
+    number of effective events of the game when the state was made: a saved UiState whose
+    count differs from the journal's is stale, and the screen is derived from the game state
+    instead.
+    """
+
+    mode: Mode = Mode.FIRST_PLAYER
+    cursor: int = 0
+    card: str | None = None
+    first: Player = Player.P1
+    picks: tuple[str, ...] = ()  # draft: wonders picked, in draft order
+    revealed: tuple[str, ...] = ()  # draft: wonders revealed this round
+    tokens: tuple[str, ...] = ()  # setup: tokens on the board; Great Library: tokens drawn
+    lines: tuple[str, ...] = ()  # feedback lines
+    until: float | None = None  # feedback: Tick time when it gives way
+    notice: str = ""  # one-line reason for the last refusal
+    status: str = ""  # a hardware problem, e.g. "camera lost"
+    under: UiState | None = None
+    events: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON object for the journal's meta table."""
+        return {
+            "mode": self.mode.value,
+            "cursor": self.cursor,
+            "card": self.card,
+            "first": self.first.value,
+            "picks": list(self.picks),
+            "revealed": list(self.revealed),
+            "tokens": list(self.tokens),
+            "lines": list(self.lines),
+            "notice": self.notice,
+            "under": None if self.under is None else self.under.to_json(),
+            "events": self.events,
+        }
+
+    @classmethod
+    def from_json(cls, raw: Mapping[str, Any]) -> UiState:
+        """The UiState of `to_json`; a feedback timer restarts, a hardware status is re-read.
+
+        Raises:
+            ValueError: not a saved UiState.
+        """
+        try:
+            under = raw.get("under")
+            return cls(
+                mode=Mode(raw["mode"]),
+                cursor=int(raw["cursor"]),
+                card=None if raw["card"] is None else str(raw["card"]),
+                first=Player(raw["first"]),
+                picks=tuple(str(x) for x in raw["picks"]),
+                revealed=tuple(str(x) for x in raw["revealed"]),
+                tokens=tuple(str(x) for x in raw["tokens"]),
+                lines=tuple(str(x) for x in raw["lines"]),
+                notice=str(raw["notice"]),
+                under=None if under is None else cls.from_json(under),
+                events=int(raw["events"]),
+            )
+        except (KeyError, TypeError, AttributeError) as bad:
+            raise ValueError(f"not a saved screen state: {bad}") from None
+
+
+@dataclass(frozen=True, slots=True)
+class Context:
+    """What the controller reads besides the state: language, the last effective event
+    (for the undo question), how many effective events there are, the score page URL, the
+    phone pages' address and their pairing code (empty when the pages are not served)."""
+
+    language: str = "en"
+    last: Event | None = None
+    events: int = 0
+    score_url: str = ""
+    pairing: str = ""
+    phone_url: str = ""

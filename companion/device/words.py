@@ -1,0 +1,257 @@
+"""Every sentence the companion says, for the OLED and the phone pages alike.
+
+Events, amounts of coins, prices and refusals are put into words here and nowhere else:
+the OLED presenter, the controller and `web/present.py` all call these functions, so the
+phone's log and the box's feedback screen say the same thing in the same words. The only
+difference is the naming: the OLED uses the short names of `names.toml` ("Great Library"),
+the pages the full ones ("The Great Library"); a `Voice` carries that choice and the
+players' names.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from companion.engine.events import (
+    Build,
+    BuildFromDiscard,
+    BuildWonder,
+    ChooseStarter,
+    Deal,
+    Destroy,
+    Discard,
+    Event,
+    KeepLibraryToken,
+    Setup,
+    TakeProgress,
+)
+from companion.engine.pricing import Payment
+from companion.engine.state import GameState, PendingKind, Phase, Player
+
+DEFAULT_NAMES = ("Player 1", "Player 2")
+
+VICTORIES = {
+    "military": "military supremacy",
+    "science": "scientific supremacy",
+    "civilian": "civilian victory",
+}
+
+# --- refusals: one wording each, shown on the OLED's bottom line (25 characters) -----------
+
+SCAN_FIRST = "Scan a card first"
+NOTHING_TO_UNDO = "Nothing to undo"
+UNKNOWN_CODE = "Unknown QR code"
+FINISH_SETUP = "Finish the setup first"
+GAME_OVER = "The game is over"
+SETUP_UNDONE = "Setup undone"
+NOT_SAVED = "Journal error: not saved"
+NOT_UNDONE = "Journal error: not undone"
+NOT_A_TOKEN = "not a progress token"
+NOT_A_WONDER = "not a wonder"
+NOT_AN_AGE_CARD = "not an age card"
+ALREADY_SCANNED = "already scanned"
+ALREADY_DRAWN = "already drawn"
+ALREADY_PLAYED = "already played"
+NOT_ON_OFFER = "not on offer"
+CANNOT_BE_DRAWN = "cannot be drawn"
+NOT_A_CHOICE = "not a choice here"
+NOT_YOUR_WONDER = "not your wonder"
+
+
+def refusal(name: str, reason: str) -> str:
+    """A refusal about a scanned card, wonder or token: "Baths: already played" (the
+    screen shortens the name, never the reason)."""
+    return f"{name}: {reason}"
+
+
+def other_age(age: int) -> str:
+    """The reason a card of another age is refused: "age 2 card"."""
+    return f"age {age} card"
+
+
+def not_affordable(cost: int, has: int) -> str:
+    """The one refusal of a build or wonder the player cannot pay: "Costs 9 coins, has 6"."""
+    return f"Costs {coins(cost)}, has {has}"
+
+
+# --- coins and prices ------------------------------------------------------------------------
+
+
+def coins(amount: int, signed: bool = False) -> str:
+    """'1 coin', '3 coins'; with signed=True '+2 coins', '-1 coin'."""
+    number = f"{amount:+d}" if signed else str(amount)
+    return f"{number} coin" if abs(amount) == 1 else f"{number} coins"
+
+
+def price(payment: Payment) -> tuple[str, str]:
+    """The price beside an option ("3 coins", "free", "chain") and the note of what is
+    bought ("buys 1 wood 2 glass"), from the engine's cheapest payment."""
+    if payment.chain:
+        return "chain", "Free through a chain"
+    if payment.total == 0:
+        return "free", ""
+    bought = " ".join(f"{units} {resource}" for resource, units, _ in payment.bought)
+    return coins(payment.total), f"buys {bought}" if bought else ""
+
+
+# --- who and what ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Voice:
+    """How a sentence names things: the players' names (player 1's first) and a card,
+    wonder or token id's name (short on the OLED, full on the pages)."""
+
+    players: tuple[str, str]
+    name: Callable[[str], str]
+
+    @classmethod
+    def oled(cls, state: GameState, language: str = "en") -> Voice:
+        """The OLED's voice: names from the setup, short names for ids."""
+        catalog = state.catalog
+        return cls(player_names(state), lambda any_id: catalog.short_name(any_id, language))
+
+    @classmethod
+    def page(
+        cls, state: GameState, language: str = "en", given: Mapping[str, str] | None = None
+    ) -> Voice:
+        """The pages' voice: names set from a phone (`given`, "p1"/"p2"), else from the
+        setup; full names for ids."""
+        catalog = state.catalog
+        return cls(player_names(state, given), lambda any_id: catalog.name(any_id, language))
+
+    def player(self, who: Player) -> str:
+        """The name of `who`."""
+        return self.players[0 if who is Player.P1 else 1]
+
+
+def player_names(state: GameState, given: Mapping[str, str] | None = None) -> tuple[str, str]:
+    """Both players' names: `given` ("p1"/"p2"), else the setup's, else Player 1 / Player 2."""
+    chosen = given or {}
+    return (
+        chosen.get("p1") or state.names[0] or DEFAULT_NAMES[0],
+        chosen.get("p2") or state.names[1] or DEFAULT_NAMES[1],
+    )
+
+
+def player_name(state: GameState, player: Player) -> str:
+    """The player's name from the setup, "Player 1" / "Player 2" when none was given."""
+    return player_names(state)[0 if player is Player.P1 else 1]
+
+
+# --- events ----------------------------------------------------------------------------------
+
+
+def event_line(voice: Voice, state: GameState, event: Event) -> str:
+    """One line for an event, e.g. "Ann builds Lumber Yard"; `state` is the state right after
+    it (the undo question, the feedback and the log all have it)."""
+    name = voice.name
+    actor = getattr(event, "player", None)
+    who = voice.player(actor) if isinstance(actor, Player) else ""
+    match event:
+        case Setup():
+            return f"Setup: {voice.player(event.first_player)} begins"
+        case Deal():
+            return f"Age {event.age} dealt"
+        case Build():
+            return f"{who} builds {name(event.card)}"
+        case Discard():
+            return f"{who} discards {name(event.card)}"
+        case BuildWonder():
+            return f"{who} builds {name(event.wonder)} with {name(event.card)}"
+        case TakeProgress():
+            return f"{who} takes {name(event.token)}"
+        case KeepLibraryToken():
+            return f"{who} keeps {name(event.token)}"
+        case Destroy():
+            return f"{who} destroys {name(event.card)}"
+        case BuildFromDiscard():
+            return f"{who} builds {name(event.card)} from the discard pile"
+        case ChooseStarter():
+            return f"{voice.player(event.starter)} begins age {state.age}"
+    return f"{who} {event.type}".strip()  # pragma: no cover - every event is named above
+
+
+def told(voice: Voice, before: GameState, after: GameState, event: Event) -> tuple[str, ...]:
+    """What an event did, in short lines: the event, then coins, the pawn, the coins a loot
+    token took ("Loot: Ben -2 coins"), progress tokens taken by effects, and what happens
+    next."""
+    lines = [event_line(voice, after, event)]
+    if isinstance(event, Setup):
+        tokens = ", ".join(voice.name(t) for t in event.progress_tokens)
+        return (*lines, f"Progress tokens: {tokens}")
+    looted = _looted(before, after)
+    for player in Player:
+        delta = after.city(player).coins - before.city(player).coins
+        loot = max(delta, -looted[player]) if delta < 0 else 0
+        if delta - loot:
+            lines.append(f"{voice.player(player)} {coins(delta - loot, signed=True)}")
+    if after.position != before.position:
+        moved = abs(after.position - before.position)
+        toward = Player.P2 if after.position > before.position else Player.P1  # + is p2's way
+        lines.append(f"Pawn {moved} toward {voice.player(toward)}")
+    for player in Player:
+        delta = after.city(player).coins - before.city(player).coins
+        if looted[player]:
+            loot = max(delta, -looted[player]) if delta < 0 else 0
+            taken = coins(loot, signed=True) if loot else "has no coins"
+            lines.append(f"Loot: {voice.player(player)} {taken}")
+    if not isinstance(event, TakeProgress | KeepLibraryToken):
+        for player in Player:
+            for token in sorted(after.city(player).tokens - before.city(player).tokens):
+                lines.append(f"{voice.player(player)} takes {voice.name(token)}")
+    lines.extend(_what_next(voice, before, after, event))
+    return tuple(lines)
+
+
+def _looted(before: GameState, after: GameState) -> dict[Player, int]:
+    """The coins of the loot tokens each player's side of the track lost in one event."""
+    zones = after.catalog.track.zones
+    looted = dict.fromkeys(Player, 0)
+    for signed in before.loot - after.loot:  # a token lies where its zone begins
+        zone = next((z for z in zones if z.first == abs(signed)), None)
+        if zone is not None:
+            looted[Player.P1 if signed < 0 else Player.P2] += zone.loot
+    return looted
+
+
+def _what_next(voice: Voice, before: GameState, after: GameState, event: Event) -> list[str]:
+    if after.phase is Phase.FINISHED:
+        return [result(voice, after)]
+    if after.pending is not None:
+        if after.pending.kind is PendingKind.NEXT_AGE:
+            return [f"End of age {before.age}"]
+        return []
+    if after.age != before.age and not isinstance(event, ChooseStarter):
+        return [f"Age {after.age}: {voice.player(after.current)} begins"]
+    actor = getattr(event, "player", None)
+    if actor is not None and after.current == actor and not isinstance(event, ChooseStarter):
+        return [f"Extra turn: {voice.player(actor)}"]
+    return []
+
+
+def log_text(lines: tuple[str, ...]) -> str:
+    """The told lines as one log entry: "Ann builds Garrison (Ann -2 coins; Pawn 1 toward
+    Ben)"."""
+    first, rest = lines[0], lines[1:]
+    return f"{first} ({'; '.join(rest)})" if rest else first
+
+
+def undone(line: str) -> str:
+    """The log entry of an undo: "Undone: Ann builds Lumber Yard"."""
+    return f"Undone: {line}"
+
+
+def result(voice: Voice, state: GameState) -> str:
+    """ "Ann wins: military supremacy", or "Shared victory"."""
+    if state.shared or state.winner is None:
+        return "Shared victory"
+    victory = state.victory.value if state.victory is not None else ""
+    return winner_text(voice.player(state.winner), victory)
+
+
+def winner_text(winner: str, victory: str | None) -> str:
+    """ "Ann wins: civilian victory" from a winner's name and the victory's kind."""
+    kind = VICTORIES.get(str(victory), "")
+    return f"{winner} wins: {kind}" if kind else f"{winner} wins"

@@ -1,0 +1,82 @@
+"""A score sheet of any family game in, its scores out (as values or as the documented JSON).
+
+`score_sheet` reads the `"game"` key: `"7wonders"` (the base game, its two-player variant
+and Edifice) or `"7wonders-dice"`. The JSON shapes are in docs/scorepad.md.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from companion.family import dice, sheet
+from companion.family.cards import FamilyCatalog
+from companion.family.scoring import Result, score_table
+from companion.family.sheet import SheetError
+
+GAMES = (sheet.GAME, dice.GAME)
+
+
+@dataclass(frozen=True, slots=True)
+class Pad:
+    """A scored sheet: which game, every player's score and the winners, any warnings."""
+
+    game: str
+    result: Result
+    warnings: tuple[str, ...] = ()
+
+
+def score_sheet(catalog: FamilyCatalog, raw: Any) -> Pad:
+    """Score a parsed sheet of any family game.
+
+    Raises:
+        SheetError: the sheet is malformed or cannot be a real game.
+    """
+    game = raw.get("game") if isinstance(raw, dict) else None
+    if game == dice.GAME:
+        scored = dice.score_dice(raw)
+        return Pad(game, scored.result, scored.warnings)
+    if game == sheet.GAME or not isinstance(raw, dict):
+        return Pad(sheet.GAME, score_table(sheet.read_table(catalog, raw)))
+    known = " or ".join(repr(g) for g in GAMES)
+    raise SheetError(f"game: expected {known}, got {game!r}")
+
+
+def pad_to_json(pad: Pad) -> dict[str, Any]:
+    """The `scorepad --json` object: ranked players in sheet order, their category scores
+    and totals, the winners' names (several for a shared victory), and Dice's warnings."""
+    found: dict[str, Any] = {
+        "game": pad.game,
+        "players": [
+            {
+                "name": player.name,
+                "scores": {key: line.points for key, line in player.lines.items()},
+                "total": player.total,
+            }
+            for player in pad.result.ranked
+        ],
+        "winners": list(pad.result.winners),
+    }
+    if pad.game == dice.GAME:
+        found["warnings"] = list(pad.warnings)
+    return found
+
+
+def reasons_to_json(pad: Pad) -> list[dict[str, Any]]:
+    """Where every number came from, per player (the Free City included, marked unranked):
+    each category's parts (points and reason) and notes (wildcards, Olympia's copy)."""
+    return [
+        {
+            "name": player.name,
+            "ranked": player.ranked,
+            "lines": {
+                key: {
+                    "points": line.points,
+                    "parts": [{"points": p.points, "reason": p.reason} for p in line.parts],
+                    "notes": list(line.notes),
+                }
+                for key, line in player.lines.items()
+            },
+        }
+        for player in pad.result.players
+    ]

@@ -1,0 +1,199 @@
+"""The whole history out and in: every game as CSV, and one JSON file that another box imports.
+
+The JSON history holds each game's effective events (the game record, names in its setup line),
+its times and result, and the remembered players. Importing it adds each game through the same
+import as a single record (the rules check every line) unless the journal already holds a game
+with the same content hash: the hash of the effective events without the players' names, so a
+game exported, renamed and imported back is still recognised. Only games already in the journal
+before the import are skipped: two identical games within one file (a record imported twice on
+the exporting box) are both kept, so that the copy has the same statistics as its source. A
+history that is not one, or holds a game the rules refuse, is refused whole (the message names
+the game and line) before anything is written.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.engine.cards import Catalog
+from companion.records.game import check_record, import_record, replay_records
+from companion.records.journal import Journal, Record, RecordRefused, dumps, effective
+from companion.records.players import add_player, known_players
+from companion.records.stats import GameFacts
+from companion.records.summaries import (
+    DUEL,
+    HISTORY_KEY,
+    Summarize,
+    duel_summary,
+    game_times,
+    keep_summary,
+)
+
+FORMAT = "duel-companion-history"
+VERSION = 1
+
+
+def summarizer(catalog: Catalog, journal: Journal) -> Summarize:
+    """A function making the summary of a finished Duel game of `journal` from its events."""
+
+    def summarize(game_id: int) -> dict[str, Any]:
+        rows = journal.rows(game_id)
+        records = effective(rows)
+        finished, minutes = game_times(journal, game_id, rows)
+        return duel_summary(replay_records(catalog, records)[-1], records, finished, minutes)
+
+    return summarize
+
+
+def content_hash(records: Sequence[Record]) -> str:
+    """The hash naming a game's content: its effective events, players' names left out."""
+    digest = hashlib.sha256()
+    for record in records:
+        if record.get("type") == "setup":
+            record = {key: value for key, value in record.items() if key != "players"}
+        digest.update(dumps(record).encode() + b"\n")
+    return digest.hexdigest()
+
+
+def export_history(journal: Journal) -> dict[str, Any]:
+    """The whole journal as one JSON object (docs/statistics.md, "History file")."""
+    games = []
+    for summary in reversed(journal.games()):
+        records = journal.effective_events(summary.id)
+        finished, minutes = game_times(journal, summary.id, journal.rows(summary.id))
+        names = dict(summary.players)
+        lines = [
+            {**r, "players": names} if r.get("type") == "setup" and names else r for r in records
+        ]
+        games.append(
+            {
+                "id": summary.id,
+                "game": DUEL,
+                "hash": content_hash(records),
+                "status": summary.status,
+                "started": summary.started,
+                "finished": finished if summary.status == "finished" else None,
+                "minutes": minutes if summary.status == "finished" else None,
+                "players": names,
+                "record": lines,
+            }
+        )
+    players = [player.name for player in known_players(journal)]
+    return {"format": FORMAT, "version": VERSION, "players": players, "games": games}
+
+
+@dataclass(frozen=True, slots=True)
+class Imported:
+    """What an import of a history did: the new game ids, and the games already there
+    (index in the file -> id in this journal)."""
+
+    added: list[int] = field(default_factory=list)
+    already: dict[int, int] = field(default_factory=dict)
+    players: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        """The answer of the import (page and command)."""
+        return {
+            "added": self.added,
+            "already": [{"game": index, "id": gid} for index, gid in self.already.items()],
+            "players": self.players,
+        }
+
+
+def existing_hashes(journal: Journal) -> dict[str, int]:
+    """The content hash of every game in the journal -> its id (the oldest if several)."""
+    found: dict[str, int] = {}
+    for summary in reversed(journal.games()):
+        found.setdefault(content_hash(journal.effective_events(summary.id)), summary.id)
+    return found
+
+
+def import_history(catalog: Catalog, journal: Journal, data: Any) -> Imported:
+    """Add the games of a history file (parsed JSON) that the journal does not hold yet.
+
+    Raises:
+        RecordRefused: not a history file, or a game the rules refuse (named by its index in
+            the file and its line); nothing is written then.
+        JournalError: read-only or busy journal.
+    """
+    games = _checked_history(catalog, data)
+    known = existing_hashes(journal)
+    result = Imported()
+    for index, (entry, lines) in enumerate(games, start=1):
+        digest = content_hash([json.loads(line) for line in lines])
+        if digest in known:
+            result.already[index] = known[digest]
+            continue
+        game_id = import_record(catalog, journal, lines)  # a twin within the file is kept
+        result.added.append(game_id)
+        if entry.get("status") == "finished" and isinstance(entry.get("finished"), str):
+            journal.set_meta(
+                game_id,
+                HISTORY_KEY,
+                {"finished": entry["finished"], "minutes": entry.get("minutes")},
+            )
+            keep_summary(journal, game_id, replay_records(catalog, _records(lines))[-1])
+    names = [name for name in data.get("players", []) if isinstance(name, str)]
+    for name in names:
+        add_player(journal, name)
+    return Imported(result.added, result.already, len(names))
+
+
+def _records(lines: Sequence[str]) -> list[Record]:
+    return [json.loads(line) for line in lines]
+
+
+def _checked_history(catalog: Catalog, data: Any) -> list[tuple[Mapping[str, Any], list[str]]]:
+    """The games of a history file as (entry, record lines), every one checked by the rules."""
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise RecordRefused(f'not a history file (no "format": "{FORMAT}")')
+    if data.get("version") != VERSION:
+        raise RecordRefused(f"history version {data.get('version')!r}, this program reads 1")
+    entries = data.get("games")
+    if not isinstance(entries, list):
+        raise RecordRefused('a history file lists its games in "games"')
+    games: list[tuple[Mapping[str, Any], list[str]]] = []
+    for index, entry in enumerate(entries, start=1):
+        if not isinstance(entry, dict) or not isinstance(entry.get("record"), list):
+            raise RecordRefused(f'game {index}: expected an object with a "record" list')
+        if entry.get("game", DUEL) != DUEL:
+            raise RecordRefused(f"game {index}: {entry.get('game')!r} games cannot be imported")
+        lines = [dumps(r) if isinstance(r, dict) else json.dumps(r) for r in entry["record"]]
+        try:
+            check_record(catalog, lines)
+        except RecordRefused as refused:
+            raise RecordRefused(f"game {index}: {refused}", refused.line) from None
+        games.append((entry, lines))
+    return games
+
+
+CSV_HEAD = ("game_id", "game", "finished", "minutes", "seat", "player", "first", "result",
+            "victory")  # fmt: skip
+
+
+def games_csv(facts: Sequence[GameFacts]) -> str:
+    """One CSV row per player per game, with every category, the total, wonders and tokens."""
+    rows = list(facts[0].seats[0].scores) if facts and facts[0].seats else []
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow([*CSV_HEAD, *rows, "total", "wonders_built", "progress_tokens"])
+    for game in facts:
+        for seat in game.seats:
+            result = ("shared" if game.shared else "win") if seat.won else "loss"
+            writer.writerow(
+                [
+                    game.id, game.game, game.finished,
+                    "" if game.minutes is None else game.minutes,
+                    seat.seat, seat.name, "yes" if seat.seat == game.first else "no", result,
+                    "shared" if game.shared else game.victory or "",
+                    *(seat.scores.get(row, 0) for row in rows), seat.total,
+                    " ".join(seat.wonders), " ".join(seat.tokens),
+                ]
+            )  # fmt: skip
+    return out.getvalue()

@@ -1,0 +1,130 @@
+"""The players the box remembers: named in games, or added before their first one.
+
+A player is a name. The games a player sat in are the games whose `players` column names them
+(set from the setup, the phone or the OLED), so every existing game counts without a link
+table; `players` keeps the names added ahead of play. Renaming rewrites the name in every game
+and in `players` in one transaction: every page, statistic and export then says the new name
+(the setup rows stay as written; an exported record takes the names from the games). Renaming
+onto a name that is already a player merges the two. Games with unnamed players stay
+unnamed: they count in the totals, not for anyone.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from companion.records.journal import GameSummary, Journal, JournalError, dumps
+from companion.records.tables import has_table, steps_applied
+
+NAME_LENGTH = 24
+RECENT = 8  # names the OLED offers, most recent first
+
+
+class PlayerRefused(JournalError):
+    """A name that cannot be a player's, or an unknown player; the message is one line."""
+
+
+@dataclass(frozen=True, slots=True)
+class KnownPlayer:
+    """A remembered player: games played and the time of the latest one (or when added)."""
+
+    name: str
+    games: int
+    last: str
+
+    def to_json(self) -> dict[str, object]:
+        """The object `/players.json` lists."""
+        return {"name": self.name, "games": self.games, "last": self.last}
+
+
+def checked_name(raw: object, where: str = "name") -> str:
+    """A player's name: 1 to 24 printable characters, spaces around it removed.
+
+    Raises:
+        PlayerRefused: not text, empty, too long or unprintable (names `where`).
+    """
+    if not isinstance(raw, str):
+        raise PlayerRefused(f"{where}: a name is text")
+    name = raw.strip()
+    if not name or len(name) > NAME_LENGTH or not name.isprintable():
+        raise PlayerRefused(f"{where}: a name is 1 to {NAME_LENGTH} printable characters")
+    return name
+
+
+# Each named seat of each game: (game id, started, name).
+_SEATS = (
+    "SELECT g.id, g.started, s.value FROM games g, json_each(g.players) s "
+    "WHERE json_valid(g.players) AND s.type = 'text' AND s.value != ''"
+)
+
+
+def known_players(journal: Journal) -> list[KnownPlayer]:
+    """Every remembered player, the most recently seen first (latest game, or when added)."""
+    found: dict[str, tuple[int, str]] = {}
+    rows = journal.query(
+        f"SELECT value, COUNT(DISTINCT id), MAX(started) FROM ({_SEATS}) GROUP BY value"
+    )
+    for name, games, last in rows:
+        found[str(name)] = (int(games), str(last))
+    if has_table(journal, "players"):
+        for name, added in journal.query("SELECT name, added FROM players"):
+            games, last = found.get(str(name), (0, ""))
+            found[str(name)] = (games, max(last, str(added)))
+    players = [KnownPlayer(name, games, last) for name, (games, last) in found.items()]
+    return sorted(players, key=lambda p: (p.last, p.name), reverse=True)
+
+
+def recent_names(journal: Journal, limit: int = RECENT) -> list[str]:
+    """The names to offer first when naming the players of a new game (OLED and phone)."""
+    return [player.name for player in known_players(journal)[:limit]]
+
+
+def games_of(journal: Journal, name: str) -> list[GameSummary]:
+    """The games `name` sat in, newest first."""
+    ids = {int(row[0]) for row in journal.query(f"{_SEATS} AND s.value = ?", (name,))}
+    return [summary for summary in journal.games() if summary.id in ids]
+
+
+def add_player(journal: Journal, name: str) -> str:
+    """Remember `name` as a player (nothing changes if they are already known); return it.
+
+    Raises:
+        PlayerRefused: not a valid name.
+        JournalError: read-only or busy journal.
+    """
+    name = checked_name(name)
+    added = journal.now()
+    with journal.transaction() as db:
+        steps_applied(db)
+        db.execute("INSERT OR IGNORE INTO players (name, added) VALUES (?, ?)", (name, added))
+    return name
+
+
+def rename_player(journal: Journal, old: str, new: str) -> int:
+    """Rename a player everywhere (every game naming them, and the list); return the number
+    of games changed. A `new` name that is already a player merges the two.
+
+    Raises:
+        PlayerRefused: `new` is not a valid name, or nobody is called `old`.
+        JournalError: read-only or busy journal.
+    """
+    new = checked_name(new, "new name")
+    with journal.transaction() as db:
+        steps_applied(db)
+        games = db.execute(
+            "SELECT id, players FROM games "
+            f"WHERE id IN (SELECT id FROM ({_SEATS}) WHERE value = ?)",
+            (old,),
+        ).fetchall()
+        listed = db.execute("SELECT added FROM players WHERE name = ?", (old,)).fetchone()
+        if not games and listed is None:
+            raise PlayerRefused(f"No player called {old!r}")
+        for game_id, players in games:
+            seats = json.loads(players).items()
+            names = {seat: new if value == old else value for seat, value in seats}
+            db.execute("UPDATE games SET players = ? WHERE id = ?", (dumps(names), game_id))
+        db.execute("DELETE FROM players WHERE name = ?", (old,))
+        added = str(listed[0]) if listed is not None else journal.now()
+        db.execute("INSERT OR IGNORE INTO players (name, added) VALUES (?, ?)", (new, added))
+    return len(games)

@@ -1,0 +1,166 @@
+"""Per-game summaries for statistics, written when a game finishes, read in one query.
+
+Statistics over 10,000 games cannot replay them per request, so each finished game leaves a
+small JSON summary (companion.records.stats describes it) in `game_summaries`, written by
+`Game` when its last event is confirmed and by the import of a finished record. A summary is
+valid for the journal seq it was made at: an undo or a correction after the end makes it stale,
+and `load_facts` then makes it again from the events (and keeps it in memory), as it does for
+games finished before summaries existed.
+
+Another game type plugs in by writing a summary of the same shape with its own `game` and
+score keys (`store_summary`): the base game's score pad, for instance, would write its
+seven categories.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Callable, Mapping, Sequence
+from datetime import datetime
+from functools import partial
+from typing import Any
+
+from companion.engine.scoring import ROWS, score_sheet
+from companion.engine.state import GameState, Player
+from companion.records.journal import Journal, JournalError, Record, Row, dumps, effective
+from companion.records.stats import GameFacts, facts_from_summary
+from companion.records.tables import has_table, steps_applied
+
+DUEL = "duel"
+TURNS = ("build", "discard", "wonder")  # the events that take a card from the structure
+HISTORY_KEY = "history"  # meta: the times of a game imported from another box's history
+
+
+def duel_summary(
+    state: GameState, records: Sequence[Record], finished: str, minutes: float | None
+) -> dict[str, Any]:
+    """The summary of a finished Duel game from its final state and effective records."""
+    sheet = score_sheet(state)
+    setup = next((r for r in records if r.get("type") == "setup"), {})
+    if state.shared:
+        winners = [player.value for player in Player]
+    else:
+        winners = [state.winner.value] if state.winner is not None else []
+    seats = []
+    for player in Player:
+        score, city = sheet.of(player), state.city(player)
+        seats.append(
+            {
+                "seat": player.value,
+                "scores": {row: score.row(row) for row in ROWS},
+                "total": score.total,
+                "wonders": list(city.wonders_built),
+                "tokens": sorted(city.tokens),
+            }
+        )
+    return {
+        "game": DUEL,
+        "finished": finished,
+        "minutes": minutes,
+        "cards": sum(1 for r in records if r.get("type") in TURNS),
+        "first": setup.get("first_player"),
+        "winners": winners,
+        "victory": state.victory.value if state.victory is not None else None,
+        "seats": seats,
+    }
+
+
+def minutes_between(first: str, last: str) -> float:
+    """Minutes from one journal stamp to another, to a tenth."""
+    start = datetime.fromisoformat(first.replace("Z", "+00:00"))
+    end = datetime.fromisoformat(last.replace("Z", "+00:00"))
+    return round((end - start).total_seconds() / 60, 1)
+
+
+def game_times(journal: Journal, game_id: int, rows: Sequence[Row]) -> tuple[str, float | None]:
+    """When a finished game ended and how many minutes it lasted (None when its rows were not
+    written as it was played: an import). A game imported from another box's history keeps
+    the times it had there."""
+    kept = journal.meta(game_id, HISTORY_KEY)
+    if isinstance(kept, dict) and isinstance(kept.get("finished"), str):
+        minutes = kept.get("minutes")
+        return kept["finished"], float(minutes) if isinstance(minutes, int | float) else None
+    summary = journal.game(game_id)
+    finished = summary.finished or (rows[-1].written_at if rows else summary.started)
+    if summary.origin != "play" or not rows:
+        return finished, None
+    return finished, minutes_between(rows[0].written_at, rows[-1].written_at)
+
+
+def keep_summary(journal: Journal, game_id: int, state: GameState) -> None:
+    """Write the summary of a game that has just finished in `state`, at its latest seq.
+
+    Best effort: the game's events are already committed, and a summary that cannot be
+    written now is made from them when statistics are next asked for.
+    """
+    try:
+        rows = journal.rows(game_id)
+        finished, minutes = game_times(journal, game_id, rows)
+        summary = duel_summary(state, effective(rows), finished, minutes)
+        store_summary(journal, game_id, rows[-1].seq if rows else 0, summary)
+    except JournalError:
+        return
+
+
+def store_summary(journal: Journal, game_id: int, seq: int, summary: Mapping[str, Any]) -> None:
+    """Keep the summary of a finished game, valid at journal seq `seq`.
+
+    Raises:
+        JournalError: read-only or busy journal.
+    """
+    with journal.transaction() as db:
+        steps_applied(db)
+        db.execute(
+            "INSERT INTO game_summaries (game_id, seq, summary) VALUES (?, ?, ?) "
+            "ON CONFLICT (game_id) DO UPDATE SET seq = excluded.seq, summary = excluded.summary",
+            (game_id, seq, dumps(summary)),
+        )
+
+
+Summarize = Callable[[int], dict[str, Any]]
+
+
+class FactsCache:
+    """Summaries made from the events for games without a valid stored one, by (id, seq)."""
+
+    def __init__(self) -> None:
+        self._made: dict[tuple[int, int], dict[str, Any]] = {}
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple[int, int], make: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+        """The summary for `key`, made once."""
+        with self._lock:
+            found = self._made.get(key)
+        if found is None:
+            found = make()
+            with self._lock:
+                self._made[key] = found
+        return found
+
+
+def load_facts(journal: Journal, summarize: Summarize, cache: FactsCache) -> list[GameFacts]:
+    """Every finished game as `GameFacts`, from stored summaries where they are valid.
+
+    `summarize(game_id)` makes a missing or stale summary from the events (the caller passes
+    a replay with its catalog); results are kept in `cache`.
+    """
+    stored = has_table(journal, "game_summaries")
+    columns = "s.seq, s.summary" if stored else "NULL, NULL"
+    join = "LEFT JOIN game_summaries s ON s.game_id = g.id" if stored else ""
+    rows = journal.query(
+        f"SELECT g.id, g.players, {columns}, "
+        "(SELECT MAX(seq) FROM events e WHERE e.game_id = g.id) "
+        f"FROM games g {join} WHERE g.status = 'finished' ORDER BY g.id"
+    )
+    valid = [(gid, players, text) for gid, players, seq, text, last in rows if seq == last]
+    parsed = json.loads("[" + ",".join(text for _, _, text in valid) + "]")
+    facts = [
+        facts_from_summary(int(gid), summary, json.loads(players))
+        for (gid, players, _), summary in zip(valid, parsed, strict=True)
+    ]
+    for gid, players, seq, _, last in rows:
+        if seq != last:
+            made = cache.get((int(gid), int(last or 0)), partial(summarize, int(gid)))
+            facts.append(facts_from_summary(int(gid), made, json.loads(players)))
+    return facts

@@ -1,0 +1,65 @@
+"""Determinization: one possible world consistent with the public view.
+
+The face-down cards of the structure are drawn from the cards of the age nobody has seen
+(a face-down guild's slot from the unseen guilds), and every later age is dealt at random when
+the game reaches it. The draw uses only `view.unseen_cards`, in catalog order, so it does not
+depend on where the real face-down cards lie.
+"""
+
+from __future__ import annotations
+
+import random
+
+from companion.engine.cards import CardId
+from companion.engine.events import Deal
+from companion.engine.rules import apply
+from companion.engine.state import GameState, Phase, evolve
+
+from .view import hidden_positions, unseen_cards
+
+__all__ = ["deal_if_needed", "determinize", "needs_deal", "random_layout"]
+
+
+def determinize(state: GameState, rng: random.Random) -> GameState:
+    """`state` with its face-down cards replaced by cards drawn from the unseen ones."""
+    structure = state.structure
+    hidden = hidden_positions(state)
+    if structure is None or not hidden:
+        return state
+    catalog = state.catalog
+    others, guilds = unseen_cards(state, structure.age)
+    guild_slots = [i for i in hidden if catalog.card(structure.cards[i] or "").is_guild]
+    other_slots = [i for i in hidden if i not in guild_slots]
+    cards = list(structure.cards)
+    for slots, pool in ((other_slots, others), (guild_slots, guilds)):
+        for index, card in zip(slots, rng.sample(pool, len(slots)), strict=True):
+            cards[index] = card
+    return evolve(state, structure=evolve(structure, cards=tuple(cards)))
+
+
+def needs_deal(state: GameState) -> bool:
+    """Whether the age has begun without a structure: the next event must be a deal."""
+    return (
+        state.phase is Phase.PLAYING
+        and state.structure is None
+        and state.pending is None
+        and state.taken == 0
+    )
+
+
+def random_layout(state: GameState, rng: random.Random) -> tuple[CardId, ...]:
+    """20 cards for the current age drawn from the unseen ones (3 guilds in age 3), in a
+    random layout order."""
+    catalog = state.catalog
+    others, guilds = unseen_cards(state, state.age)
+    wanted_guilds = catalog.rules.guilds_in_age_3 if state.age == 3 else 0
+    cards = rng.sample(others, 20 - wanted_guilds) + rng.sample(guilds, wanted_guilds)
+    rng.shuffle(cards)
+    return tuple(cards)
+
+
+def deal_if_needed(state: GameState, rng: random.Random) -> GameState:
+    """`state`, dealt at random when it waits for the deal of its age."""
+    if needs_deal(state):
+        return apply(state, Deal(state.age, random_layout(state, rng)))
+    return state

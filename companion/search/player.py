@@ -1,0 +1,234 @@
+"""The search player: levels, the ranked answer to any decision, and the one-move greedy
+player it is measured against.
+
+`suggest` answers for whoever acts after a state (a move, or the pending decision) using
+public information only: every draw comes from a seed mixed with the public view
+(`view.public_seed`), and every world is a determinization, so the answer is the same when
+the face-down cards are swapped among themselves. Before searching it takes an immediate win
+and sets aside the moves after which the opponent wins at once (when a safe move exists).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from companion.engine.cards import CardId, Catalog, TokenId, WonderId
+from companion.engine.decisions import decision_events
+from companion.engine.events import Event, KeepLibraryToken
+from companion.engine.rules import apply
+from companion.engine.state import GameState, PendingKind, Player
+
+from .determinize import determinize, needs_deal
+from .mcts import Stats, search
+from .policy import (
+    Reason,
+    acting_player,
+    evaluate,
+    move_score,
+    moves,
+    policy_event,
+    winning_event,
+)
+from .view import hidden_positions, public_seed
+
+__all__ = [
+    "LEVELS",
+    "Answer",
+    "Level",
+    "NoDecision",
+    "Suggestion",
+    "draft_ranking",
+    "greedy_event",
+    "root_events",
+    "suggest",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Level:
+    """A strength of the player: its budget only (iterations, and whether it goes on
+    thinking while the human thinks). The same search, policy and evaluation at every level."""
+
+    name: str
+    iterations: int
+    ponder: bool = False
+
+
+LEVELS: dict[str, Level] = {
+    "easy": Level("easy", 40),
+    "normal": Level("normal", 200),
+    "hard": Level("hard", 800, ponder=True),
+}
+
+
+class NoDecision(ValueError):
+    """Nothing to answer now (game over, no deal known, a Great Library draw not given).
+    The message is one line."""
+
+
+@dataclass(frozen=True, slots=True)
+class Suggestion:
+    """One answer: the event (exactly a record line), the estimated chance to win, how
+    often the search tried it, and the main reason."""
+
+    event: Event
+    win: float
+    visits: int
+    reason: Reason | None
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """The ranked answers for `player`, best first, and what the search did."""
+
+    player: Player
+    moves: tuple[Suggestion, ...]
+    stats: Stats
+
+
+def root_events(state: GameState, drawn: Sequence[TokenId] | None = None) -> list[Event]:
+    """Every legal answer now, for a state whose age is dealt (or a pending decision).
+
+    Raises:
+        NoDecision: the game is over, the age has no deal, or a Great Library draw is
+            pending and `drawn` is not given.
+        IllegalEvent: `drawn` is not a legal draw.
+    """
+    if state.finished:
+        raise NoDecision("The game is over")
+    pending = state.pending
+    if pending is not None:
+        if pending.kind is PendingKind.GREAT_LIBRARY:
+            if not drawn:
+                raise NoDecision("The Great Library draw is needed: the 3 tokens drawn")
+            events: list[Event] = [KeepLibraryToken(pending.player, tuple(drawn), t) for t in drawn]
+            apply(state, events[0])  # refuses an illegal draw
+            return events
+        return decision_events(state, pending)
+    if state.structure is None or needs_deal(state):
+        raise NoDecision(f"The deal of age {state.age} is needed (the table is not known)")
+    return moves(state)
+
+
+def suggest(
+    state: GameState,
+    level: Level,
+    seed: int = 0,
+    *,
+    seconds: float | None = None,
+    drawn: Sequence[TokenId] | None = None,
+) -> Answer:
+    """The ranked answers for whoever acts after `state`, from public information only.
+
+    Raises:
+        NoDecision: nothing to answer (see `root_events`).
+        IllegalEvent: `drawn` is not a legal Great Library draw.
+    """
+    events = root_events(state, drawn)
+    player = acting_player(state)
+    rng = random.Random(public_seed(state, seed))
+    world = determinize(state, rng)
+    known = frozenset(
+        c
+        for i, c in enumerate(state.structure.cards if state.structure is not None else ())
+        if c is not None and i not in set(hidden_positions(state))
+    )
+    win = winning_event(world, known) if state.pending is None or not drawn else None
+    if win is not None:
+        rest = [e for e in events if e != win]
+        return Answer(
+            player,
+            (Suggestion(win, 1.0, 0, move_score(world, win)[1]), *_static(world, rest, player)),
+            Stats(0, 0, 0.0),
+        )
+    safe, unsafe = _split_safe(world, events, player, known)
+    if len(safe) == 1 and not unsafe:
+        only = _static(world, safe, player)
+        return Answer(player, only, Stats(0, 0, 0.0))
+    root, stats = search(state, rng, iterations=level.iterations, seconds=seconds, root_events=safe)
+    ranked: list[Suggestion] = []
+    tried = sorted(root.children.values(), key=lambda n: (-n.visits, -n.mean))
+    for node in tried:
+        assert node.event is not None
+        event = node.event
+        if isinstance(event, KeepLibraryToken):  # the known draw
+            event = next(e for e in safe if getattr(e, "token", None) == event.token)
+        ranked.append(
+            Suggestion(event, round(node.mean, 3), node.visits, move_score(world, event)[1])
+        )
+    seen = {s.event for s in ranked}
+    ranked += _static(world, [e for e in safe if e not in seen], player)
+    ranked += [Suggestion(e, 0.0, 0, Reason.LOSES) for e in unsafe]
+    return Answer(player, tuple(ranked), stats)
+
+
+def _split_safe(
+    world: GameState, events: list[Event], player: Player, known: frozenset[CardId]
+) -> tuple[list[Event], list[Event]]:
+    """The events after which the opponent cannot win at once with a card known now, and
+    the others (all events count as safe when none is)."""
+    safe: list[Event] = []
+    unsafe: list[Event] = []
+    for event in events:
+        after = apply(world, event)
+        threat = (
+            not after.finished
+            and acting_player(after) is player.opponent
+            and after.structure is not None
+            and winning_event(after, known) is not None
+        )
+        (unsafe if threat else safe).append(event)
+    if not safe:
+        return events, []
+    return safe, unsafe
+
+
+def _static(world: GameState, events: list[Event], player: Player) -> tuple[Suggestion, ...]:
+    """Answers the search did not try, ranked by the evaluation right after them."""
+    scored = []
+    for event in events:
+        after = apply(world, event)
+        scored.append(
+            Suggestion(event, round(evaluate(after, player), 3), 0, move_score(world, event)[1])
+        )
+    return tuple(sorted(scored, key=lambda s: -s.win))
+
+
+def greedy_event(
+    state: GameState, rng: random.Random, drawn: Sequence[TokenId] | None = None
+) -> Event:
+    """The one-move greedy player: the answer with the best evaluation right after it
+    (ties broken at random)."""
+    player = acting_player(state)
+    best: Event | None = None
+    best_value = -1.0
+    for event in root_events(state, drawn):
+        value = evaluate(apply(state, event), player) + rng.random() * 1e-6
+        if value > best_value:
+            best, best_value = event, value
+    assert best is not None
+    return best
+
+
+def rollout_event(state: GameState, rng: random.Random) -> Event | None:
+    """The heuristic policy's move (what rollouts play), for a state with a known table."""
+    return policy_event(state, rng)
+
+
+def draft_ranking(catalog: Catalog, offered: Sequence[WonderId]) -> list[WonderId]:
+    """The wonders of a draft round still offered, best pick first: the heuristic's worth
+    of each wonder (points, extra turn, shields, coins, production, its effect) less a part
+    of its cost."""
+
+    def worth(wonder_id: WonderId) -> float:
+        wonder = catalog.wonder(wonder_id)
+        value = 0.8 * wonder.points + 0.25 * wonder.coins + 0.15 * wonder.opponent_loses
+        value += 2.5 * wonder.extra_turn + 1.2 * wonder.shields
+        value += 1.2 * (wonder.destroys is not None) + 1.5 * bool(wonder.produces_one_of)
+        value += 1.5 * wonder.builds_from_discard + 2.0 * bool(wonder.draws_tokens)
+        cost = wonder.cost.coins + sum(wonder.cost.resources)
+        return value - 0.2 * cost
+
+    return sorted(offered, key=lambda w: (-worth(w), w))

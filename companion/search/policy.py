@@ -1,0 +1,448 @@
+"""The heuristic policy: the moves of a turn, what each is worth at a glance, immediate
+wins and losses, and the evaluation of a position.
+
+Rollouts follow these scores with a little noise instead of uniform random moves: build over
+discard, complete science pairs, answer military pressure, take extra-turn wonders, resources
+in age 1. A move that wins at once (6th science symbol, capital reached) scores above all.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Iterable
+from enum import StrEnum
+
+from companion.engine.cards import Card, CardId, Color, Science, TokenId, Wonder
+from companion.engine.decisions import decision_events
+from companion.engine.events import (
+    Build,
+    BuildFromDiscard,
+    BuildWonder,
+    ChooseStarter,
+    Destroy,
+    Discard,
+    Event,
+    IllegalEvent,
+    KeepLibraryToken,
+    TakeProgress,
+)
+from companion.engine.pricing import cheapest_payment
+from companion.engine.rules import accessible_cards, apply, available_library_tokens
+from companion.engine.scoring import score_sheet
+from companion.engine.state import City, GameState, PendingKind, Player
+
+__all__ = [
+    "WIN",
+    "Reason",
+    "acting_player",
+    "decisions",
+    "evaluate",
+    "library_draw",
+    "move_score",
+    "moves",
+    "policy_event",
+    "reason",
+    "scored_moves",
+    "scored_options",
+    "winning_event",
+]
+
+WIN = 100.0
+"""The score of a move that wins at once: above every other consideration."""
+BLOCK = 50.0
+"""The score of taking the card the opponent would win with."""
+NOISE = 1.5
+"""Rollouts add a uniform 0..NOISE to each score, so that they explore near the heuristic."""
+STRATEGY = TokenId("strategy")
+LIBRARY_DRAW = 3
+
+
+class Reason(StrEnum):
+    """Why a move is good, in a few words (the coach shows them)."""
+
+    WINS_SCIENCE = "sixth science symbol"
+    WINS_MILITARY = "reaches the capital"
+    BLOCKS_SCIENCE = "blocks a sixth symbol"
+    BLOCKS_MILITARY = "blocks the capital"
+    EXTRA_TURN = "extra turn"
+    SCIENCE_PAIR = "science pair"
+    NEW_SYMBOL = "new science symbol"
+    SHIELDS = "answers the conflict"
+    RESOURCES = "resources"
+    CHAIN = "free through a chain"
+    CHEAPEST_WONDER = "cheapest wonder"
+    WONDER = "wonder"
+    POINTS = "victory points"
+    COINS = "coins"
+    TOKEN = "progress token"
+    DESTROY = "destroys production"
+    STARTER = "who begins"
+    DENIES = "takes a card from the opponent"
+    LOSES = "lets the opponent win"
+
+
+def acting_player(state: GameState) -> Player:
+    """Who acts next: the player of the pending decision, else the current player."""
+    pending = state.pending
+    return pending.player if pending is not None else state.current
+
+
+# --- The moves of a turn ---------------------------------------------------------------
+
+
+def moves(state: GameState) -> list[Event]:
+    """The legal actions of the current player in a dealt age (build when affordable,
+    discard, each affordable wonder), without applying them (pricing only)."""
+    player = state.current
+    catalog = state.catalog
+    city, opponent = state.city(player), state.city(player.opponent)
+    wonders = [
+        catalog.wonder(w)
+        for w in city.wonders_unbuilt
+        if cheapest_payment(catalog, city, opponent, catalog.wonder(w)).total <= city.coins
+    ]
+    found: list[Event] = []
+    for card_id in accessible_cards(state):
+        card = catalog.card(card_id)
+        if cheapest_payment(catalog, city, opponent, card).total <= city.coins:
+            found.append(Build(player, card_id))
+        found.append(Discard(player, card_id))
+        found += [BuildWonder(player, w.id, card_id) for w in wonders]
+    return found
+
+
+def scored_moves(state: GameState) -> list[tuple[Event, float]]:
+    """`moves(state)`, in the same order, each with its `move_score` (priced once per card
+    and once per wonder: the rollouts' hot path)."""
+    player = state.current
+    catalog = state.catalog
+    city, opponent = state.city(player), state.city(player.opponent)
+    coins = city.coins
+    wonders: list[tuple[Wonder, float, int]] = []
+    for wonder_id in city.wonders_unbuilt:
+        wonder = catalog.wonder(wonder_id)
+        total = cheapest_payment(catalog, city, opponent, wonder).total
+        if total <= coins:
+            wonders.append((wonder, _wonder_value(state, player, wonder)[0], total))
+    discard_base = -1.5 + 0.25 * (2 + city.count(Color.YELLOW)) + (1.0 if coins < 3 else 0.0)
+    found: list[tuple[Event, float]] = []
+    for card_id in accessible_cards(state):
+        card = catalog.card(card_id)
+        deny = _denial(state, player, card)[0]
+        payment = cheapest_payment(catalog, city, opponent, card)
+        if payment.total <= coins:
+            value = _card_value(state, player, card)[0]
+            if payment.chain:
+                value += 0.5
+            found.append((Build(player, card_id), value + deny - 0.25 * payment.total))
+        found.append((Discard(player, card_id), discard_base + deny))
+        for wonder, value, total in wonders:
+            found.append((BuildWonder(player, wonder.id, card_id), value + deny - 0.2 * total))
+    return found
+
+
+def scored_options(state: GameState, rng: random.Random) -> list[tuple[Event, float]]:
+    """The moves or answers legal now (a Great Library draw drawn from `rng`), each with
+    its `move_score`."""
+    if state.pending is None:
+        return scored_moves(state)
+    return [(event, move_score(state, event)[0]) for event in decisions(state, rng)]
+
+
+def library_draw(state: GameState, rng: random.Random) -> tuple[TokenId, ...]:
+    """A random Great Library draw: 3 of the tokens it may draw (fewer when fewer are left)."""
+    tokens = sorted(available_library_tokens(state))
+    return tuple(rng.sample(tokens, min(LIBRARY_DRAW, len(tokens))))
+
+
+def decisions(state: GameState, rng: random.Random) -> list[Event]:
+    """The answers to the pending decision (a Great Library draw is drawn from `rng`)."""
+    pending = state.pending
+    assert pending is not None
+    if pending.kind is PendingKind.GREAT_LIBRARY:
+        drawn = library_draw(state, rng)
+        return [KeepLibraryToken(pending.player, drawn, t) for t in drawn]
+    return decision_events(state, pending)
+
+
+# --- Immediate wins ----------------------------------------------------------------------
+
+
+def winning_event(state: GameState, known: frozenset[CardId] | None = None) -> Event | None:
+    """A move or answer that wins the game at once for the player who acts, if any (a card
+    then a pair's token counts); with `known`, only cards in `known` are considered (the
+    cards whose identity was public)."""
+    player = acting_player(state)
+    if state.pending is not None:
+        candidates: Iterable[Event] = (
+            (e for e in decision_events(state, state.pending) if _may_win(state, e, player))
+            if state.pending.kind is not PendingKind.GREAT_LIBRARY
+            else ()
+        )
+    else:
+        candidates = (e for e in moves(state) if _may_win(state, e, player))
+    for event in candidates:
+        card = getattr(event, "card", None)
+        if known is not None and card is not None and card not in known:
+            continue
+        try:
+            after = apply(state, event)
+        except IllegalEvent:
+            continue
+        if after.finished:
+            if after.winner is player:
+                return event
+            continue
+        pending = after.pending
+        if pending is not None and pending.player is player and pending.kind in _FOLLOW_UPS:
+            for answer in decision_events(after, pending):
+                try:
+                    final = apply(after, answer)
+                except IllegalEvent:
+                    continue
+                if final.finished and final.winner is player:
+                    return event
+    return None
+
+
+_FOLLOW_UPS = frozenset({PendingKind.PROGRESS, PendingKind.MAUSOLEUM})
+
+
+def _may_win(state: GameState, event: Event, player: Player) -> bool:
+    """A quick filter: only shields and science can end the game at once."""
+    catalog = state.catalog
+    city = state.city(player)
+    symbols = len(city.symbols)
+    match event:
+        case Build():
+            card = catalog.card(event.card)
+            return bool(card.shields) or (card.science is not None and symbols >= 4)
+        case BuildWonder():
+            wonder = catalog.wonder(event.wonder)
+            return bool(wonder.shields) or (symbols >= 4 and wonder.builds_from_discard)
+        case TakeProgress():
+            return catalog.token(event.token).science is not None
+        case BuildFromDiscard():
+            card = catalog.card(event.card)
+            return bool(card.shields) or card.science is not None
+    return False
+
+
+# --- Scores at a glance ------------------------------------------------------------------
+
+
+def move_score(state: GameState, event: Event) -> tuple[float, Reason | None]:
+    """What `event` is worth to the player who acts, at a glance, and the main reason."""
+    catalog = state.catalog
+    player = acting_player(state)
+    city, opponent = state.city(player), state.city(player.opponent)
+    match event:
+        case Build():
+            card = catalog.card(event.card)
+            payment = cheapest_payment(catalog, city, opponent, card)
+            value, why = _card_value(state, player, card)
+            if payment.chain:
+                value += 0.5
+                why = why or Reason.CHAIN
+            deny, deny_why = _denial(state, player, card)
+            if deny > value:
+                why = deny_why
+            return value + deny - 0.25 * payment.total, why
+        case Discard():
+            card = catalog.card(event.card)
+            deny, deny_why = _denial(state, player, card)
+            gain = 2 + city.count(Color.YELLOW)
+            poor = 1.0 if city.coins < 3 else 0.0
+            return -1.5 + 0.25 * gain + poor + deny, deny_why or Reason.COINS
+        case BuildWonder():
+            wonder = catalog.wonder(event.wonder)
+            payment = cheapest_payment(catalog, city, opponent, wonder)
+            value, why = _wonder_value(state, player, wonder)
+            deny, deny_why = _denial(state, player, catalog.card(event.card))
+            if deny > value:
+                why = deny_why
+            return value + deny - 0.2 * payment.total, why
+        case TakeProgress():
+            return _token_value(state, player, event.token), Reason.TOKEN
+        case KeepLibraryToken():
+            return _token_value(state, player, event.token), Reason.TOKEN
+        case Destroy():
+            card = catalog.card(event.card)
+            return float(sum(card.produces)) + len(card.produces_one_of), Reason.DESTROY
+        case BuildFromDiscard():
+            value, why = _card_value(state, player, catalog.card(event.card))
+            return value, why
+        case ChooseStarter():
+            return (0.5 if event.starter is player else 0.0), Reason.STARTER
+    return 0.0, None
+
+
+def _shields_needed(state: GameState, player: Player) -> int:
+    """Shields `player` still needs to reach the opponent's capital."""
+    sign = 1 if player is Player.P1 else -1
+    return state.catalog.track.capital - sign * state.position
+
+
+def _card_value(state: GameState, player: Player, card: Card) -> tuple[float, Reason | None]:
+    """The worth of building `card` for `player`, ignoring its price."""
+    city = state.city(player)
+    age = state.age
+    value = 1.0 + 0.8 * card.points
+    why: Reason | None = Reason.POINTS if card.points >= 3 else None
+    if card.science is not None:
+        if card.science in city.symbols:
+            if state.board_tokens:
+                value += 3.0
+                why = Reason.SCIENCE_PAIR
+        else:
+            if len(city.symbols) + 1 >= state.catalog.rules.science_supremacy:
+                return WIN, Reason.WINS_SCIENCE
+            value += 2.0 + 0.6 * len(city.symbols)
+            why = Reason.NEW_SYMBOL
+    if card.shields:
+        shields = card.shields + (1 if STRATEGY in city.tokens and card.color is Color.RED else 0)
+        needed = _shields_needed(state, player)
+        if shields >= needed:
+            return WIN, Reason.WINS_MILITARY
+        behind = max(0, 9 - needed)  # 9 - needed < 0: the pawn is on our side
+        pressure = max(0, needed - 9)
+        value += shields * (1.0 + 0.5 * pressure + 0.1 * behind)
+        if pressure or shields >= 2:
+            why = why or Reason.SHIELDS
+    production = sum(card.produces) + len(card.produces_one_of)
+    if production and age < 3:
+        value += production * (1.8 if age == 1 else 1.0)
+        why = why or Reason.RESOURCES
+    if card.fixed_price:
+        value += 1.0 if age < 3 else 0.3
+    if card.coins:
+        value += 0.25 * card.coins
+    if card.chain_symbol is not None and age < 3:
+        value += 0.6
+    if card.guild is not None:
+        value += 2.5
+        why = why or Reason.POINTS
+    return value, why
+
+
+def _denial(state: GameState, player: Player, card: Card) -> tuple[float, Reason | None]:
+    """The worth of keeping `card` from the opponent: their 6th symbol or their capital."""
+    opponent = state.city(player.opponent)
+    supremacy = state.catalog.rules.science_supremacy
+    new_symbol = card.science is not None and card.science not in opponent.symbols
+    if new_symbol and len(opponent.symbols) + 1 >= supremacy:
+        return BLOCK, Reason.BLOCKS_SCIENCE
+    if card.shields:
+        shields = card.shields + (1 if STRATEGY in opponent.tokens else 0)
+        if shields >= _shields_needed(state, player.opponent):
+            return BLOCK, Reason.BLOCKS_MILITARY
+    if card.science is not None and card.science in opponent.symbols and state.board_tokens:
+        return 0.8, Reason.DENIES
+    return 0.0, None
+
+
+def _wonder_value(state: GameState, player: Player, wonder: Wonder) -> tuple[float, Reason]:
+    """The worth of building `wonder` for `player`, ignoring its price."""
+    city, opponent = state.city(player), state.city(player.opponent)
+    value = 1.5 + 0.8 * wonder.points + 0.25 * wonder.coins + 0.15 * wonder.opponent_loses
+    why = Reason.WONDER
+    if wonder.shields:
+        if wonder.shields >= _shields_needed(state, player):
+            return WIN, Reason.WINS_MILITARY
+        value += 1.2 * wonder.shields
+    if wonder.extra_turn or "theology" in city.tokens:
+        value += 2.5
+        why = Reason.EXTRA_TURN
+    if wonder.destroys is not None and opponent.count(wonder.destroys):
+        value += 1.2
+    if wonder.produces_one_of and state.age < 3:
+        value += 1.5
+    if wonder.builds_from_discard and state.discard:
+        value += 1.5
+    if wonder.draws_tokens:
+        value += 2.0
+    return value, why
+
+
+def _token_value(state: GameState, player: Player, token_id: TokenId) -> float:
+    """The worth of a progress token for `player`."""
+    token = state.catalog.token(token_id)
+    city = state.city(player)
+    value = 0.8 * token.points + 0.3 * token.coins
+    if token.science is not None:
+        if len(city.symbols) + 1 >= state.catalog.rules.science_supremacy:
+            return WIN
+        value += 3.0 + 0.6 * len(city.symbols)
+    value += 0.8 * token.points_per_token * (len(city.tokens) + 1)
+    later = 3 - state.age
+    value += 0.6 * token.waives_on_wonders * len(city.wonders_unbuilt) / 2
+    value += 0.8 * token.waives_on_blue * later
+    value += 1.2 * token.extra_shields_on_red * (later + 1)
+    value += 0.5 * token.coins_per_chain * (later + 0.5)
+    value += 1.5 if token.receives_trade else 0.0
+    value += 0.8 * len(city.wonders_unbuilt) if token.wonders_extra_turn else 0.0
+    return value
+
+
+def reason(state: GameState, event: Event) -> Reason | None:
+    """The main reason for `event` (None when nothing stands out)."""
+    return move_score(state, event)[1]
+
+
+# --- Rollout policy and evaluation -------------------------------------------------------
+
+
+def policy_event(state: GameState, rng: random.Random) -> Event | None:
+    """The rollout's next event: the best score after a little noise (a win always); None
+    when the engine does not know the table (no deal: no card to choose from)."""
+    options = scored_options(state, rng)
+    if not options:
+        return None
+    best: Event = options[0][0]
+    best_score = -math.inf
+    for event, score in options:
+        noisy = score + rng.random() * NOISE
+        if noisy > best_score:
+            best, best_score = event, noisy
+    return best
+
+
+SCALE = 7.0
+"""VP difference worth a 73 % chance (logistic): the spread of a game's outcome."""
+
+
+def evaluate(state: GameState, player: Player) -> float:
+    """The chance that `player` wins, estimated from the position (1, 0.5 or 0 when over):
+    the score difference, with pressure toward a military or science supremacy."""
+    if state.finished:
+        if state.shared:
+            return 0.5
+        return 1.0 if state.winner is player else 0.0
+    sheet = score_sheet(state)
+    mine, theirs = state.city(player), state.city(player.opponent)
+    diff = float(sheet.of(player).total - sheet.of(player.opponent).total)
+    sign = 1 if player is Player.P1 else -1
+    diff += 0.7 * sign * state.position
+    diff += _science_pressure(mine) - _science_pressure(theirs)
+    diff += _assets(mine, state.age) - _assets(theirs, state.age)
+    return 1.0 / (1.0 + math.exp(-diff / SCALE))
+
+
+_PRODUCTION_WORTH = (0.0, 2.5, 1.5, 0.3)
+"""VP-like worth of a unit of production (or a choice producer) in ages 1, 2, 3: what it
+saves on the cards still to come."""
+
+
+def _assets(city: City, age: int) -> float:
+    """VP-like worth of what scores nothing yet: production, chains, wonders to come."""
+    worth = _PRODUCTION_WORTH[age] * (sum(city.produces) + len(city.choices))
+    if age < 3:
+        worth += 0.5 * len(city.chain_symbols)
+    return worth + 0.05 * city.coins
+
+
+def _science_pressure(city: City) -> float:
+    """VP-like worth of the science symbols held, growing toward supremacy."""
+    count = len(city.symbols - {Science.LAW}) + (Science.LAW in city.symbols)
+    return (0.0, 0.0, 1.0, 2.5, 5.0, 9.0, 14.0)[min(count, 6)]

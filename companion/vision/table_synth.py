@@ -1,0 +1,324 @@
+"""Generated top views of the table: an age's structure at some moment of the age, seen by
+the overhead camera, with its truth.
+
+A pinhole camera (66-degree horizontal field of view, like the Raspberry Pi Camera Module 3)
+hangs `height_mm` (500 to 600) above the table, turned any way around and tilted up to 15
+degrees, at 2304x1296 or 4608x2592. The structure of an age is dealt from the catalog and
+some cards are taken as the rules allow (accessible ones only; a face-down card shows its
+face once uncovered); the cards lie a little askew. Beside the structure lie what a table
+holds: both cities (cards of this and earlier ages, with their stickers), wonders and
+progress tokens with their stickers, and a phone or a box with a foreign QR code. A hand may
+reach over the structure. The frame then gets blur, light, glare, noise and JPEG like the
+hand-held frames (companion/vision/synth.py). All is drawn from `random.Random(seed)`.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass, replace
+from typing import Literal
+
+import cv2
+import numpy as np
+
+from companion.catalog import default_catalog
+from companion.vision import payloads, synth
+from companion.vision.table import TableModel, table_model
+
+Moment = Literal["start", "middle", "late", "any"]
+RESOLUTIONS = {"2304x1296": (2304, 1296), "4608x2592": (4608, 2592)}
+HFOV_DEG = 66.0  # Camera Module 3, standard lens
+BACK_LUMA = {1: 130.0, 2: 100.0, 3: 85.0, 4: 55.0}  # age 1, 2, 3 backs; 4: the guilds' back
+
+
+@dataclass(slots=True)
+class TableScene:
+    """A generated top view and its truth, slot by slot in layout order."""
+
+    frame: np.ndarray
+    age: int
+    truth: list[str]  # a card id, "back" or "empty"
+    hidden: list[bool]  # the slot's visible part is under a hand
+    plane_to_frame: np.ndarray  # homography, table plane (mm, structure model) -> pixels
+    module_px: float  # size of a code module in the frame, pixels
+    beside: list[str]  # ids of the stickers lying beside the structure (cities, wonders...)
+    foreign: int  # foreign QR codes in view
+
+
+def _deal(age: int, rng: random.Random) -> list[str]:
+    """20 cards of `age` in layout order (age 3: 17 age cards and 3 guilds)."""
+    catalog = default_catalog()
+    deck: list[str] = [c.id for c in catalog.age_deck(age)]
+    cards = rng.sample(deck, 20 if age < 3 else 17)
+    if age == 3:
+        cards += rng.sample([g.id for g in catalog.guilds], 3)
+        rng.shuffle(cards)
+    return cards
+
+
+def _take(age: int, count: int, rng: random.Random) -> set[int]:
+    """The positions taken after `count` cards were taken, each accessible when taken."""
+    layout = default_catalog().layout(age)
+    taken: set[int] = set()
+    for _ in range(count):
+        free = [
+            p.index
+            for p in layout.positions
+            if p.index not in taken and all(i in taken for i in p.covered_by)
+        ]
+        taken.add(rng.choice(free))
+    return taken
+
+
+def _back_texture(age: int, scale: float, rng: random.Random, model: TableModel) -> np.ndarray:
+    """A card back: the age's shade and a pattern of lines."""
+    w, h = round(model.card_w * scale), round(model.card_h * scale)
+    base = BACK_LUMA[age] + rng.uniform(-8, 8)
+    tex = np.full((h, w), base, dtype=np.float32)
+    step = max(2, round(6 * scale))
+    for k in range(-h, w + h, step):
+        cv2.line(tex, (k, 0), (k + h, h), base + 25, max(1, round(0.6 * scale)))
+        cv2.line(tex, (k, 0), (k - h, h), base - 20, max(1, round(0.6 * scale)))
+    cv2.rectangle(tex, (0, 0), (w - 1, h - 1), base + 40, max(1, round(1.2 * scale)))
+    return tex
+
+
+def _card_corners(origin: tuple[float, float], angle_deg: float, model: TableModel) -> np.ndarray:
+    """The four corners of a card with its top-left near `origin`, turned about its centre."""
+    cx, cy = origin[0] + model.card_w / 2, origin[1] + model.card_h / 2
+    c, s = math.cos(math.radians(angle_deg)), math.sin(math.radians(angle_deg))
+    half = [(-1, -1), (1, -1), (1, 1), (-1, 1)]
+    return np.array(
+        [
+            (
+                cx + c * dx * model.card_w / 2 - s * dy * model.card_h / 2,
+                cy + s * dx * model.card_w / 2 + c * dy * model.card_h / 2,
+            )
+            for dx, dy in half
+        ],
+        dtype=np.float64,
+    )
+
+
+def _to_frame(homography: np.ndarray, points: np.ndarray) -> np.ndarray:
+    return np.asarray(cv2.perspectiveTransform(points[None].astype(np.float64), homography)[0])
+
+
+def _put(
+    frame: np.ndarray,
+    alpha: np.ndarray,
+    tex: np.ndarray,
+    corners_mm: np.ndarray,
+    plane_to_frame: np.ndarray,
+) -> None:
+    th, tw = tex.shape
+    source = np.array([[0, 0], [tw, 0], [tw, th], [0, th]], dtype=np.float32)
+    target = _to_frame(plane_to_frame, corners_mm).astype(np.float32)
+    synth._place(frame, alpha, tex, cv2.getPerspectiveTransform(source, target))
+
+
+def _camera_homography(
+    geometry: synth.Geometry, rng: random.Random, centre: tuple[float, float], difficulty: str
+) -> np.ndarray:
+    """Table plane (mm) -> pixels for a camera above the structure's `centre`, turned and
+    tilted at random."""
+    yaw = (
+        rng.uniform(0, 360)
+        if difficulty != "fine"
+        else rng.choice((0, 90, 180, 270)) + rng.gauss(0, 5)
+    )
+    tilt = rng.uniform(0, 15) if difficulty != "fine" else rng.uniform(0, 6)
+    rotation = synth._rotation(yaw, tilt, rng.uniform(0, 360))
+    offset = np.array([rng.uniform(-40, 40), rng.uniform(-25, 25), geometry.table_mm])
+    plane = np.array([[-100, -100], [100, -100], [100, 100], [-100, 100]], dtype=np.float64)
+    flat = np.hstack([plane, np.zeros((4, 1))])
+    pixels = synth._project(geometry, (rotation @ flat.T).T + offset)
+    shifted = plane + np.array(centre)
+    return np.asarray(
+        cv2.getPerspectiveTransform(shifted.astype(np.float32), pixels.astype(np.float32))
+    )
+
+
+def _px_per_mm(plane_to_frame: np.ndarray, at: tuple[float, float]) -> float:
+    """Pixels per millimetre of the table plane at `at` (mm)."""
+    a, b = _to_frame(plane_to_frame, np.array([at, (at[0] + 1.0, at[1])]))
+    return float(np.linalg.norm(b - a))
+
+
+def _hand(
+    frame: np.ndarray,
+    plane_to_frame: np.ndarray,
+    rng: random.Random,
+    tip: tuple[float, float],
+    bottom: float,
+) -> np.ndarray:
+    """A hand reaching from the players' side to `tip` (mm): palm and arm, in skin tones.
+    Returns the mask (0..1) drawn."""
+    h, w = frame.shape
+    mask = np.zeros((h, w), dtype=np.uint8)
+    arm = np.array(
+        [[tip[0] - 32, tip[1] + 40], [tip[0] + 32, tip[1] + 40],
+         [tip[0] + 45 + rng.uniform(-20, 20), bottom + 400],
+         [tip[0] - 45 + rng.uniform(-20, 20), bottom + 400]]
+    )  # fmt: skip
+    cv2.fillPoly(mask, [np.round(_to_frame(plane_to_frame, arm)).astype(np.int32)], 255)
+    palm = np.asarray(
+        cv2.ellipse2Poly(
+            (round(tip[0]), round(tip[1] + 25)), (42, 55), round(rng.uniform(-20, 20)), 0, 360, 10
+        )
+    )
+    cv2.fillPoly(
+        mask, [np.round(_to_frame(plane_to_frame, palm.astype(np.float64))).astype(np.int32)], 255
+    )
+    for finger in range(4):  # fingers toward the far rows
+        base = (tip[0] - 27 + finger * 18, tip[1] - 10)
+        line = np.array([base, (base[0] + rng.uniform(-6, 6), base[1] - rng.uniform(25, 45))])
+        a, b = np.round(_to_frame(plane_to_frame, line)).astype(np.int32)
+        width = max(2, round(15 * _px_per_mm(plane_to_frame, tip)))
+        cv2.line(mask, (int(a[0]), int(a[1])), (int(b[0]), int(b[1])), 255, width)
+    soft = cv2.GaussianBlur(mask.astype(np.float32) / 255, (0, 0), 3)
+    skin = rng.uniform(170, 215)
+    shade = cv2.GaussianBlur(
+        np.random.default_rng(rng.randrange(2**32)).normal(0, 12, (h // 16 + 1, w // 16 + 1)),
+        (0, 0),
+        2,
+    )
+    skin_map = skin + cv2.resize(shade.astype(np.float32), (w, h))
+    frame[:] = frame * (1 - soft) + skin_map * soft
+    return soft
+
+
+def _moment(age: int, moment: Moment, rng: random.Random) -> int:
+    """How many cards have been taken at `moment`."""
+    ranges = {"start": (0, 2), "middle": (3, 12), "late": (13, 18), "any": (0, 18)}
+    low, high = ranges[moment]
+    return rng.randint(low, high)
+
+
+def random_table(
+    seed: int,
+    *,
+    age: int | None = None,
+    moment: Moment = "any",
+    resolution: str = "2304x1296",
+    sticker_mm: float | None = None,
+    difficulty: synth.Difficulty = "fine",
+    hands: bool | None = None,
+) -> TableScene:
+    """A top view of an age's structure drawn from `seed` (the same seed gives the same table
+    at every resolution and sticker size). `difficulty` "hard" turns the camera any way,
+    tilts it more and dims, blurs and glares the frame; "occluded" always has a hand over the
+    structure (`hands` forces a hand or none)."""
+    model = table_model()
+    rng = random.Random(f"{seed}:table")
+    age = age or rng.choice((1, 2, 3))
+    catalog = default_catalog()
+    layout = catalog.layout(age)
+    cards = _deal(age, rng)
+    taken = _take(age, _moment(age, moment, rng), rng)
+    width, height = RESOLUTIONS[resolution]
+    geometry = synth.Geometry(
+        width=width, height=height, hfov_deg=HFOV_DEG, table_mm=rng.uniform(500, 600)
+    )
+    origins = model.slot_corners(layout)
+    xs = [x for x, _ in origins]
+    ys = [y for _, y in origins]
+    left, right = min(xs), max(xs) + model.card_w
+    top, bottom = min(ys), max(ys) + model.card_h
+    centre = ((left + right) / 2, (top + bottom) / 2)
+    plane_to_frame = _camera_homography(geometry, rng, centre, difficulty)
+    px_per_mm = _px_per_mm(plane_to_frame, centre)
+    scale = min(16.0, max(4.0, 1.6 * px_per_mm))
+    frame = synth._table(geometry, rng)
+    alpha = np.zeros_like(frame)
+    size = sticker_mm or model.sticker_mm
+    spec = synth.SceneSpec(geometry=geometry, sticker_mm=size)
+    code = model.code_corners(size)
+    sticker_centre = ((code[0][0] + code[1][0]) / 2, (code[0][1] + code[2][1]) / 2)
+
+    def face(card_id: str) -> np.ndarray:
+        return synth._card_texture(
+            card_id, payloads.payload_for(card_id), spec, scale, rng, sticker_centre
+        )
+
+    # beside the structure: both cities, wonders and tokens, a foreign code
+    beside: list[str] = []
+    earlier: list[str] = [c.id for c in catalog.cards if c.age < age]
+    this_age_taken = [cards[i] for i in sorted(taken)]
+    for side in (-1, 1):
+        city = rng.sample(earlier, min(len(earlier), rng.randrange(0, 6)))
+        city += [c for i, c in enumerate(this_age_taken) if i % 2 == (side > 0)]
+        for k, card_id in enumerate(city[:8]):
+            x = (left - 70 - (k % 2) * 50) if side < 0 else (right + 25 + (k % 2) * 50)
+            y = top + (k // 2) * 40 + rng.uniform(-3, 3)
+            corners = _card_corners((x, y), rng.gauss(0, 3), model)
+            _put(frame, alpha, face(card_id), corners, plane_to_frame)
+            beside.append(card_id)
+    for k, kind in enumerate("WP"):  # a wonder and a progress token
+        if rng.random() < 0.6:
+            at = len(payloads.PREFIX)
+            pool = [i for i in payloads.sticker_ids() if payloads.payload_for(i)[at] == kind]
+            card_id = rng.choice(pool)
+            x = rng.uniform(left, right - 60)
+            y = bottom + 35 + k * 45
+            corners = _card_corners((x, y), rng.gauss(0, 8), model)
+            _put(frame, alpha, face(card_id), corners, plane_to_frame)
+            beside.append(card_id)
+    foreign = 0
+    if rng.random() < 0.5:
+        spot = (rng.choice((left - 90, right + 60)), rng.uniform(top, bottom))
+        target = tuple(_to_frame(plane_to_frame, np.array([spot]))[0])
+        synth._draw_foreign(
+            frame, alpha, spec, rng, distance=geometry.table_mm, target=(target[0], target[1])
+        )
+        foreign = 1
+    # the structure, row after row (each row lies over the one before)
+    truth: list[str] = []
+    for position, card_id in zip(layout.positions, cards, strict=True):
+        if position.index in taken:
+            truth.append("empty")
+            continue
+        uncovered = all(i in taken for i in position.covered_by)
+        if position.face_up or uncovered:
+            tex = face(card_id)
+            truth.append(card_id)
+        else:
+            back = 4 if catalog.card(card_id).is_guild else age
+            tex = _back_texture(back, scale, rng, model)
+            truth.append("back")
+        x, y = origins[position.index]
+        jitter = (x + rng.gauss(0, 1.0), y + rng.gauss(0, 1.0))
+        _put(frame, alpha, tex, _card_corners(jitter, rng.gauss(0, 1.2), model), plane_to_frame)
+    # a hand over the structure
+    hidden = [False] * 20
+    if hands if hands is not None else (difficulty == "occluded" or rng.random() < 0.25):
+        present = [i for i, t in enumerate(truth) if t != "empty"] or list(range(20))
+        tip_slot = rng.choice(present)
+        tx, ty = origins[tip_slot]
+        mask = _hand(frame, plane_to_frame, rng, (tx + model.card_w / 2, ty + 20), bottom)
+        for index, (x, y) in enumerate(origins):
+            strip = np.array([[x, y], [x + model.card_w, y], [x + model.card_w, y + model.row_mm],
+                              [x, y + model.row_mm]])  # fmt: skip
+            poly = np.round(_to_frame(plane_to_frame, strip)).astype(np.int32)
+            area = np.zeros(mask.shape, dtype=np.uint8)
+            cv2.fillPoly(area, [poly], 1)
+            inside = area.astype(bool)
+            hidden[index] = bool(inside.any() and mask[inside].mean() > 0.03)
+    conditions = synth._conditions(difficulty, rng)
+    zoom = width / 2304  # the same optics at full resolution blur over more pixels
+    conditions = replace(
+        conditions, defocus=conditions.defocus * zoom, motion=conditions.motion * zoom
+    )
+    out = synth._camera(frame, alpha, conditions, rng, [])
+    modules = 21 + 2 * 2
+    return TableScene(
+        frame=out,
+        age=age,
+        truth=truth,
+        hidden=hidden,
+        plane_to_frame=plane_to_frame,
+        module_px=px_per_mm * size / modules,
+        beside=beside,
+        foreign=foreign,
+    )

@@ -1,0 +1,36 @@
+"""Stickers of the 7 Wonders base game's cards (`stickers --game 7wonders`), for the family
+score pad: their own prefix, one per card name, sheets that real decoders read."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+from PIL import Image
+
+from companion.cli import main
+from companion.family_catalog import default_family_catalog
+from companion.vision import payloads
+from companion.vision.decode import make_decoder
+
+
+def test_every_base_game_card_has_one_sticker_of_its_own_kind() -> None:
+    table = payloads.family_sticker_table()
+    catalog = default_family_catalog()
+    assert set(table.by_id) == set(catalog.cards)
+    for card_id, payload in table.by_id.items():
+        kind = "G" if catalog.cards[card_id].color.value == "purple" else "A"  # type: ignore[index]
+        assert payload.startswith(f"7WB:{kind}")
+        assert payloads.is_well_formed(payload, payloads.FAMILY_PREFIX)
+        assert payloads.parse(payload) is None  # never read as a Duel card
+
+
+def test_png_sheets_hold_every_base_game_sticker(tmp_path: Path) -> None:
+    out = tmp_path / "family.png"
+    assert main(["stickers", "--game", "7wonders", "--out", str(out)]) == 0
+    found: set[str] = set()
+    for page in sorted(tmp_path.glob("family-*.png")):
+        with Image.open(page) as image:
+            gray = np.asarray(image.convert("L"))
+            found |= {s.text for s in make_decoder("zxing").decode(gray)}
+    assert found == set(payloads.family_sticker_table().by_payload)

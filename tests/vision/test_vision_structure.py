@@ -1,0 +1,157 @@
+"""The overhead reading of a structure, on generated top views with their truth: positions
+from the layout found in the frame, no wrong card ever, foreign codes never placed; and
+`duel-companion scan --structure`."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.cli import main
+from companion.vision import payloads
+from companion.vision.decode import Sticker, make_decoder
+from companion.vision.structure import read_structure
+from companion.vision.table import load_table_model, table_model
+from companion.vision.table_synth import TableScene, random_table
+
+DECODER = make_decoder("zxing")
+
+
+def assert_never_wrong(scene: TableScene, slots: tuple[str | None, ...]) -> None:
+    """Every position told (not None) is the truth: card, back or empty."""
+    for index, (seen, truth) in enumerate(zip(slots, scene.truth, strict=True)):
+        assert seen is None or seen == truth, f"position {index}: {seen} for {truth}"
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_every_position_told_is_right_on_varied_frames(seed: int) -> None:
+    # any age, any moment, hands at random, any camera turn and tilt, dim light, blur
+    scene = random_table(seed, difficulty="hard" if seed % 2 else "fine")
+    assert_never_wrong(scene, read_structure(scene.frame, scene.age, DECODER).slots)
+
+
+def test_a_fresh_structure_is_read_whole() -> None:
+    # seed 1 is an age 3 start (checked by the assertions below): nothing taken, no hand
+    scene = random_table(1, moment="start", hands=False)
+    assert scene.truth.count("empty") <= 2
+    slots = read_structure(scene.frame, scene.age, DECODER).slots
+    assert_never_wrong(scene, slots)
+    face_up = [i for i, t in enumerate(scene.truth) if t not in ("back", "empty")]
+    assert sum(slots[i] == scene.truth[i] for i in face_up) >= len(face_up) - 1
+    backs = [i for i, t in enumerate(scene.truth) if t == "back"]
+    assert all(slots[i] == "back" for i in backs)  # covered cards: a card over each
+
+
+def test_a_hand_makes_positions_unknown_not_wrong() -> None:
+    scene = random_table(3, difficulty="occluded")
+    assert any(scene.hidden)
+    slots = read_structure(scene.frame, scene.age, DECODER).slots
+    assert_never_wrong(scene, slots)
+    hidden_face_up = [i for i, h in enumerate(scene.hidden) if h and scene.truth[i] != "back"]
+    assert any(slots[i] is None for i in hidden_face_up)
+
+
+def test_the_cards_of_another_age_are_never_placed() -> None:
+    scene = random_table(4, moment="start", hands=False)
+    other = 1 if scene.age != 1 else 2
+    reading = read_structure(scene.frame, other, DECODER)
+    assert all(s in (None, "back", "empty") for s in reading.slots)
+    assert reading.placed == 0
+
+
+def _scaled(sticker: Sticker, factor: float) -> Sticker:
+    cx, cy = sticker.center
+    corners = tuple((cx + (x - cx) * factor, cy + (y - cy) * factor) for x, y in sticker.corners)
+    return replace(sticker, corners=corners)  # type: ignore[arg-type]
+
+
+def test_a_card_held_up_or_read_twice_is_not_placed() -> None:
+    scene = random_table(4, moment="start", hands=False)
+    stickers = DECODER.decode(scene.frame)
+    read = read_structure(scene.frame, scene.age, DECODER, stickers=stickers).slots
+    cards = [s for s in read if s not in (None, "back", "empty")]
+    assert len(cards) >= 8
+    by_id = {sticker.text: sticker for sticker in stickers}
+    lifted_id, twice_id = cards[0], cards[1]
+    lifted = by_id[payloads.payload_for(lifted_id)]
+    twice = by_id[payloads.payload_for(twice_id)]
+    # held 15 cm above the table the code looks about 1.4 times larger
+    changed = [_scaled(s, 1.4) if s is lifted else s for s in stickers]
+    changed.append(replace(twice, corners=tuple((x + 400, y) for x, y in twice.corners)))  # type: ignore[arg-type]
+    slots = read_structure(scene.frame, scene.age, DECODER, stickers=changed).slots
+    assert lifted_id not in slots and twice_id not in slots
+    assert_never_wrong(scene, slots)
+
+
+def test_both_resolutions_read_the_same_table() -> None:
+    small = random_table(0, moment="start", hands=False)
+    large = random_table(0, moment="start", hands=False, resolution="4608x2592")
+    assert small.truth == large.truth and large.frame.shape == (2592, 4608)
+    for scene in (small, large):
+        slots = read_structure(scene.frame, scene.age, DECODER).slots
+        assert_never_wrong(scene, slots)
+        assert sum(s == t for s, t in zip(slots, scene.truth, strict=True)) >= 17
+
+
+def test_the_table_model_refuses_bad_sizes() -> None:
+    good = (Path(__file__).parents[2] / "data" / "table.toml").read_text(encoding="utf-8")
+    assert load_table_model(good) == table_model()
+    with pytest.raises(ValueError, match="missing or bad size"):
+        load_table_model(good.replace("row_mm", "rows_mm"))
+    with pytest.raises(ValueError, match="does not fit on the card"):
+        load_table_model(good.replace("left_mm = 22.0", "left_mm = 30.0"))
+    model = table_model()
+    # the code sits 2 modules (2 * 20 / 25 = 1.6 mm) inside the sticker: 22 + 1.6, 12.5 + 1.6
+    (left, top), (right, _), _, _ = model.code_corners()
+    assert (left, top) == pytest.approx((23.6, 14.1))
+    assert right - left == pytest.approx(20 * 21 / 25)  # 21 of the 25 modules
+    # the sticker stays inside the top half a covered card still shows (34 mm)
+    assert model.sticker_top + model.sticker_mm <= model.row_mm
+
+
+# --- duel-companion scan --structure -----------------------------------------------------------
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    status = main(["scan", *args])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_scan_structure_json_lists_20_slots_per_image(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    scene = random_table(1, moment="start", hands=False)
+    path = tmp_path / "top.png"
+    cv2.imwrite(str(path), scene.frame)
+    status, out, err = run(capsys, "--structure", "--age", str(scene.age), str(path), "--json")
+    assert status == 0 and err == ""
+    [result] = json.loads(out)
+    assert set(result) == {"image", "slots"} and result["image"] == str(path)
+    assert len(result["slots"]) == 20
+    assert_never_wrong(scene, tuple(result["slots"]))
+    status, out, _ = run(capsys, "--structure", "--age", str(scene.age), str(path))
+    assert status == 0 and out.splitlines()[0] == f"{path}:"
+    assert out.splitlines()[1].startswith("  row 1: ")
+
+
+def test_scan_structure_refusals(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    image = tmp_path / "top.png"
+    cv2.imwrite(str(image), np.full((100, 100), 120, np.uint8))
+    assert run(capsys, "--structure", str(image))[0:3:2] == (
+        2, "scan: --structure and --age N go together\n",
+    )  # fmt: skip
+    assert run(capsys, "--age", "2", str(image))[0] == 2
+    (tmp_path / "bad.png").write_text("not an image")
+    status, out, err = run(capsys, "--structure", "--age", "1", str(image),
+                           str(tmp_path / "bad.png"), "--json")  # fmt: skip
+    assert status == 1
+    blank, bad = json.loads(out)
+    assert blank["slots"] == [None] * 20  # no sticker: nothing can be told
+    assert bad["error"] == "not a readable image"
+    assert err.strip() == f"scan: {tmp_path / 'bad.png'}: not a readable image"

@@ -1,0 +1,124 @@
+"""The score pad page for the other 7 Wonders games: the page, its JSON twin, scoring."""
+
+from __future__ import annotations
+
+import io
+import re
+import sys
+from pathlib import Path
+
+from conftest import CODE
+from flask.testing import FlaskClient
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "family"))
+from family_sheets import player, sheet
+
+# Ann: Palace 8 + 7 coins (2) = 10; Bob: Temple 3 + tokens 5 + 1 = 9; Cid: nothing, 0.
+SHEET = sheet(
+    player("Ann", "giza", ["palace"], coins=7),
+    player("Bob", "rhodes", ["temple"], military=[5, 1]),
+    player("Cid", "ephesus"),
+)
+
+
+def test_the_page_offers_every_card_grouped_by_age_and_colour(client: FlaskClient) -> None:
+    page = client.get("/scorepad")
+    assert page.status_code == 200
+    html = page.get_data(as_text=True)
+    assert html.count('class="card"') == 75
+    assert 'data-card="scientists_guild"' in html
+    assert "scorepad.js" in html
+
+
+def test_the_json_twin_lists_boards_and_groups(client: FlaskClient) -> None:
+    view = client.get("/scorepad.json").get_json()
+    assert {w["id"]: w["stages"] for w in view["wonders"]}["giza"] == {"A": 3, "B": 4}
+    assert view["players"] == {"min": 3, "max": 7}
+    assert sum(len(g["cards"]) for g in view["groups"]) == 75
+    guilds = next(g for g in view["groups"] if g["age"] == "Guilds")
+    assert len(guilds["cards"]) == 10
+
+
+def test_scoring_gives_the_command_s_json_and_the_reasons(client: FlaskClient) -> None:
+    found = client.post("/scorepad/score.json", json=SHEET).get_json()
+    assert [p["total"] for p in found["players"]] == [8 + 2, 3 + 6, 0]
+    assert found["winners"] == ["Ann"]
+    ann = found["reasons"][0]["lines"]
+    assert ann["civilian"]["parts"] == [{"points": 8, "reason": "Palace"}]
+
+
+def test_an_impossible_sheet_is_a_422_with_one_line(client: FlaskClient) -> None:
+    bad = {**SHEET, "players": SHEET["players"][:2]}
+    answer = client.post("/scorepad/score.json", json=bad)
+    assert answer.status_code == 422
+    assert answer.get_json()["error"] == "players: the base game is for 3 to 7 players, got 2"
+
+
+def test_a_body_that_is_not_json_is_a_400(client: FlaskClient) -> None:
+    answer = client.post("/scorepad/score.json", data="x", content_type="application/json")
+    assert answer.status_code == 400
+    assert client.post("/scorepad/score.json", data="{}").status_code == 400
+
+
+def test_the_page_lists_the_categories_in_the_rulebook_s_order(client: FlaskClient) -> None:
+    view = client.get("/scorepad.json").get_json()
+    assert [c["key"] for c in view["categories"]] == [
+        "military", "treasury", "wonders", "civilian", "science", "commercial", "guilds",
+        "edifice",
+    ]  # fmt: skip
+
+
+def test_saving_needs_the_pairing_code(client: FlaskClient) -> None:
+    assert client.post("/api/pads", json=SHEET).status_code == 403
+    wrong = client.post("/api/pads", json=SHEET, headers={"X-Pairing-Code": "000000"})
+    assert wrong.status_code == 403
+    assert client.get("/api/pads").get_json() == []
+
+
+def test_a_saved_pad_is_in_the_history_with_its_sheet_to_download(client: FlaskClient) -> None:
+    saved = client.post("/api/pads", json=SHEET, headers={"X-Pairing-Code": CODE})
+    assert saved.status_code == 201
+    pad_id = saved.get_json()["id"]
+    assert [p["winners"] for p in client.get("/api/pads").get_json()] == [["Ann"]]
+    history = client.get("/history").get_data(as_text=True)
+    assert f"/scorepad/{pad_id}" in history
+    assert "Winner: Ann" in history
+    page = client.get(f"/scorepad/{pad_id}").get_data(as_text=True)
+    assert "Winner: Ann" in page
+    twin = client.get(f"/scorepad/{pad_id}.json").get_json()
+    assert [p["total"] for p in twin["players"]] == [10, 9, 0]
+    download = client.get(f"/scorepad/{pad_id}/sheet")
+    assert download.headers["Content-Disposition"] == (
+        f'attachment; filename="scorepad-{pad_id}.json"'
+    )
+    assert download.get_json() == SHEET
+
+
+def test_an_impossible_sheet_is_not_saved(client: FlaskClient) -> None:
+    bad = {**SHEET, "players": SHEET["players"][:2]}
+    answer = client.post("/api/pads", json=bad, headers={"X-Pairing-Code": CODE})
+    assert answer.status_code == 422
+    assert client.get("/api/pads").get_json() == []
+
+
+def test_a_downloaded_sheet_imports_back_as_a_new_pad(client: FlaskClient) -> None:
+    client.post("/api/pads", json=SHEET, headers={"X-Pairing-Code": CODE})
+    sheet_file = client.get("/scorepad/1/sheet").get_data()
+    token = re.search(r'name="csrf_token" value="(\w+)"', client.get("/scorepad/import").text)
+    assert token is not None
+    answer = client.post(
+        "/scorepad/import",
+        data={
+            "csrf_token": token[1],
+            "pairing_code": CODE,
+            "sheet": (io.BytesIO(sheet_file), "s.json"),
+        },
+        headers={"Origin": "http://localhost"},
+    )
+    assert answer.status_code == 303
+    assert answer.headers["Location"].endswith("/scorepad/2")
+    assert client.get("/scorepad/2.json").get_json()["winners"] == ["Ann"]
+
+
+def test_a_saved_pad_that_does_not_exist_is_a_404(client: FlaskClient) -> None:
+    assert client.get("/scorepad/99").status_code == 404

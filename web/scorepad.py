@@ -1,0 +1,245 @@
+"""The "New score pad" page for the other 7 Wonders games (base game, 3 to 7 players).
+
+The page holds the sheet being entered (players in seating order, wonder and side, each city's
+cards tapped from a list grouped by age and colour, coins, conflict tokens) and asks
+`/scorepad/score.json` for the scores after every change: the table updates as cards are added
+and every row opens on where its points came from. Scoring changes nothing on the box, so it
+needs no pairing code; saving a finished pad in the journal (`POST /api/pads`, or importing a
+sheet file) does, like every other write. Saved pads are listed in the history beside the Duel
+games, each with its sheet as a download. The sheet format and the rules: docs/scorepad.md.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import (
+    Blueprint,
+    Response,
+    current_app,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from werkzeug.exceptions import BadRequest, NotFound, UnprocessableEntity
+from werkzeug.wrappers import Response as Redirect
+
+from companion.engine.cards import Color
+from companion.family.cards import FamilyCatalog, Side
+from companion.family.pad import Pad, pad_to_json, reasons_to_json, score_sheet
+from companion.family.sheet import SheetError
+from companion.family.table import MAX_PLAYERS, MIN_PLAYERS, TOKEN_VALUES
+from companion.family_catalog import default_family_catalog
+from companion.records.journal import Journal
+from companion.records.pads import SavedPad, UnknownPad, save_pad, saved_pad, saved_pads
+from companion.records.players import known_players
+
+from .access import get_journal
+from .security import require_pairing, require_same_origin_api, require_same_origin_form
+
+bp = Blueprint("scorepad", __name__)
+
+AGE_LABELS = {1: "Age I", 2: "Age II", 3: "Age III"}
+COLOR_ORDER = (Color.BROWN, Color.GREY, Color.BLUE, Color.GREEN, Color.YELLOW, Color.RED,
+               Color.PURPLE)  # fmt: skip
+CATEGORY_LABELS = {
+    "military": "Military", "treasury": "Treasury", "wonders": "Wonder", "civilian": "Civilian",
+    "science": "Science", "commercial": "Commercial", "guilds": "Guilds", "edifice": "Edifice",
+}  # fmt: skip
+
+
+def pad_view(catalog: FamilyCatalog) -> dict[str, Any]:
+    """What the page offers: the boards with their stages per side, the cards grouped by age
+    (guilds apart) and colour, the token values, the player limits and the players the box
+    remembers from earlier games."""
+    groups = []
+    for age in (1, 2, 3, "guild"):
+        for color in COLOR_ORDER:
+            cards = [
+                {"id": card.id, "name": card.name}
+                for card in catalog.cards.values()
+                if card.color is color
+                and (color is Color.PURPLE) == (age == "guild")
+                and (age == "guild" or card.ages[0] == age)
+            ]
+            if cards:
+                label = "Guilds" if age == "guild" else AGE_LABELS[int(age)]
+                groups.append({"age": label, "color": color.value, "cards": cards})
+    wonders = [
+        {"id": board.id, "name": board.name,
+         "stages": {side.value: len(board.sides[side]) for side in Side}}
+        for board in catalog.wonders.values()
+    ]  # fmt: skip
+    return {
+        "wonders": wonders,
+        "groups": groups,
+        "tokens": sorted(TOKEN_VALUES, reverse=True),
+        "players": {"min": MIN_PLAYERS, "max": MAX_PLAYERS},
+        # A list, not an object: Flask's JSON sorts object keys, and the order is the rulebook's.
+        "categories": [{"key": k, "label": v} for k, v in CATEGORY_LABELS.items()],
+        "names": _known_names(),
+    }
+
+
+def _known_names() -> list[str]:
+    journal = get_journal()
+    return [player.name for player in known_players(journal)] if journal is not None else []
+
+
+def result_view(pad: Pad) -> dict[str, Any]:
+    """A scored pad as the pages show it: `scorepad --json`'s object, the reasons of every
+    number, and the categories in the rulebook's order with their labels."""
+    keys = pad.result.ranked[0].lines if pad.result.ranked else {}
+    return {
+        **pad_to_json(pad),
+        "reasons": reasons_to_json(pad),
+        "categories": [{"key": k, "label": v} for k, v in CATEGORY_LABELS.items() if k in keys],
+    }
+
+
+@bp.get("/scorepad")
+def pad() -> str:
+    """The score pad page."""
+    return render_template("scorepad/pad.html", view=pad_view(default_family_catalog()))
+
+
+@bp.get("/scorepad.json")
+def pad_json() -> Response:
+    """The JSON twin of the page: what it offers to enter."""
+    return jsonify(pad_view(default_family_catalog()))
+
+
+@bp.post("/scorepad/score.json")
+def score() -> Response:
+    """Score the sheet in the body: `scorepad --json`'s object plus the reasons of every
+    number; 422 with the one-line refusal for a sheet that cannot be a real game."""
+    if not request.is_json:
+        raise BadRequest("Send the sheet as JSON (Content-Type: application/json)")
+    try:
+        sheet = request.get_json(silent=True)
+    except RecursionError:
+        sheet = None
+    if sheet is None:
+        raise BadRequest("The body is not JSON")
+    try:
+        scored = score_sheet(default_family_catalog(), sheet)
+    except SheetError as refused:
+        raise UnprocessableEntity(str(refused)) from None
+    return jsonify(result_view(scored))
+
+
+# --- Saved pads ------------------------------------------------------------------------------
+
+
+def _sheet_body() -> Any:
+    if not request.is_json:
+        raise BadRequest("Send the sheet as JSON (Content-Type: application/json)")
+    try:
+        sheet = request.get_json(silent=True)
+    except RecursionError:
+        sheet = None
+    if sheet is None:
+        raise BadRequest("The body is not JSON")
+    return sheet
+
+
+def _save(sheet: Any) -> int:
+    """Keep a sheet in the journal (created if missing); a refused sheet writes nothing."""
+    try:
+        score_sheet(default_family_catalog(), sheet)  # refused before the journal is opened
+    except SheetError as refused:
+        raise UnprocessableEntity(str(refused)) from None
+    with Journal.open(current_app.config["JOURNAL"]) as journal:
+        return save_pad(journal, default_family_catalog(), sheet)
+
+
+@bp.post("/api/pads")
+def save_api() -> tuple[Response, int]:
+    """Save a finished pad (pairing code in X-Pairing-Code): 201 with its id."""
+    require_same_origin_api()
+    require_pairing(form=False)
+    pad_id = _save(_sheet_body())
+    return jsonify({"id": pad_id, "url": url_for("scorepad.saved", pad_id=pad_id)}), 201
+
+
+@bp.get("/api/pads")
+def saved_list_api() -> Response:
+    """Every saved pad, newest first: id, saved, game, players, winners."""
+    return jsonify([pad.to_json() for pad in _saved_pads()])
+
+
+def _saved_pads() -> list[SavedPad]:
+    journal = get_journal()
+    return saved_pads(journal) if journal is not None else []
+
+
+def _saved_or_404(pad_id: int) -> SavedPad:
+    journal = get_journal()
+    if journal is None:
+        raise NotFound(f"No score pad {pad_id}: the journal is empty")
+    try:
+        return saved_pad(journal, pad_id)
+    except UnknownPad as unknown:
+        raise NotFound(str(unknown)) from None
+
+
+@bp.get("/scorepad/<game:pad_id>")
+def saved(pad_id: int) -> str:
+    """A saved pad: the winners and the table, every row opening on its reasons."""
+    found = _saved_or_404(pad_id)
+    view = result_view(score_sheet(default_family_catalog(), found.sheet))
+    return render_template("scorepad/saved.html", pad=found, view=view)
+
+
+@bp.get("/scorepad/<game:pad_id>.json")
+def saved_json(pad_id: int) -> Response:
+    """The JSON twin of a saved pad."""
+    found = _saved_or_404(pad_id)
+    view = result_view(score_sheet(default_family_catalog(), found.sheet))
+    return jsonify({**found.to_json(), **view})
+
+
+@bp.get("/scorepad/<game:pad_id>/sheet")
+def sheet_download(pad_id: int) -> Response:
+    """The pad's record: its sheet as a JSON file, which imports back as a new pad."""
+    found = _saved_or_404(pad_id)
+    response = Response(json.dumps(found.sheet, ensure_ascii=False), mimetype="application/json")
+    response.headers["Content-Disposition"] = f'attachment; filename="scorepad-{pad_id}.json"'
+    return response
+
+
+@bp.get("/scorepad/import")
+def import_page() -> str:
+    """The form that adds a score sheet file to the journal as a saved pad."""
+    return render_template("scorepad/import.html", error=None)
+
+
+@bp.post("/scorepad/import")
+def import_form() -> Redirect | tuple[str, int]:
+    """Save an uploaded or pasted sheet (pairing code and form token needed)."""
+    require_same_origin_form()
+    require_pairing()
+    upload = request.files.get("sheet")
+    data = upload.read() if upload is not None and upload.filename else b""
+    if not data:
+        data = request.form.get("text", "").encode()
+    if not data.strip():
+        raise BadRequest("Choose a score sheet file or paste it")
+    try:
+        sheet = json.loads(data.decode("utf-8-sig"))
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
+        return render_template("scorepad/import.html", error="The sheet is not JSON"), 422
+    try:
+        pad_id = _save(sheet)
+    except UnprocessableEntity as refused:
+        return render_template("scorepad/import.html", error=refused.description), 422
+    return redirect(url_for("scorepad.saved", pad_id=pad_id), code=303)
+
+
+@bp.app_context_processor
+def _pads_for_templates() -> dict[str, Any]:
+    """`score_pads()` for the history page, which lists the saved pads beside the games."""
+    return {"score_pads": _saved_pads}
