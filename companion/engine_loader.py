@@ -1,11 +1,12 @@
 """Which rules engine runs: the compiled one (mypyc) when it is built and current, else the
 pure-Python one, from the same source files.
 
-`pip install` (and `scripts/bootstrap.sh`) compiles the modules of `companion/engine` with
-mypyc when a C compiler is there (see setup.py), and writes `compiled.txt` beside them: one
-line per compiled module with the SHA-256 of the source it was compiled from. The compiled
-modules sit beside their sources and Python would import them first, so `companion/__init__`
-installs `EngineFinder`, which decides once, at the first import of an engine module:
+`pip install` (and `scripts/bootstrap.sh`) compiles the modules `compiled_sources` lists (the
+engine's, and the simulator's hot path `companion/playout.py`) with mypyc when a C compiler is
+there (see setup.py), and writes `compiled.txt` in `companion/`: one line per compiled module,
+its path and the SHA-256 of the source it was compiled from. Compiled modules sit beside their
+sources and Python would import them first, so `companion/__init__` installs `EngineFinder`,
+which decides once, at the first import of one of these modules:
 
 - the environment variable `DUEL_COMPANION_PURE_ENGINE` set (to anything but "" or "0"):
   pure Python;
@@ -13,8 +14,8 @@ installs `EngineFinder`, which decides once, at the first import of an engine mo
   and its source still has the listed digest;
 - else (not built, or a source edited since the build: a stale build never runs) pure Python.
 
-Either way every engine module comes from one side: a compiled module calls the other
-compiled modules directly, so the two are never mixed.
+Either way every one of these modules comes from the same side: compiled modules call each
+other directly, so the two are never mixed.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from __future__ import annotations
 import hashlib
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from importlib.machinery import EXTENSION_SUFFIXES, ModuleSpec
 from importlib.util import spec_from_file_location
 from pathlib import Path
@@ -32,13 +33,27 @@ PURE_ENV = "DUEL_COMPANION_PURE_ENGINE"
 """Set to 1 to run (and, when installing, build) the pure-Python engine."""
 
 MANIFEST = "compiled.txt"
-"""Written by the build beside the compiled modules: `module sha256` per line."""
+"""Written by the build in `companion/`: `path sha256` per compiled module."""
 
-ENGINE = "companion.engine"
-ENGINE_DIR = Path(__file__).parent / "engine"
+PACKAGE = "companion"
+PACKAGE_DIR = Path(__file__).parent
+
+NOT_COMPILED = frozenset({"engine/__init__.py", "engine/events.py"})
+"""events.py stays Python: mypyc (2.x) misreads a ClassVar default in a dataclass."""
 
 
-def pure_requested(environ: os._Environ[str] | dict[str, str] = os.environ) -> bool:
+def compiled_sources(package_dir: Path = PACKAGE_DIR) -> list[str]:
+    """The modules mypyc compiles, as paths relative to `companion/`, in order."""
+    engine = [f"engine/{path.name}" for path in sorted((package_dir / "engine").glob("*.py"))]
+    return [path for path in engine if path not in NOT_COMPILED] + ["playout.py"]
+
+
+def module_name(relative: str) -> str:
+    """`engine/rules.py` -> `companion.engine.rules`."""
+    return f"{PACKAGE}.{relative.removesuffix('.py').replace('/', '.')}"
+
+
+def pure_requested(environ: Mapping[str, str] = os.environ) -> bool:
     """Whether the environment asks for the pure-Python engine."""
     return environ.get(PURE_ENV, "") not in ("", "0")
 
@@ -48,44 +63,52 @@ def source_digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def compiled_is_current(engine_dir: Path = ENGINE_DIR) -> bool:
+def manifest_text(package_dir: Path = PACKAGE_DIR) -> str:
+    """What the build writes into `compiled.txt` for the sources as they are."""
+    return "".join(
+        f"{relative} {source_digest(package_dir / relative)}\n"
+        for relative in compiled_sources(package_dir)
+    )
+
+
+def compiled_is_current(package_dir: Path = PACKAGE_DIR) -> bool:
     """Whether a compiled engine is built for the sources as they are now."""
     try:
-        lines = (engine_dir / MANIFEST).read_text(encoding="ascii").splitlines()
+        lines = (package_dir / MANIFEST).read_text(encoding="ascii").splitlines()
     except OSError:
         return False
     if not lines:
         return False
     for line in lines:
-        module, _, digest = line.partition(" ")
-        source = engine_dir / f"{module}.py"
-        built = any((engine_dir / f"{module}{suffix}").is_file() for suffix in EXTENSION_SUFFIXES)
+        relative, _, digest = line.partition(" ")
+        source = package_dir / relative
+        stem = str(source.with_suffix(""))
+        built = any(Path(stem + suffix).is_file() for suffix in EXTENSION_SUFFIXES)
         if not built or not source.is_file() or source_digest(source) != digest:
             return False
     return True
 
 
 class EngineFinder:
-    """A meta path finder that loads every engine module from its source unless the
-    compiled engine is chosen (then the ordinary finders load the compiled modules)."""
+    """A meta path finder that loads the compiled-or-pure modules from their sources unless
+    the compiled engine is chosen (then the ordinary finders load the compiled modules)."""
 
-    def __init__(self, engine_dir: Path = ENGINE_DIR) -> None:
-        self.engine_dir = engine_dir
+    def __init__(self, package_dir: Path = PACKAGE_DIR) -> None:
+        self.package_dir = package_dir
+        self.sources = {module_name(r): package_dir / r for r in compiled_sources(package_dir)}
         self.compiled: bool | None = None
-        """None until the first engine module is imported, then the choice made."""
+        """None until the first of these modules is imported, then the choice made."""
 
     def find_spec(
         self, name: str, path: Sequence[str] | None, target: ModuleType | None = None
     ) -> ModuleSpec | None:
-        """The spec of an engine module's source file when the pure engine runs, else None."""
-        if not name.startswith(ENGINE + "."):
+        """The spec of the module's source file when the pure engine runs, else None."""
+        source = self.sources.get(name)
+        if source is None:
             return None
         if self.compiled is None:
-            self.compiled = not pure_requested() and compiled_is_current(self.engine_dir)
+            self.compiled = not pure_requested() and compiled_is_current(self.package_dir)
         if self.compiled:
-            return None
-        source = self.engine_dir / f"{name.rpartition('.')[2]}.py"
-        if not source.is_file():
             return None
         return spec_from_file_location(name, source)
 
