@@ -16,15 +16,13 @@ from .state import (
     Pending,
     PendingKind,
     Victory,
-    constructor,
     evolve,
+    new_city,
     with_coins,
 )
 from .turn import Turn, win
 
 __all__ = ["add_card", "add_shields", "city_of", "construct", "gain_token", "remove_card"]
-
-_make_city = constructor(City)
 
 STRATEGY_SHIELDS = 1
 STRATEGY = TokenId("strategy")
@@ -39,7 +37,7 @@ def add_card(city: City, card: Card, coins: int) -> City:
         w, c, s, g, p = produces
         aw, ac, as_, ag, ap = card.produces
         produces = (w + aw, c + ac, s + as_, g + ag, p + ap)
-    return _make_city(  # every field, in declaration order
+    return new_city(  # every field, in declaration order
         coins,
         (*city.cards, card.id),
         city.wonders_built,

@@ -286,7 +286,7 @@ COMPILED: Final = not hasattr(GameState, "__slots__")
 """Whether this module runs compiled (mypyc); the pure-Python engine has slotted classes."""
 
 
-def _native_city(
+def new_city(
     coins: int,
     cards: tuple[CardId, ...],
     wonders_built: tuple[WonderId, ...],
@@ -300,7 +300,26 @@ def _native_city(
     symbols: frozenset[Science],
     tucked: tuple[CardId, ...],
 ) -> City:
-    """A City from every field (compiled only)."""
+    """A City from every field, in declaration order (the rules' hot paths build cities so).
+
+    Compiled, fields are stored directly; in pure Python by the function `constructor`
+    generates.
+    """
+    if not COMPILED:
+        return _pure_city(
+            coins,
+            cards,
+            wonders_built,
+            wonders_unbuilt,
+            tokens,
+            produces,
+            choices,
+            fixed_price,
+            chain_symbols,
+            colors,
+            symbols,
+            tucked,
+        )
     city = City.__new__(City)
     city.coins = coins  # type: ignore[misc]
     city.cards = cards  # type: ignore[misc]
@@ -332,7 +351,7 @@ def _native_structure(
     return structure
 
 
-def _native_state(
+def new_state(
     catalog: Catalog,
     phase: Phase,
     age: int,
@@ -352,7 +371,32 @@ def _native_state(
     shared: bool,
     victory: Victory | None,
 ) -> GameState:
-    """A GameState from every field (compiled only)."""
+    """A GameState from every field, in declaration order (a new state per event is built so).
+
+    Compiled, fields are stored directly; in pure Python by the function `constructor`
+    generates.
+    """
+    if not COMPILED:
+        return _pure_state(
+            catalog,
+            phase,
+            age,
+            current,
+            cities,
+            names,
+            position,
+            loot,
+            board_tokens,
+            boxed_tokens,
+            boxed_wonders,
+            structure,
+            taken,
+            discard,
+            pending,
+            winner,
+            shared,
+            victory,
+        )
     state = GameState.__new__(GameState)
     state.catalog = catalog  # type: ignore[misc]
     state.phase = phase  # type: ignore[misc]
@@ -376,9 +420,9 @@ def _native_state(
 
 
 NATIVE_MAKERS: dict[type, Callable[..., Any]] = {
-    City: _native_city,
+    City: new_city,
     Structure: _native_structure,
-    GameState: _native_state,
+    GameState: new_state,
 }
 """The compiled makers by class. One whose parameters are no longer the class's fields (a
 field added to the class but not here) is not used: `test_engine_compiled.py` says so."""
@@ -394,13 +438,15 @@ def native_maker(cls: type) -> Callable[..., Any] | None:
     return maker
 
 
-_make_city = constructor(City)
+_pure_city: Callable[..., City] = constructor(City)
+_pure_state: Callable[..., GameState] = constructor(GameState)
+"""The makers `new_city` and `new_state` call in pure Python (compiled: unused)."""
 
 
 def with_coins(city: City, coins: int) -> City:
     """`city` holding `coins` coins: the copy the rules make most often (`evolve` with its
     keywords costs several times more, compiled or not)."""
-    return _make_city(  # every field, in declaration order
+    return new_city(  # every field, in declaration order
         coins,
         city.cards,
         city.wonders_built,
