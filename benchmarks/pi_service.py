@@ -107,7 +107,7 @@ def start_once(venv: Path, scratch: Path) -> tuple[float, int, int]:
         f'journal = "{scratch / "journal.sqlite"}"\n'
         f'[web]\nhost = "127.0.0.1"\nport = {free_port()}\n'
         f'[display]\ndriver = "emulated"\nemulated_dir = "{scratch / "oled"}"\n'
-        f'[camera]\nsource = "folder:{frames}"\n',
+        f'[camera]\nsource = "folder:{frames}"\nimage_seconds = 0\n',  # frame by frame
         encoding="utf-8",
     )
     address = str(scratch / "notify")

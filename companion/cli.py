@@ -10,7 +10,9 @@ from __future__ import annotations
 import argparse
 import ast
 import importlib
+import importlib.metadata
 import importlib.util
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -26,6 +28,7 @@ SUBCOMMANDS: dict[str, str] = {
     "stickers": "stickers",
     "web": "web",
     "import": "import_record",
+    "export": "export",
     "scorepad": "scorepad",
     "hint": "hint",
     "arena": "arena",
@@ -62,6 +65,7 @@ def build_parser(argv: Sequence[str]) -> argparse.ArgumentParser:
         prog="duel-companion",
         description="Bookkeeping for a physical game of 7 Wonders Duel.",
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {version()}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     chosen = next((arg for arg in argv if not arg.startswith("-")), None)
     for name, source in _available().items():
@@ -75,15 +79,36 @@ def build_parser(argv: Sequence[str]) -> argparse.ArgumentParser:
     return parser
 
 
+def version() -> str:
+    """The installed version of the package ("0.1.0"), or "unknown" in a bare checkout."""
+    try:
+        return importlib.metadata.version("duel-companion")
+    except importlib.metadata.PackageNotFoundError:
+        return "unknown"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run one subcommand and return its exit status."""
+    """Run one subcommand and return its exit status.
+
+    A reader that stops early (`duel-companion catalog --json | head`) ends the command
+    quietly with status 1, as Python's documentation advises, instead of a BrokenPipeError
+    traceback.
+    """
     args_list = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser(args_list)
     args = parser.parse_args(args_list)
     handler = getattr(args, "handler", None)
     if handler is None:  # a listed subcommand whose module failed to load
         parser.error(f"unknown command {args.command!r}")
-    status: int = handler(args)
+    try:
+        status: int = handler(args)
+        sys.stdout.flush()  # a closed pipe shows here, not at exit
+    except BrokenPipeError:
+        # what is still buffered goes nowhere: the interpreter's own flush at exit
+        # would raise again
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
     return status
 
 

@@ -88,6 +88,8 @@ class CameraConfig:
     width: int = 1280
     height: int = 720
     fps: int = 15
+    image_seconds: float = 1.5  # a folder source: how long each image stays in view (0: frames)
+    loop: bool = False  # a folder source: start again after the last image
     # x0, y0, x1, y1: where a card is held (docs/vision.md); the structure around it is ignored
     scan_zone: tuple[float, float, float, float] = (0.2, 0.15, 0.8, 0.85)
 
@@ -340,9 +342,22 @@ def _camera(raw: Mapping[str, Any], base: CameraConfig, folder: Path) -> CameraC
         values["height"] = _int(raw, "height", "camera.height", 48, 8192)
     if "fps" in raw:
         values["fps"] = _int(raw, "fps", "camera.fps", 1, 120)
+    if "image_seconds" in raw:
+        values["image_seconds"] = _seconds(raw, "image_seconds", "camera.image_seconds", 60.0)
+    if "loop" in raw:
+        if not isinstance(raw["loop"], bool):
+            raise _Refusal("camera.loop", f"expected true or false, got {_kind(raw['loop'])}")
+        values["loop"] = raw["loop"]
     if "scan_zone" in raw:
         values["scan_zone"] = _scan_zone(raw["scan_zone"])
     return replace(base, **values)
+
+
+def _seconds(raw: Mapping[str, Any], name: str, key: str, most: float) -> float:
+    value = raw[name]
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= most:
+        raise _Refusal(key, f"expected a number of seconds from 0 to {most:g}")
+    return float(value)
 
 
 def _scan_zone(value: Any) -> tuple[float, float, float, float]:

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import contextlib
 import importlib.util
+import logging
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol
@@ -23,6 +25,8 @@ from typing import Any, Protocol
 import numpy as np
 
 from companion.config import parse_camera_source
+
+log = logging.getLogger(__name__)
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".pgm", ".tif", ".tiff")
 
@@ -48,33 +52,84 @@ class FrameSource(Protocol):
 
 
 class FolderSource:
-    """The images of `folder` in name order, read as grayscale; then None.
+    """The images of `folder` in name order, read as grayscale, one at a time; then None.
+
+    With `hold` seconds (a person trying the scanner with a few photographs), each image stays
+    in view that long and is followed by an empty frame for `GAP_SECONDS`: the card is taken
+    away, so the same card in the next image counts as shown again. With `hold` 0 (a recorded
+    session, frame by frame), each read gives the next image. The folder is listed again
+    before each image, so images added while it runs are shown too; `loop` starts again after
+    the last one. `clock` gives monotonic seconds (tests pass their own).
 
     Raises:
         CameraError: the folder is missing, or an image cannot be read.
     """
 
-    def __init__(self, folder: Path, *, loop: bool = False) -> None:
+    GAP_SECONDS = 0.5
+
+    def __init__(
+        self,
+        folder: Path,
+        *,
+        loop: bool = False,
+        hold: float = 0.0,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         if not folder.is_dir():
             raise CameraError(f"no folder {folder}")
-        self._files = sorted(p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
-        self._next = 0
+        self._folder = folder
         self._loop = loop
+        self._hold = hold
+        self._clock = clock
+        self._last = ""  # the name of the image shown last ("" before the first)
+        self._frame: np.ndarray | None = None
+        self._since = 0.0
+        self.shown = 0  # images read so far
 
-    def read(self) -> np.ndarray | None:
-        """The next image, or None after the last one (unless looping)."""
-        if self._next >= len(self._files):
-            if not (self._loop and self._files):
-                return None
-            self._next = 0
-        path = self._files[self._next]
-        self._next += 1
+    def _names(self) -> list[str]:
+        return sorted(p.name for p in self._folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+
+    def _advance(self) -> np.ndarray | None:
+        """Read the next image, or None when there is none (after the last, unless looping)."""
+        names = self._names()
+        later = [name for name in names if name > self._last]
+        if not later and self._loop and names:
+            later = names
+            log.info("folder camera: starting again at %s", names[0])
+        if not later:
+            log.warning(
+                "folder camera: no more images in %s after %d (camera.loop = true starts again)",
+                self._folder,
+                self.shown,
+            )
+            return None
+        self._last = later[0]
+        path = self._folder / self._last
         import cv2
 
         frame = cv2.imread(str(path), cv2.IMREAD_GRAYSCALE)
         if frame is None:
             raise CameraError(f"cannot read image {path}")
+        self.shown += 1
+        log.info(
+            "folder camera: %s (%d of %d)", self._last, names.index(self._last) + 1, len(names)
+        )
         return np.asarray(frame)
+
+    def read(self) -> np.ndarray | None:
+        """The image in view now, an empty frame between two images, or None after the last
+        one (unless looping)."""
+        if self._hold <= 0:
+            return self._advance()
+        now = self._clock()
+        if self._frame is None or now - self._since >= self._hold + self.GAP_SECONDS:
+            self._frame = self._advance()
+            self._since = now
+            if self._frame is None:
+                return None
+        if now - self._since >= self._hold:  # taken away before the next image
+            return np.zeros_like(self._frame)
+        return self._frame
 
     def close(self) -> None:
         """Nothing to release."""
@@ -175,10 +230,18 @@ def has_picamera2() -> bool:
     return importlib.util.find_spec("picamera2") is not None
 
 
-def open_source(spec: str, width: int = 1280, height: int = 720) -> FrameSource:
+def open_source(
+    spec: str,
+    width: int = 1280,
+    height: int = 720,
+    *,
+    image_seconds: float = 0.0,
+    loop: bool = False,
+) -> FrameSource:
     """Open the source named by a config spec: "auto" (the Pi camera if Picamera2 is
     installed, else the first USB webcam), "picamera2", "opencv:0", "opencv:/dev/video0",
-    "folder:PATH" or "video:PATH".
+    "folder:PATH" (each image held `image_seconds`, started again with `loop`) or
+    "video:PATH".
 
     Raises:
         ValueError: a spec that names no source.
@@ -186,7 +249,7 @@ def open_source(spec: str, width: int = 1280, height: int = 720) -> FrameSource:
     """
     kind, argument = parse_camera_source(spec)
     if kind == "folder":
-        return FolderSource(Path(argument))
+        return FolderSource(Path(argument), loop=loop, hold=image_seconds)
     if kind == "video":
         if not Path(argument).is_file():
             raise CameraError(f"no video file {argument}")

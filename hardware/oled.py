@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -53,9 +54,16 @@ class EmulatedOled:
     def show(self, image: Image.Image) -> None:
         """Write the frame, enlarged `scale` times for a desktop screen."""
         size = (image.width * self.scale, image.height * self.scale)
-        temporary = self.folder / ".latest.png.tmp"
-        image.convert("L").resize(size, Image.Resampling.NEAREST).save(temporary, format="PNG")
-        os.replace(temporary, self.path)
+        # a temporary file of its own: another emulated OLED may write to the same folder
+        handle, name = tempfile.mkstemp(prefix=".latest-", suffix=".png.tmp", dir=self.folder)
+        try:
+            with os.fdopen(handle, "wb") as temporary:
+                enlarged = image.convert("L").resize(size, Image.Resampling.NEAREST)
+                enlarged.save(temporary, format="PNG")
+            os.replace(name, self.path)
+        except BaseException:
+            Path(name).unlink(missing_ok=True)
+            raise
         if self.echo is not None:
             self.echo.write(ascii_frame(image) + "\n")
             self.echo.flush()

@@ -45,6 +45,9 @@ if [ -n "$packages" ]; then
         echo "bootstrap: please install these Debian packages first: $packages" >&2
         exit 1
     fi
+    # a fresh machine often runs its automatic updates first: wait for apt's lock (up to
+    # 10 minutes) instead of failing with "Could not get lock"
+    apt+=(-o DPkg::Lock::Timeout=600)
     echo "bootstrap: installing $packages"
     "${apt[@]}" update -qq
     DEBIAN_FRONTEND=noninteractive "${apt[@]}" install -y -qq $packages >/dev/null

@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import importlib
+import shlex
+import subprocess
+import sys
+from importlib.metadata import version
 
 import pytest
 
@@ -34,3 +38,21 @@ def test_no_or_an_unknown_subcommand_exits_2(argv: list[str]) -> None:
     with pytest.raises(SystemExit) as exited:
         main(argv)
     assert exited.value.code == 2
+
+
+def test_version_prints_the_package_version(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(["--version"])
+    assert exited.value.code == 0
+    assert capsys.readouterr().out.strip() == f"duel-companion {version('duel-companion')}"
+
+
+@pytest.mark.parametrize("command", ["catalog --json"])
+def test_a_reader_that_stops_early_gets_no_traceback(command: str) -> None:
+    # head reads 10 bytes and leaves; the catalog (68 KB) outgrows the pipe's buffer
+    shell = f"{shlex.quote(sys.executable)} -m companion.cli {command} | head -c 10"
+    result = subprocess.run(
+        ["sh", "-c", shell], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert len(result.stdout) == 10
+    assert "Traceback" not in result.stderr and "BrokenPipe" not in result.stderr, result.stderr

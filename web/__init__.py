@@ -34,7 +34,7 @@ from companion.catalog import default_catalog
 from companion.config import Config
 from companion.records.journal import JournalError
 
-from . import api, history, live, scorepad, scoring, security
+from . import api, compress, history, live, players, review, scorepad, scoring, security, stats
 from .access import close_journal, get_journal, wants_json
 from .control import JournalControl
 from .present import Unreplayable
@@ -55,7 +55,8 @@ def create_app(config: Config, **overrides: Any) -> Flask:
     """The phone pages, reading the journal that the device loop writes.
 
     Overrides (Flask config keys): `JOURNAL`, `LANGUAGE`, `CATALOG`, `PAIRING_CODE`,
-    `CONTROL`, `POLL_SECONDS`, `TESTING`, ...
+    `CONTROL`, `POLL_SECONDS`, `TESTING`, `STATS_WARM_UP` (count the statistics in a
+    background thread at start; default: when not testing), ...
     """
     app = Flask(__name__)
     catalog = overrides.pop("CATALOG", None) or default_catalog()
@@ -77,6 +78,9 @@ def create_app(config: Config, **overrides: Any) -> Flask:
     app.register_blueprint(scoring.bp)
     app.register_blueprint(live.bp)
     app.register_blueprint(history.bp)
+    app.register_blueprint(review.bp)
+    app.register_blueprint(stats.bp)
+    app.register_blueprint(players.bp)
     app.register_blueprint(scorepad.bp)
     app.register_blueprint(api.bp, url_prefix="/api")
     app.register_error_handler(HTTPException, _http_error)
@@ -84,7 +88,10 @@ def create_app(config: Config, **overrides: Any) -> Flask:
     app.register_error_handler(Unreplayable, _unreplayable)
     app.context_processor(_template_globals)
     app.after_request(_headers)
+    app.after_request(compress.gzip_response)
     app.add_url_rule("/", "index", _index)
+    if app.config.get("STATS_WARM_UP", not app.testing):
+        stats.warm_up(app)
     return app
 
 

@@ -9,14 +9,16 @@ through its queue and the `Game` it holds stays the journal's only writer.
 from __future__ import annotations
 
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from companion.engine.cards import Catalog
 from companion.engine.events import event_from_record
 from companion.records.game import Game, check_record, import_record
 from companion.records.journal import Journal
+
+T = TypeVar("T")
 
 
 class Control(Protocol):
@@ -37,6 +39,9 @@ class Control(Protocol):
 
     def import_record(self, lines: Sequence[str]) -> int:
         """Add a game record as a new game; return its id."""
+
+    def write(self, change: Callable[[Journal], T]) -> T:
+        """Run `change` on the journal as its writer (players, a history import)."""
 
 
 class JournalControl:
@@ -68,3 +73,8 @@ class JournalControl:
         check_record(self._catalog, lines)  # refused before the journal is opened or created
         with self._lock, Journal.open(self._path) as journal:
             return import_record(self._catalog, journal, lines)
+
+    def write(self, change: Callable[[Journal], T]) -> T:
+        """Run `change` on the journal opened for writing (one change at a time)."""
+        with self._lock, Journal.open(self._path) as journal:
+            return change(journal)

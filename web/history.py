@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from flask import (
     Blueprint,
     current_app,
@@ -11,45 +13,76 @@ from flask import (
     request,
     url_for,
 )
-from werkzeug.exceptions import BadRequest, UnprocessableEntity
+from werkzeug.exceptions import BadRequest, NotFound, UnprocessableEntity
 from werkzeug.wrappers import Response
 
+from companion.records.archive import parsed_history
 from companion.records.journal import RecordRefused, record_lines
 
 from .access import get_journal
+from .players import import_history_file
 from .present import history_view
 from .security import require_pairing, require_same_origin_form
 
 bp = Blueprint("history", __name__)
 
 
+PAGE_SIZE = 50  # games per page of the history
+
+
 def _view() -> dict[str, object]:
+    """One page of the history (`?page=N`, 1 the newest).
+
+    Raises:
+        NotFound: a page that is not a number from 1 to the last page.
+    """
     journal = get_journal()
-    return history_view(journal.games() if journal is not None else [])
+    total = journal.game_count() if journal is not None else 0
+    pages = max(1, -(-total // PAGE_SIZE))
+    page = request.args.get("page", "1")
+    if not page.isdigit() or not 1 <= int(page) <= pages:
+        raise NotFound(f"No page {page[:20]!r} of the history: pages 1 to {pages}")
+    number = int(page)
+    shown = [] if journal is None else journal.games(PAGE_SIZE, (number - 1) * PAGE_SIZE)
+    return history_view(shown, page=number, pages=pages, total=total)
 
 
 @bp.get("/history")
 def games() -> str:
-    """Every game, newest first, with players, result and dates."""
+    """The games, newest first, a page at a time, with players, result and dates."""
     journal = get_journal()
     current = journal.current_game() if journal is not None else None
-    return render_template("history/list.html", view=_view(), current=current)
+    view = _view()
+    links = {name: _link(name) for name in ("scoring.final_score", "live.board", "api.record")}
+    for game in view["games"]:  # type: ignore[attr-defined]
+        page = "scoring.final_score" if game["status"] == "finished" else "live.board"
+        game["href"] = links[page](game["id"])
+        game["record_href"] = links["api.record"](game["id"])
+    return render_template("history/list.html", view=view, current=current)
+
+
+def _link(endpoint: str) -> Callable[[int], str]:
+    """The URL of `endpoint` for any game id, built once per page rather than per game
+    (url_for is most of a long list's time)."""
+    marker = 987654321  # a game id no URL part can contain by chance
+    head, _, tail = url_for(endpoint, game_id=marker).partition(str(marker))
+    return lambda game_id: f"{head}{game_id}{tail}"
 
 
 @bp.get("/history.json")
 def games_json() -> Response:
-    """The JSON twin of the history."""
+    """The JSON twin of the history (the same page)."""
     return jsonify(_view())
 
 
 @bp.get("/history/import")
 def import_page() -> str:
     """The form that adds a game record to the journal."""
-    return render_template("history/import.html", error=None)
+    return render_template("history/import.html", error=None, done=None)
 
 
 @bp.post("/history/import")
-def import_form() -> Response | tuple[str, int]:
+def import_form() -> Response | str | tuple[str, int]:
     """Add an uploaded or pasted game record (pairing code and form token needed)."""
     require_same_origin_form()
     require_pairing()
@@ -59,11 +92,15 @@ def import_form() -> Response | tuple[str, int]:
         data = request.form.get("text", "").encode()
     if not data.strip():
         raise BadRequest("Choose a game record file or paste its lines")
+    history = parsed_history(data)
+    if history is not None:
+        done = import_history_file(history)
+        return render_template("history/import.html", error=None, done=done)
     lines = decode_lines(data)
     try:
         game_id = current_app.config["CONTROL"].import_record(lines)
     except RecordRefused as refused:
-        return render_template("history/import.html", error=str(refused)), 422
+        return render_template("history/import.html", error=str(refused), done=None), 422
     return redirect(url_for("scoring.final_score", game_id=game_id), code=303)
 
 

@@ -24,8 +24,9 @@ from werkzeug.wrappers import Response
 
 from companion.engine.events import IllegalEvent
 from companion.records.journal import JournalError, UnknownGame
+from companion.records.players import recent_names
 
-from .access import catalog, language, loaded_or_404, summary_or_404
+from .access import catalog, get_journal, language, loaded_or_404, summary_or_404
 from .present import live_view, log_view
 from .security import require_pairing, require_same_origin_form
 
@@ -37,7 +38,9 @@ NAME_LENGTH = 24
 def board(game_id: int) -> str:
     """The board now: refreshes itself when an event is added."""
     view = live_view(catalog(), language(), loaded_or_404(game_id))
-    return render_template("live/board.html", view=view)
+    journal = get_journal()
+    known = recent_names(journal) if journal is not None else []  # most recent first
+    return render_template("live/board.html", view=view, known=known)
 
 
 @bp.get("/games/<game:game_id>/board")

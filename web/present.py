@@ -273,6 +273,7 @@ def live_view(catalog: Catalog, lang: str, loaded: Loaded) -> dict[str, Any]:
         cities[player.value] = {
             "name": names[player.value],
             "coins": city.coins,
+            "coins_text": words.coins(city.coins),
             "score": sheet.of(player).total,
             "cards": {c: v for c, v in by_color.items() if v},
             "card_count": len(city.cards),
@@ -343,8 +344,11 @@ def _track(catalog: Catalog, state: GameState, names: dict[str, str]) -> dict[st
     return {"position": state.position, "cells": cells, "text": leader}
 
 
-def history_view(summaries: list[GameSummary]) -> dict[str, Any]:
-    """The history page: every game with its players, winner and dates."""
+def history_view(
+    summaries: list[GameSummary], *, page: int = 1, pages: int = 1, total: int | None = None
+) -> dict[str, Any]:
+    """One page of the history: its games with players, winner and dates (ISO UTC, and as
+    text for a page without script; the page's script shows them in the phone's time)."""
     games = []
     for summary in summaries:
         default = words.DEFAULT_NAMES
@@ -355,8 +359,21 @@ def history_view(summaries: list[GameSummary]) -> dict[str, Any]:
             result = words.winner_text(names[summary.winner], summary.victory)
         else:
             result = "In progress"
-        games.append({**summary.to_json(), "names": names, "result": result})
-    return {"games": games}
+        when = {
+            "started_text": utc_text(summary.started),
+            "finished_text": utc_text(summary.finished, time_only=True),
+        }
+        games.append({**summary.to_json(), "names": names, "result": result, **when})
+    count = len(summaries) if total is None else total
+    return {"games": games, "page": page, "pages": pages, "total": count}
+
+
+def utc_text(stamp: str | None, *, time_only: bool = False) -> str:
+    """A journal time ("2026-11-25T17:26:01Z") as "2026-11-25 17:26 UTC" ("17:26 UTC")."""
+    if not stamp:
+        return ""
+    text = stamp[11:16] if time_only else stamp[:16].replace("T", " ")
+    return f"{text} UTC"
 
 
 def colors_in_order() -> list[str]:

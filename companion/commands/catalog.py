@@ -15,6 +15,7 @@ from pathlib import Path
 
 from companion.catalog import LANGUAGES, CatalogError, default_catalog, load_catalog
 from companion.catalog_json import catalog_to_json
+from companion.device.words import coins
 from companion.engine.cards import (
     RESOURCES,
     Amounts,
@@ -163,10 +164,10 @@ def describe_card(card: Card) -> str:
     if card.points:
         parts.append(f"{card.points} VP")
     if card.coins:
-        parts.append(f"+{card.coins} coins")
+        parts.append(coins(card.coins, signed=True))
     if card.coins_per:
         per = " + ".join(c.words for c in card.coins_per.counts)
-        parts.append(f"{_plural(card.coins_per.coins, 'coin')} per {per}")
+        parts.append(f"{coins(card.coins_per.coins)} per {per}")
     if card.guild:
         parts.append(_guild(card))
     if card.chain_symbol:
@@ -181,7 +182,7 @@ def _guild(card: Card) -> str:
     assert rule is not None
     counted = " + ".join(c.words for c in rule.counts)
     per = f"{rule.per} {counted}" if rule.per > 1 else counted
-    gains = [_plural(rule.coins, "coin")] if rule.coins else []
+    gains = [coins(rule.coins)] if rule.coins else []
     gains.append(f"{rule.points} VP")
     return f"{' + '.join(gains)} per {per} (city with the most)"
 
@@ -190,9 +191,9 @@ def describe_wonder(wonder: Wonder) -> str:
     """What a wonder does, in a few words."""
     parts = []
     if wonder.coins:
-        parts.append(f"+{wonder.coins} coins")
+        parts.append(coins(wonder.coins, signed=True))
     if wonder.opponent_loses:
-        parts.append(f"opponent loses {wonder.opponent_loses} coins")
+        parts.append(f"opponent loses {coins(wonder.opponent_loses)}")
     if wonder.destroys:
         parts.append(f"destroys a {wonder.destroys.value} card")
     if wonder.produces_one_of:
@@ -213,7 +214,7 @@ def describe_token(token: ProgressToken) -> str:
     """What a progress token does, in a few words."""
     parts = []
     if token.coins:
-        parts.append(f"+{token.coins} coins")
+        parts.append(coins(token.coins, signed=True))
     if token.science:
         parts.append(f"science {token.science.value}")
     if token.waives_on_wonders:
@@ -229,7 +230,7 @@ def describe_token(token: ProgressToken) -> str:
     if token.wonders_extra_turn:
         parts.append("wonders give an extra turn")
     if token.coins_per_chain:
-        parts.append(f"+{token.coins_per_chain} coins per chain build")
+        parts.append(f"{coins(token.coins_per_chain, signed=True)} per chain build")
     if token.points:
         parts.append(f"{token.points} VP")
     return "; ".join(parts)

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -32,13 +32,16 @@ from companion.device.playback import (
 
 HELP = "Play a complete recorded game through the whole device and print the final score."
 DEFAULT_OUT = Path("out/demo")
+JOURNAL = "journal.sqlite"  # kept in --out after the demo, for `duel-companion web`
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """--out DIR; --journal, --record, --no-frames, --no-mistakes, --language, --direct."""
     add = parser.add_argument
     add("--out", type=Path, default=DEFAULT_OUT, help=f"folder for the frames ({DEFAULT_OUT})")
-    add("--journal", type=Path, help="journal to play into; its unfinished game is resumed")
+    add("--journal", type=Path,
+        help=f"journal to play into, kept afterwards (--out/{JOURNAL}); an unfinished game "
+             "in it is resumed, else a new one is added")  # fmt: skip
     add("--record", type=Path, help="game record to play (default: the shipped demo game)")
     add("--no-frames", action="store_true", help="write no PNG or GIF")
     add("--no-mistakes", action="store_true", help="play without the scripted mistakes")
@@ -71,35 +74,38 @@ def main(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     except (OSError, ValueError) as bad:
         print(f"demo: {bad}", file=sys.stderr)
         return 2
-    with tempfile.TemporaryDirectory(prefix="duel-demo-") as temp:
-        path = args.journal or Path(temp) / "journal.sqlite"
-        try:
-            journal = Journal.open(path) if path.exists() else Journal.create(path)
-        except JournalError as bad:
-            print(f"demo: {bad}", file=sys.stderr)
-            return 2
-        recorder = FrameRecorder(None if args.no_frames else args.out)
+    path: Path = args.journal or args.out / JOURNAL
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        journal = Journal.open(path) if path.exists() else Journal.create(path)
+    except (OSError, JournalError) as bad:
+        print(f"demo: {bad}", file=sys.stderr)
+        return 2
+    recorder = FrameRecorder(None if args.no_frames else args.out)
 
-        def printed(record: Any) -> None:
-            print(json.dumps(record), file=out, flush=True)
+    def printed(record: Any) -> None:
+        print(json.dumps(record), file=out, flush=True)
 
-        with journal:
-            app = App(
-                default_catalog(),
-                journal,
-                recorder,
-                language=args.language,
-                score_url=score_url_for("127.0.0.1", 8000),
-                on_event=printed if args.events else None,
-                on_undo=(lambda: printed({"type": "undo"})) if args.events else None,
-            )
-            camera = None if args.direct else _camera()
-            play(app, TablePlayer(events, mistakes=not args.no_mistakes), camera)
-            state = app.state
-        gif = recorder.write_gif()
+    with journal:
+        app = App(
+            default_catalog(),
+            journal,
+            recorder,
+            language=args.language,
+            score_url=score_url_for("127.0.0.1", 8000),
+            on_event=printed if args.events else None,
+            on_undo=(lambda: printed({"type": "undo"})) if args.events else None,
+        )
+        camera = None if args.direct else _camera()
+        play(app, TablePlayer(events, mistakes=not args.no_mistakes), camera)
+        state = app.state
+    gif = recorder.write_gif()
+    told = sys.stderr if args.events else out  # --events keeps stdout for the rows
     if not args.events:
         for line in score_lines(state):
             print(line, file=out)
         if gif is not None:
             print(f"{len(recorder.images)} OLED frames and {gif.name} in {args.out}", file=out)
+    print(f"The game is kept in {path}; see it on the phone pages with:", file=told)
+    print(f"  duel-companion web --journal {shlex.quote(str(path))}", file=told)
     return 0 if state.finished else 1

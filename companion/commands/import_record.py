@@ -1,17 +1,22 @@
 """`duel-companion import RECORD --journal PATH`: add a game record to a journal as a new game.
 
 Prints the new game's id. A refused record names the line and the reason (exit 2) and leaves
-the journal unchanged; a missing journal is created.
+the journal unchanged; a missing journal is created. A whole history exported by
+`duel-companion export --history` is imported too: its games that the journal does not hold
+yet are added, and the command prints what it did as JSON.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
+from typing import Any
 
 from companion.catalog import default_catalog
 from companion.config import ConfigError, load_config
+from companion.records.archive import check_history, import_history, parsed_history
 from companion.records.game import check_record, import_record
 from companion.records.journal import Journal, JournalError, record_lines
 
@@ -33,7 +38,11 @@ def main(args: argparse.Namespace) -> int:
     except ConfigError as refused:
         return _refuse(str(refused))
     try:
-        lines = record_lines(path.read_bytes().decode("utf-8-sig"))
+        data = path.read_bytes()
+        history = parsed_history(data)
+        if history is not None:
+            return _import_history(path, journal_path, history)
+        lines = record_lines(data.decode("utf-8-sig"))
     except OSError as bad:
         return _refuse(f"cannot read {path}: {bad.strerror or bad}")
     except UnicodeDecodeError:
@@ -46,6 +55,19 @@ def main(args: argparse.Namespace) -> int:
     except JournalError as refused:  # RecordRefused names the line
         return _refuse(f"{path}: {refused}")
     print(game_id)
+    return 0
+
+
+def _import_history(path: Path, journal_path: Path, history: dict[str, Any]) -> int:
+    """Add the games of a history that the journal does not hold; print what was done."""
+    catalog = default_catalog()
+    try:
+        check_history(catalog, history)  # refused before the journal is opened or created
+        with Journal.open(journal_path) as journal:
+            done = import_history(catalog, journal, history)
+    except JournalError as refused:
+        return _refuse(f"{path}: {refused}")
+    print(json.dumps(done.to_json()))
     return 0
 
 

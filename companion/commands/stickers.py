@@ -14,6 +14,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from companion.catalog import LANGUAGES
 from companion.vision import stickers
 
 HELP = "Print the QR stickers: sheets (PDF, SVG, PNG) or one PNG per sticker (--format png)."
@@ -42,7 +43,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"sticker side in mm, quiet zone included (default "
         f"{stickers.DEFAULT_SIZE_MM:g}; see docs/vision.md)",
     )
-    parser.add_argument("--language", default="en", help="language of the names (default en)")
+    parser.add_argument(
+        "--language", default="en", help=f"language of the names: {', '.join(LANGUAGES)} (en)"
+    )
     parser.add_argument(
         "--game",
         choices=stickers.GAMES,
@@ -59,6 +62,8 @@ def main(args: argparse.Namespace) -> int:
         return _refuse(f"cannot tell the format of {out}: use .pdf, .svg, .png or --format")
     if not 5.0 <= args.size <= 60.0:
         return _refuse(f"--size {args.size:g} mm is outside 5 to 60 mm")
+    if args.language not in LANGUAGES:
+        return _refuse(f"unknown --language {args.language!r}: use {', '.join(LANGUAGES)}")
     entries = stickers.entries(args.language, args.game)
     try:
         if kind == "png" and out.suffix.lower() != ".png":

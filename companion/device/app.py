@@ -21,7 +21,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from PIL import Image
 
@@ -37,6 +37,8 @@ from hardware.faults import Health, Reconnecting, StuckButtonGuard
 from hardware.keyboard import cbreak, read_keys
 from hardware.keyboard import press_from_key as press_from_key
 from hardware.oled import EmulatedOled, open_oled
+
+T = TypeVar("T")
 
 log = logging.getLogger(__name__)
 
@@ -79,6 +81,7 @@ class App:
         *,
         language: str = "en",
         score_url: Callable[[int], str] = lambda game_id: "",
+        phone_url: str = "",
         on_event: Callable[[Mapping[str, Any]], object] | None = None,
         on_undo: Callable[[], object] | None = None,
         render: Callable[[present.View], Image.Image] = present.render,
@@ -88,6 +91,7 @@ class App:
         self.display = display
         self.language = language
         self._score_url = score_url
+        self.phone_url = phone_url
         self._on_event = on_event
         self._on_undo = on_undo
         self._render = render
@@ -116,6 +120,7 @@ class App:
             events=len(self._events),
             score_url=self._score_url(self.game.game_id),
             pairing=self.pairing,
+            phone_url=self.phone_url if self.pairing else "",
         )
 
     def _load_events(self) -> list[Event]:
@@ -133,8 +138,11 @@ class App:
 
     # --- the loop body ---
 
-    def start(self) -> None:
-        """Show the first screen (the resumed one)."""
+    def start(self, *, welcome: bool = True) -> None:
+        """Show the first screen: with `welcome`, the phone page's address and pairing code
+        when the pages are served, over the resumed screen."""
+        if welcome:
+            self.ui = controller.welcome(self.ui, self.context())
         self._show(present.view(self.ui, self.state, self.context()))
 
     def handle(self, given: Input | NewGame | Call) -> None:
@@ -297,6 +305,11 @@ class LoopControl:
         result: int = self._call(lambda app: import_record(app.catalog, app.journal, lines))
         return result
 
+    def write(self, change: Callable[[Journal], T]) -> T:
+        """Run `change` on the loop's journal, on the loop thread (players, history import)."""
+        result: T = self._call(lambda app: change(app.journal))
+        return result
+
 
 def _writer(app: App, game_id: int) -> Game:
     """The loop's own Game for the live game, else one opened for `game_id`."""
@@ -386,6 +399,11 @@ def score_url_for(host: str, port: int) -> Callable[[int], str]:
     return lambda game_id: f"http://{host}:{port}/games/{game_id}/score"
 
 
+def phone_url_for(host: str, port: int) -> str:
+    """The phone pages' first page (the game being played, or the history)."""
+    return f"http://{host}:{port}/"
+
+
 def feed_script(lines: Sequence[str], inbox: queue.Queue[Any], stop: threading.Event) -> None:
     """Put each script input on the queue and wait until the loop has handled it; then
     None, which ends the loop. Bad lines are reported and skipped."""
@@ -432,7 +450,13 @@ def start_scanner(config: Config, inbox: queue.Queue[Any], health: Health | None
         inbox.put(Status(problem))
 
     scanner = Scanner(
-        lambda: open_source(camera.source, camera.width, camera.height),
+        lambda: open_source(
+            camera.source,
+            camera.width,
+            camera.height,
+            image_seconds=camera.image_seconds,
+            loop=camera.loop,
+        ),
         on_scan=lambda scan: inbox.put(Scan(scan.card, at=scan.at)),
         on_status=on_status,
         decoder=config.decoder,
@@ -494,6 +518,7 @@ def run_service(config: Config, options: ServiceOptions | None = None) -> int:
     display = open_display(config, health)
     app = App(catalog, journal, display, language=config.language,
               score_url=score_url_for(lan_address(config.web.host), config.web.port),
+              phone_url=phone_url_for(lan_address(config.web.host), config.web.port),
               on_event=opts.on_event, on_undo=opts.on_undo)  # fmt: skip
     threads: list[threading.Thread] = []
     restore: Callable[[], None] = lambda: None  # noqa: E731 - the terminal, if put in cbreak
@@ -504,7 +529,7 @@ def run_service(config: Config, options: ServiceOptions | None = None) -> int:
         threads.append(thread)
 
     server = _start_web(config, catalog, inbox, app) if opts.web else None
-    app.start()
+    app.start(welcome=opts.script is None)  # a script drives the game, not a person
     with Watchdog() as watchdog:
         watchdog.ready()
         if threading.current_thread() is threading.main_thread():
@@ -556,7 +581,8 @@ def startup_message(config: Config, server: Any, buttons: Any, pairing: str) -> 
         )
     else:
         screen = f"{config.display.driver} OLED at I2C 0x{config.display.i2c_address:02X}"
-    keys = "keys a/s/d = left/select/right, A/S/D = long press (hold select = undo)"
+    keys = ("keys a/s/d = left/select/right, A/S/D = long press (hold select = undo), "
+            "/card_id Enter = a scan")  # fmt: skip
     pins = ", ".join(f"{name} GPIO{pin}" for name, pin in config.buttons.pins.items())
     lines = [
         "Duel Companion is running (Ctrl+C or SIGTERM stops it).",

@@ -7,9 +7,11 @@ screen, and calls `Step.refused` if the journal's game refuses it after all.
 Inputs are `Press(name, long)` from the buttons or the keyboard, `Scan(card)` from the camera
 (`card` None: a foreign or unknown QR code), `Status(problem)` from the hardware watch, and
 `Tick(now)`. The button map: left/right move the cursor, select confirms, a long left goes
-back, a long select asks to undo the last confirmed action, a long right shows the button map.
-Nothing changes the game until select confirms a choice; a scan only fills in what the camera
-saw (a card to act on, the revealed wonders, the tokens on the board) or moves the cursor.
+back, a long select asks to undo the last confirmed action, a long right shows the button map
+(then right shows the phone page's address and QR code). Nothing changes the game until select
+confirms a choice, and the end screen asks before select leaves it for a new game; a scan only
+fills in what the camera saw (a card to act on, the revealed wonders, the tokens on the board)
+or moves the cursor.
 """
 
 from __future__ import annotations
@@ -86,6 +88,7 @@ __all__ = [  # the UI's values and the screens' options, for the run loop, adapt
     "setup_wonders",
     "step",
     "undone",
+    "welcome",
 ]
 
 FEEDBACK_SECONDS = 4.0  # a feedback screen gives way to the next screen after this long
@@ -117,9 +120,20 @@ class Step:
 # --- the machine ----------------------------------------------------------------------------
 
 
+OVERLAYS = (Mode.HELP, Mode.PHONE, Mode.UNDO, Mode.NEW_GAME)  # screens over another one
+
+
 def initial(state: GameState, context: Context | None = None) -> UiState:
     """The screen to show for `state` when nothing else is known (start, stale save)."""
     return settle(state, context or Context())
+
+
+def welcome(ui: UiState, context: Context) -> UiState:
+    """At start-up: the phone page's address, its QR code and the pairing code over the
+    screen `ui`, when the pages are served; any button goes on to `ui`."""
+    if not (context.phone_url and context.pairing) or ui.mode in OVERLAYS:
+        return ui
+    return UiState(mode=Mode.PHONE, status=ui.status, under=ui, events=ui.events)
 
 
 def settle(state: GameState, context: Context, *, status: str = "") -> UiState:
@@ -193,15 +207,11 @@ def _notice(ui: UiState, state: GameState, ctx: Context, reason: str) -> Step:
 def _press(ui: UiState, state: GameState, press: Press, ctx: Context) -> Step:
     if press.long:
         return _long_press(ui, state, press.name, ctx)
-    if ui.mode in (Mode.HELP,):
-        return _show(ui.under or settle(state, ctx, status=ui.status), state, ctx)
-    if ui.mode is Mode.UNDO:
-        under = ui.under or settle(state, ctx, status=ui.status)
-        if press.name == "select":
-            return Step(replace(under, notice=""), None, undo=True)
-        return _show(under, state, ctx)
-    if ui.mode is Mode.END and press.name == "select":
-        return Step(ui, None, new_game=True)
+    if ui.mode in OVERLAYS:
+        return _overlay_press(ui, state, press, ctx)
+    if ui.mode is Mode.END and press.name == "select":  # ask first: the result leaves the box
+        return _show(UiState(mode=Mode.NEW_GAME, status=ui.status, under=ui, events=ui.events),
+                     state, ctx)  # fmt: skip
     choices = options(ui, state, ctx)
     if press.name in ("left", "right") and choices:
         delta = -1 if press.name == "left" else 1
@@ -216,6 +226,19 @@ def _press(ui: UiState, state: GameState, press: Press, ctx: Context) -> Step:
     if chosen.event is not None:
         return _confirm(ui, state, chosen.event, ctx)
     return _local_choice(ui, state, chosen.value or "", ctx)
+
+
+def _overlay_press(ui: UiState, state: GameState, press: Press, ctx: Context) -> Step:
+    """A short press on a screen shown over another: select confirms the undo or the new
+    game; right on the button map shows the phone page; anything else goes back."""
+    under = ui.under or settle(state, ctx, status=ui.status)
+    if press.name == "select" and ui.mode is Mode.UNDO:
+        return Step(replace(under, notice=""), None, undo=True)
+    if press.name == "select" and ui.mode is Mode.NEW_GAME:
+        return Step(under, None, new_game=True)
+    if press.name == "right" and ui.mode is Mode.HELP and ctx.phone_url:
+        return _show(replace(ui, mode=Mode.PHONE), state, ctx)
+    return _show(under, state, ctx)
 
 
 def undone(ui: UiState, before: GameState, after: GameState, event: Event, ctx: Context) -> Step:
@@ -244,7 +267,7 @@ def setup_screens(event: Setup, catalog: Catalog) -> UiState | None:
 
 
 def _long_press(ui: UiState, state: GameState, name: str, ctx: Context) -> Step:
-    base = ui.under if ui.mode in (Mode.HELP, Mode.UNDO) and ui.under else ui
+    base = ui.under if ui.mode in OVERLAYS and ui.under else ui
     if name == "right":
         return _show(UiState(mode=Mode.HELP, status=ui.status, under=base, events=ui.events),
                      state, ctx)  # fmt: skip
@@ -345,7 +368,7 @@ def _pick_wonder(ui: UiState, catalog: Catalog, wonder: str) -> UiState:
 
 
 def _scan(ui: UiState, state: GameState, card: str | None, ctx: Context) -> Step:
-    if ui.mode in (Mode.HELP, Mode.UNDO):
+    if ui.mode in OVERLAYS:
         ui = ui.under or settle(state, ctx, status=ui.status)
     if card is None:
         return _notice(ui, state, ctx, words.UNKNOWN_CODE)

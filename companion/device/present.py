@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from companion.device import words
 from companion.device.choices import (
     REVEALED_PER_ROUND,
     Choice,
@@ -27,6 +28,7 @@ from companion.device.views import (
     Loot,
     MessageView,
     Option,
+    PhoneView,
     View,
 )
 from companion.device.words import DEFAULT_NAMES, Voice, coins, event_line, player_name, price
@@ -66,7 +68,12 @@ def view(ui: UiState, state: GameState, ctx: Context) -> View:
                 return MessageView("Undone", ui.lines[1:], notice, status)
             return MessageView("Done", ui.lines, notice, status)
         case Mode.HELP:
-            return HelpView(BUTTON_MAP, ctx.pairing, notice, status)
+            phone = words.SEE_PHONE if ctx.phone_url else ""
+            return HelpView(BUTTON_MAP, ctx.pairing, phone, notice, status)
+        case Mode.PHONE:
+            return PhoneView(ctx.phone_url, ctx.pairing, notice, status)
+        case Mode.NEW_GAME:
+            return MessageView("New game?", words.NEW_GAME_QUESTION, notice, status)
         case Mode.UNDO:
             voice = Voice.oled(state, ctx.language)
             last = event_line(voice, state, ctx.last) if ctx.last else "-"
@@ -139,6 +146,7 @@ def idle_view(state: GameState, notice: str = "", status: str = "") -> IdleView:
         active=0 if player is Player.P1 else 1,
         labels=(short_label(names[0], 0), short_label(names[1], 1)),
         capital=track.capital,
+        hint=words.IDLE_HINT,
         notice=notice,
         status=status,
     )

@@ -24,6 +24,7 @@ from companion.device.views import (
     Loot,
     MessageView,
     Option,
+    PhoneView,
     View,
 )
 
@@ -73,10 +74,13 @@ def render(shown: View, fonts: Fonts | None = None) -> Image.Image:
             draw_message(draw, shown, fonts)
         case HelpView():
             draw_help(draw, shown, fonts)
+        case PhoneView():
+            draw_phone(image, draw, shown, fonts)
         case EndView():
             draw_end(image, draw, shown, fonts)
-    # the end screen's banner leaves its QR code whole
-    width = WIDTH - QR_SIZE - 1 if isinstance(shown, EndView) and shown.url else WIDTH
+    # the banner leaves a QR code whole
+    with_qr = (isinstance(shown, EndView) and shown.url) or isinstance(shown, PhoneView)
+    width = WIDTH - QR_SIZE - 1 if with_qr else WIDTH
     draw_banner(draw, shown.notice, shown.status, fonts, width)
     # drawing with fill=1 stores 1, not 255, in a mode "1" image; make lit pixels 255 so
     # that the image compares equal to itself saved and loaded (ImageChops, luma)
@@ -207,18 +211,18 @@ SPACE = 6  # pixels from one space to the next
 
 
 def draw_idle(draw: Draw, v: IdleView, fonts: Fonts) -> None:
-    """Whose turn and age; the coins (bold); the conflict track with its pawn and loot
-    tokens; the active player's price for one unit of each resource."""
-    # whose turn, on a lit bar; the age at its right
+    """Whose turn and what to do ("Ann: scan a card"); the coins (bold), the age and the
+    cards left in it; the conflict track with its pawn and loot tokens; the active player's
+    price for one unit of each resource."""
+    # whose turn and what to do, on a lit bar (the name gives way to the hint)
     draw.rectangle((0, 0, WIDTH - 1, 10), fill=1)
-    age = f"Age {v.age}"
-    age_left = draw_right(draw, WIDTH - 1, 1, age, fonts.title, fill=0)
-    draw_text(draw, (1, 1), fit(v.player, fonts.title, age_left - 5), fonts.title, fill=0)
+    hint = f": {v.hint}" if v.hint else ""
+    room = WIDTH - 2 - text_width(hint, fonts.title)
+    draw_text(draw, (1, 1), fit(v.player, fonts.title, room) + hint, fonts.title, fill=0)
     # both players' coins, player 1 on the left (their capital is on the left of the track)
     _draw_coins(draw, v, fonts)
-    left = f"{v.cards_left} card{'' if v.cards_left == 1 else 's'}"
-    draw_centred(draw, WIDTH // 2, 12, left, fonts.text)
-    draw_centred(draw, WIDTH // 2, 19, "left", fonts.text)
+    draw_centred(draw, WIDTH // 2, 12, f"Age {v.age}", fonts.text)
+    draw_centred(draw, WIDTH // 2, 19, f"{v.cards_left} left", fonts.text)
     draw_track(draw, v.pawn, v.loot, v.capital, fonts, top=TRACK_TOP)
     if not (v.notice or v.status):  # the banner takes the bottom line
         _draw_prices(draw, v.prices, fonts, top=HEIGHT - 13)
@@ -271,16 +275,22 @@ def draw_track(
         draw_centred(draw, (left + right + 1) // 2, top + 8, str(token.coins), fonts.text)
 
 
+def price_label(resource: str) -> str:
+    """The label of a resource's price on the idle screen: its first two letters ("Pa")."""
+    return resource[:2].capitalize()
+
+
 def _draw_prices(
     draw: Draw, prices: tuple[tuple[str, int], ...], fonts: Fonts, *, top: int
 ) -> None:
-    """Each resource as its initial and its price in bold: W2 C2 S3 G2 P2."""
+    """Each resource as two letters and its price in bold: Wo2 Cl2 St3 Gl2 Pa2 (one letter
+    would make papyrus "P2", like player 2)."""
     if not prices:
         return
     step = WIDTH // len(prices)
     for index, (name, price) in enumerate(prices):
         x = index * step + 1
-        after = draw_text(draw, (x, top + 4), name[:1].upper(), fonts.text)
+        after = draw_text(draw, (x, top + 4), price_label(name), fonts.text)
         draw_text(draw, (after + 1, top), str(price), fonts.bold)
 
 
@@ -397,9 +407,36 @@ def draw_help(draw: Draw, v: HelpView, fonts: Fonts) -> None:
         draw_text(draw, (0, y), fit(button, fonts.text, 34), fonts.text)
         draw_text(draw, (37, y), fit(short, fonts.text, 48), fonts.text)
         draw_text(draw, (88, y), fit(held, fonts.text, 40), fonts.text)
+    y = 13 + len(v.rows) * ROW + 1
     if v.pairing:
-        y = 13 + len(v.rows) * ROW + 1
         draw_text(draw, (0, y), fit(f"phone code {v.pairing}", fonts.text, WIDTH), fonts.text)
+    if v.phone:
+        draw_text(draw, (0, y + ROW), fit(v.phone, fonts.text, WIDTH), fonts.text)
+
+
+def draw_phone(image: Image.Image, draw: Draw, v: PhoneView, fonts: Fonts) -> None:
+    """The phone pages' address (without "http://") and pairing code on the left, the
+    address as a QR code on the right."""
+    width = WIDTH - QR_SIZE - 2
+    draw_text(draw, (0, 0), fit("Phone", fonts.title, width), fonts.title)
+    address = v.url.removeprefix("http://").removesuffix("/")
+    for row, line in enumerate(wrap_chars(address, fonts.text, width, 2)):
+        draw_text(draw, (0, 12 + row * MESSAGE_ROW), line, fonts.text)
+    draw_text(draw, (0, 31), "code", fonts.text)
+    draw_text(draw, (0, 39), fit(v.pairing, fonts.bold, width), fonts.bold)
+    if not (v.notice or v.status):
+        draw_text(draw, (0, HEIGHT - 8), fit("press: go on", fonts.text, width), fonts.text)
+    if v.url:
+        image.paste(qr_image(v.url, QR_SIZE), (WIDTH - QR_SIZE, 0))
+
+
+def wrap_chars(text: str, font: Font, width: int, lines: int) -> list[str]:
+    """`text` cut into lines of `width` pixels anywhere (an address has no spaces)."""
+    columns = max(1, width // max(1, int(font.getlength("M"))))
+    cut = [text[i : i + columns] for i in range(0, len(text), columns)] or [""]
+    if len(cut) > lines:
+        cut = [*cut[: lines - 1], cut[lines - 1] + ELLIPSIS]
+    return [fit(line, font, width) for line in cut]
 
 
 # --- the end --------------------------------------------------------------------------------

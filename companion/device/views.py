@@ -47,6 +47,7 @@ class IdleView:
     active: int  # 0 for p1, 1 for p2
     labels: tuple[str, str] = ("P1", "P2")  # short names beside the coins
     capital: int = 9  # the capitals' distance from the centre space
+    hint: str = ""  # what to do next, after the player's name: "scan a card"
     notice: str = ""
     status: str = ""
 
@@ -77,10 +78,23 @@ class MessageView:
 
 @dataclass(frozen=True, slots=True)
 class HelpView:
-    """The button map: per button its name, short press and long press; the phone code."""
+    """The button map: per button its name, short press and long press; the phone code,
+    and `phone` (a line saying how to see the phone page's address) when it is served."""
 
     rows: tuple[tuple[str, str, str], ...]
     pairing: str = ""
+    phone: str = ""
+    notice: str = ""
+    status: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class PhoneView:
+    """The phone pages: their address (also as a QR code) and the pairing code that lets a
+    phone change the game."""
+
+    url: str
+    pairing: str
     notice: str = ""
     status: str = ""
 
@@ -98,7 +112,7 @@ class EndView:
     status: str = ""
 
 
-View = IdleView | ChoiceView | MessageView | HelpView | EndView
+View = IdleView | ChoiceView | MessageView | HelpView | PhoneView | EndView
 
 BUTTON_MAP: tuple[tuple[str, str, str], ...] = (
     ("left", "up", "back"),

@@ -37,6 +37,17 @@ VICTORIES = {
     "civilian": "civilian victory",
 }
 
+# --- what to do next ------------------------------------------------------------------------
+
+IDLE_HINT = "scan a card"  # after the player's name: "Ann: scan a card"
+SEE_PHONE = "right: address and QR"  # on the button map, under the pairing code
+NEW_GAME_QUESTION = (
+    "Leave this result?",
+    "It stays in the history.",
+    "select: new game",
+    "left/right: stay",
+)
+
 # --- refusals: one wording each, shown on the OLED's bottom line (25 characters) -----------
 
 SCAN_FIRST = "Scan a card first"

@@ -122,7 +122,7 @@ def import_history(catalog: Catalog, journal: Journal, data: Any) -> Imported:
             the file and its line); nothing is written then.
         JournalError: read-only or busy journal.
     """
-    games = _checked_history(catalog, data)
+    games = check_history(catalog, data)
     known = existing_hashes(journal)
     result = Imported()
     for index, (entry, lines) in enumerate(games, start=1):
@@ -145,12 +145,26 @@ def import_history(catalog: Catalog, journal: Journal, data: Any) -> Imported:
     return Imported(result.added, result.already, len(names))
 
 
+def parsed_history(data: bytes) -> dict[str, Any] | None:
+    """The parsed history file in an upload, or None for anything else (a game record in
+    JSON Lines, even of one line, is an object without "format")."""
+    try:
+        parsed = json.loads(data.decode("utf-8-sig"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        return None
+    return parsed if isinstance(parsed, dict) and "format" in parsed else None
+
+
 def _records(lines: Sequence[str]) -> list[Record]:
     return [json.loads(line) for line in lines]
 
 
-def _checked_history(catalog: Catalog, data: Any) -> list[tuple[Mapping[str, Any], list[str]]]:
-    """The games of a history file as (entry, record lines), every one checked by the rules."""
+def check_history(catalog: Catalog, data: Any) -> list[tuple[Mapping[str, Any], list[str]]]:
+    """The games of a history file as (entry, record lines), every one checked by the rules.
+
+    Raises:
+        RecordRefused: not a history file, or a game the rules refuse (its index and line).
+    """
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise RecordRefused(f'not a history file (no "format": "{FORMAT}")')
     if data.get("version") != VERSION:

@@ -336,10 +336,18 @@ class Journal:
 
     # --- reading ---------------------------------------------------------------------------
 
-    def games(self) -> list[GameSummary]:
-        """Every game, newest first."""
-        rows = self._query("SELECT * FROM games ORDER BY id DESC")
+    def games(self, limit: int | None = None, offset: int = 0) -> list[GameSummary]:
+        """Every game newest first, or `limit` of them after the `offset` newest (a page)."""
+        if limit is None:
+            rows = self._query("SELECT * FROM games ORDER BY id DESC")
+        else:
+            sql = "SELECT * FROM games ORDER BY id DESC LIMIT ? OFFSET ?"
+            rows = self._query(sql, (limit, offset))
         return [_summary(row) for row in rows]
+
+    def game_count(self) -> int:
+        """How many games the journal holds."""
+        return int(self._query("SELECT count(*) FROM games")[0][0])
 
     def game(self, game_id: int) -> GameSummary:
         """The summary of one game.

@@ -113,18 +113,19 @@ def rename_player(journal: Journal, old: str, new: str) -> int:
     with journal.transaction() as db:
         steps_applied(db)
         games = db.execute(
-            "SELECT id, players FROM games "
+            "SELECT id, players, started FROM games "
             f"WHERE id IN (SELECT id FROM ({_SEATS}) WHERE value = ?)",
             (old,),
         ).fetchall()
         listed = db.execute("SELECT added FROM players WHERE name = ?", (old,)).fetchone()
         if not games and listed is None:
             raise PlayerRefused(f"No player called {old!r}")
-        for game_id, players in games:
+        for game_id, players, _ in games:
             seats = json.loads(players).items()
             names = {seat: new if value == old else value for seat, value in seats}
             db.execute("UPDATE games SET players = ? WHERE id = ?", (dumps(names), game_id))
         db.execute("DELETE FROM players WHERE name = ?", (old,))
-        added = str(listed[0]) if listed is not None else journal.now()
+        # Keep their place in the list: when added, else their latest game.
+        added = str(listed[0]) if listed is not None else max(str(g[2]) for g in games)
         db.execute("INSERT OR IGNORE INTO players (name, added) VALUES (?, ?)", (new, added))
     return len(games)

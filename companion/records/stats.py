@@ -57,11 +57,8 @@ class GameFacts:
     first: str | None
     victory: str | None
     seats: tuple[Seat, ...]
-
-    @property
-    def shared(self) -> bool:
-        """Whether more than one seat won (a shared victory)."""
-        return sum(seat.won for seat in self.seats) > 1
+    shared: bool
+    """Whether more than one seat won (a shared victory)."""
 
     @property
     def day(self) -> str:
@@ -95,6 +92,7 @@ def facts_from_summary(
         first=summary.get("first"),
         victory=summary.get("victory"),
         seats=seats,
+        shared=len(winners) > 1,
     )
 
 
@@ -119,22 +117,190 @@ def select(
     return sorted(chosen, key=lambda facts: (facts.finished, facts.id))
 
 
-def statistics(games: Sequence[GameFacts], player: str | None = None) -> dict[str, Any]:
+def statistics(games: Iterable[GameFacts], player: str | None = None) -> dict[str, Any]:
     """Every statistic of the games chosen by `select` (with the same `player`), as JSON."""
-    seats = [seat for facts in games for seat in _counted(facts, player)]
-    return {
-        "games": len(games),
-        "players": players_table(games),
-        "head_to_head": head_to_head(games),
-        "victories": victories(games),
-        "first_player": first_player(games),
-        "categories": categories(seats),
-        "over_time": over_time(games, player),
-        "wonders": owners_won(games, player, "wonders"),
-        "progress_tokens": owners_won(games, player, "tokens"),
-        "longest": extremes(games, longest=True),
-        "shortest": extremes(games, longest=False),
-    }
+    tally = Tally(player)
+    for facts in games:
+        tally.add(facts)
+    return tally.result()
+
+
+def matches(
+    facts: GameFacts,
+    *,
+    game: str = "duel",
+    player: str | None = None,
+    since: str | None = None,
+    until: str | None = None,
+) -> bool:
+    """Whether `select` with these filters keeps the game."""
+    return bool(select([facts], game=game, player=player, since=since, until=until))
+
+
+def _rate(part: int, whole: int) -> float:
+    return round(part / whole, 3) if whole else 0.0
+
+
+class Tally:
+    """The running sums behind every statistic: games are added one at a time (in any
+    order), so that a page adds a newly finished game instead of counting all again."""
+
+    def __init__(self, player: str | None = None) -> None:
+        self.player = player
+        self.games = 0
+        self.players: dict[str, list[int]] = {}  # name -> [games, wins, shared]
+        self.pairs: dict[tuple[str, str], list[int]] = {}  # -> [games, wins a, wins b, shared]
+        self.victories = dict.fromkeys(VICTORIES, 0)
+        self.first = [0, 0, 0]  # games, wins, shared
+        self.rows: list[str] = []
+        self.days: dict[str, list[Any]] = {}  # day -> [games, seats, [sums per row + total]]
+        self.owned: dict[str, dict[str, list[int]]] = {"wonders": {}, "tokens": {}}
+        self.timed: list[tuple[float, int, GameFacts]] = []
+
+    def add(self, facts: GameFacts) -> None:
+        """Count one finished game (chosen by the same filters as the others)."""
+        self.games += 1
+        kind = "shared" if facts.shared else facts.victory
+        if kind is not None:
+            self.victories[kind] = self.victories.get(kind, 0) + 1
+        self._players(facts)
+        self._first(facts)
+        counted = _counted(facts, self.player)
+        if counted and not self.rows:
+            self.rows = list(counted[0].scores)
+        day = self.days.setdefault(facts.day, [0, 0, [0] * (len(self.rows) + 1)])
+        day[0] += 1
+        for seat in counted:
+            day[1] += 1
+            sums = day[2]
+            for index, row in enumerate(self.rows):
+                sums[index] += seat.scores.get(row, 0)
+            sums[-1] += seat.total
+            won = int(seat.won and not facts.shared)
+            for kind_, owned in (("wonders", seat.wonders), ("tokens", seat.tokens)):
+                table = self.owned[kind_]
+                for item in owned:
+                    counts = table.setdefault(item, [0, 0])
+                    counts[0] += 1
+                    counts[1] += won
+        if facts.minutes is not None:
+            self.timed.append((facts.minutes, facts.id, facts))
+
+    def _players(self, facts: GameFacts) -> None:
+        named = sorted((seat for seat in facts.seats if seat.name), key=lambda s: s.name)
+        for seat in named:
+            row = self.players.setdefault(seat.name, [0, 0, 0])
+            row[0] += 1
+            if seat.won:
+                row[2 if facts.shared else 1] += 1
+        for a, b in combinations(named, 2):
+            if a.name == b.name:
+                continue
+            pair = self.pairs.setdefault((a.name, b.name), [0, 0, 0, 0])
+            pair[0] += 1
+            if a.won and b.won:
+                pair[3] += 1
+            elif a.won or b.won:
+                pair[1 if a.won else 2] += 1
+
+    def _first(self, facts: GameFacts) -> None:
+        first = next((seat for seat in facts.seats if seat.seat == facts.first), None)
+        if first is not None:
+            self.first[0] += 1
+            if first.won:
+                self.first[2 if facts.shared else 1] += 1
+
+    def result(self) -> dict[str, Any]:
+        """The statistics as JSON (the object `/stats.json` serves)."""
+        seats = sum(day[1] for day in self.days.values())
+        sums = [sum(column) for column in zip(*(d[2] for d in self.days.values()), strict=True)]
+        return {
+            "games": self.games,
+            "players": self._players_table(),
+            "head_to_head": self._head_to_head(),
+            "victories": dict(self.victories),
+            "first_player": {
+                "games": self.first[0],
+                "wins": self.first[1],
+                "shared": self.first[2],
+                "rate": _rate(self.first[1], self.first[0]),
+            },
+            "categories": {
+                "rows": list(self.rows),
+                "average": self._average(sums, seats),
+                "seats": seats,
+            },
+            "over_time": self._over_time(),
+            "wonders": self._owned("wonders"),
+            "progress_tokens": self._owned("tokens"),
+            "longest": self._extremes(longest=True),
+            "shortest": self._extremes(longest=False),
+        }
+
+    def _average(self, sums: Sequence[int], seats: int) -> dict[str, float]:
+        if not seats:
+            return {}
+        names = [*self.rows, "total"]
+        return {row: round(value / seats, 1) for row, value in zip(names, sums, strict=True)}
+
+    def _players_table(self) -> list[dict[str, Any]]:
+        """Games, wins, shared victories and losses per named player, most wins first."""
+        table = [
+            {"name": name, "games": games, "wins": wins, "shared": shared,
+             "losses": games - wins - shared, "rate": _rate(wins, games)}
+            for name, (games, wins, shared) in self.players.items()
+        ]  # fmt: skip
+        return sorted(table, key=lambda r: (-r["wins"], -r["games"], r["name"]))
+
+    def _head_to_head(self) -> list[dict[str, Any]]:
+        """Each pair of named players who met: games, each one's wins, shared victories."""
+        table = [
+            {"players": [a, b], "games": games, "wins": [wins_a, wins_b], "shared": shared}
+            for (a, b), (games, wins_a, wins_b, shared) in self.pairs.items()
+        ]
+        return sorted(table, key=lambda r: (-r["games"], r["players"]))
+
+    def _over_time(self) -> list[dict[str, Any]]:
+        """The average points per category of a seat, per period, oldest first."""
+        days = sorted(self.days)
+        if not days:
+            return []
+        width = period_of(days[0], days[-1])
+        periods: dict[str, list[Any]] = {}
+        for day in days:
+            games, seats, sums = self.days[day]
+            period = periods.setdefault(day[:width], [0, 0, [0] * len(sums)])
+            period[0] += games
+            period[1] += seats
+            period[2] = [a + b for a, b in zip(period[2], sums, strict=True)]
+        return [
+            {"period": name, "games": games, "average": self._average(sums, seats)}
+            for name, (games, seats, sums) in periods.items()
+        ]
+
+    def _owned(self, kind: str) -> list[dict[str, Any]]:
+        """Per wonder or progress token: how often it was owned and its owner won."""
+        table = [
+            {"id": item, "owned": owned, "won": won, "rate": _rate(won, owned)}
+            for item, (owned, won) in self.owned[kind].items()
+        ]
+        return sorted(table, key=lambda r: (-r["owned"], -r["rate"], r["id"]))
+
+    def _extremes(self, *, longest: bool) -> list[dict[str, Any]]:
+        """The longest (or shortest) games in minutes, among games with real times."""
+        chosen = sorted(self.timed, key=lambda t: (t[0], t[1]), reverse=longest)[:EXTREMES]
+        return [
+            {
+                "id": facts.id,
+                "minutes": facts.minutes,
+                "cards": facts.cards,
+                "finished": facts.finished,
+                "players": [seat.name for seat in facts.seats],
+                "winners": [seat.name for seat in facts.seats if seat.won],
+                "victory": "shared" if facts.shared else facts.victory,
+            }
+            for _, _, facts in chosen
+        ]
 
 
 def _counted(facts: GameFacts, player: str | None) -> tuple[Seat, ...]:
@@ -144,148 +310,10 @@ def _counted(facts: GameFacts, player: str | None) -> tuple[Seat, ...]:
     return tuple(seat for seat in facts.seats if seat.name == player)
 
 
-def _rate(part: int, whole: int) -> float:
-    return round(part / whole, 3) if whole else 0.0
-
-
-def players_table(games: Iterable[GameFacts]) -> list[dict[str, Any]]:
-    """Games, wins, shared victories and losses per named player, most wins first."""
-    table: dict[str, dict[str, Any]] = {}
-    for facts in games:
-        for seat in facts.seats:
-            if not seat.name:
-                continue
-            row = table.setdefault(
-                seat.name, {"name": seat.name, "games": 0, "wins": 0, "shared": 0}
-            )
-            row["games"] += 1
-            if seat.won:
-                row["shared" if facts.shared else "wins"] += 1
-    for row in table.values():
-        row["losses"] = row["games"] - row["wins"] - row["shared"]
-        row["rate"] = _rate(row["wins"], row["games"])
-    return sorted(table.values(), key=lambda r: (-r["wins"], -r["games"], r["name"]))
-
-
-def head_to_head(games: Iterable[GameFacts]) -> list[dict[str, Any]]:
-    """Each pair of named players who met: games, each one's wins, shared victories."""
-    pairs: dict[tuple[str, str], dict[str, Any]] = {}
-    for facts in games:
-        named = sorted((seat for seat in facts.seats if seat.name), key=lambda s: s.name)
-        for a, b in combinations(named, 2):
-            if a.name == b.name:
-                continue
-            row = pairs.setdefault(
-                (a.name, b.name),
-                {"players": [a.name, b.name], "games": 0, "wins": [0, 0], "shared": 0},
-            )
-            row["games"] += 1
-            if a.won and b.won:
-                row["shared"] += 1
-            elif a.won or b.won:
-                row["wins"][0 if a.won else 1] += 1
-    return sorted(pairs.values(), key=lambda r: (-r["games"], r["players"]))
-
-
-def victories(games: Iterable[GameFacts]) -> dict[str, int]:
-    """How the games were won; a shared victory counts in `shared` only."""
-    counts = dict.fromkeys(VICTORIES, 0)
-    for facts in games:
-        kind = "shared" if facts.shared else facts.victory
-        if kind is not None:
-            counts[kind] = counts.get(kind, 0) + 1
-    return counts
-
-
-def first_player(games: Iterable[GameFacts]) -> dict[str, Any]:
-    """How often the player who began the game won it (games with a known first player)."""
-    played = wins = shared = 0
-    for facts in games:
-        first = next((seat for seat in facts.seats if seat.seat == facts.first), None)
-        if first is None:
-            continue
-        played += 1
-        if first.won:
-            shared += facts.shared
-            wins += not facts.shared
-    return {"games": played, "wins": wins, "shared": shared, "rate": _rate(wins, played)}
-
-
-def _rows(seats: Sequence[Seat]) -> list[str]:
-    """The categories, in the order of the first seat's scores."""
-    return list(seats[0].scores) if seats else []
-
-
-def _average(seats: Sequence[Seat]) -> dict[str, float]:
-    rows = _rows(seats)
-    sums = dict.fromkeys([*rows, "total"], 0)
-    for seat in seats:
-        for row in rows:
-            sums[row] += seat.scores.get(row, 0)
-        sums["total"] += seat.total
-    return {row: round(value / len(seats), 1) for row, value in sums.items()} if seats else {}
-
-
-def categories(seats: Sequence[Seat]) -> dict[str, Any]:
-    """The average points of a player in a game, per category and in total."""
-    return {"rows": _rows(seats), "average": _average(seats), "seats": len(seats)}
-
-
 def period_of(first: str, last: str) -> int:
     """How many characters of a date name its period: 10 (day), 7 (month) or 4 (year)."""
-    if not first:
-        return 10
     start, end = date.fromisoformat(first[:10]), date.fromisoformat(last[:10])
     if (end - start).days <= 31:
         return 10
     months = (end.year - start.year) * 12 + end.month - start.month
     return 7 if months <= 36 else 4
-
-
-def over_time(games: Sequence[GameFacts], player: str | None) -> list[dict[str, Any]]:
-    """The average points per category of a seat, per period, oldest first."""
-    if not games:
-        return []
-    width = period_of(games[0].day, games[-1].day)
-    periods: dict[str, tuple[list[Seat], list[int]]] = {}
-    for facts in games:
-        seats, ids = periods.setdefault(facts.day[:width], ([], []))
-        seats.extend(_counted(facts, player))
-        ids.append(facts.id)
-    return [
-        {"period": period, "games": len(ids), "average": _average(seats)}
-        for period, (seats, ids) in periods.items()
-    ]
-
-
-def owners_won(games: Iterable[GameFacts], player: str | None, kind: str) -> list[dict[str, Any]]:
-    """Per wonder (kind "wonders") or progress token ("tokens"): how often it was built or
-    taken, and how often its owner won the game (a shared victory is not a win)."""
-    table: dict[str, dict[str, Any]] = {}
-    for facts in games:
-        for seat in _counted(facts, player):
-            for owned in seat.wonders if kind == "wonders" else seat.tokens:
-                row = table.setdefault(owned, {"id": owned, "owned": 0, "won": 0})
-                row["owned"] += 1
-                row["won"] += seat.won and not facts.shared
-    for row in table.values():
-        row["rate"] = _rate(row["won"], row["owned"])
-    return sorted(table.values(), key=lambda r: (-r["owned"], -r["rate"], r["id"]))
-
-
-def extremes(games: Iterable[GameFacts], *, longest: bool) -> list[dict[str, Any]]:
-    """The longest (or shortest) games in minutes, among games with real times."""
-    timed = [facts for facts in games if facts.minutes is not None]
-    timed.sort(key=lambda facts: (facts.minutes or 0.0, facts.id), reverse=longest)
-    return [
-        {
-            "id": facts.id,
-            "minutes": facts.minutes,
-            "cards": facts.cards,
-            "finished": facts.finished,
-            "players": [seat.name for seat in facts.seats],
-            "winners": [seat.name for seat in facts.seats if seat.won],
-            "victory": "shared" if facts.shared else facts.victory,
-        }
-        for facts in timed[:EXTREMES]
-    ]

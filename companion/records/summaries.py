@@ -15,10 +15,8 @@ seven categories.
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
-from functools import partial
 from typing import Any
 
 from companion.engine.scoring import ROWS, score_sheet
@@ -122,45 +120,94 @@ Summarize = Callable[[int], dict[str, Any]]
 
 
 class FactsCache:
-    """Summaries made from the events for games without a valid stored one, by (id, seq)."""
+    """The facts of every finished game, each kept with what it was made from (the game's
+    names and latest seq), so that after a change only the changed games are read again."""
 
     def __init__(self) -> None:
-        self._made: dict[tuple[int, int], dict[str, Any]] = {}
-        self._lock = threading.Lock()
+        self.facts: dict[int, tuple[tuple[str, int], GameFacts]] = {}
 
-    def get(self, key: tuple[int, int], make: Callable[[], dict[str, Any]]) -> dict[str, Any]:
-        """The summary for `key`, made once."""
-        with self._lock:
-            found = self._made.get(key)
-        if found is None:
-            found = make()
-            with self._lock:
-                self._made[key] = found
-        return found
+    def made_from(self, game_id: int) -> tuple[str, int] | None:
+        """The names and seq the kept facts of a game were made from, if any."""
+        found = self.facts.get(game_id)
+        return found[0] if found is not None else None
 
 
-def load_facts(journal: Journal, summarize: Summarize, cache: FactsCache) -> list[GameFacts]:
+def load_facts(
+    journal: Journal, summarize: Summarize, cache: FactsCache, changed: set[int] | None = None
+) -> list[GameFacts]:
     """Every finished game as `GameFacts`, from stored summaries where they are valid.
 
-    `summarize(game_id)` makes a missing or stale summary from the events (the caller passes
-    a replay with its catalog); results are kept in `cache`.
+    Only the games in `changed` are read again (every game when None) and only those whose
+    names or latest seq differ from `cache`. `summarize(game_id)` makes a missing or stale
+    summary from the events (the caller passes a replay with its catalog).
     """
-    stored = has_table(journal, "game_summaries")
-    columns = "s.seq, s.summary" if stored else "NULL, NULL"
-    join = "LEFT JOIN game_summaries s ON s.game_id = g.id" if stored else ""
-    rows = journal.query(
-        f"SELECT g.id, g.players, {columns}, "
-        "(SELECT MAX(seq) FROM events e WHERE e.game_id = g.id) "
-        f"FROM games g {join} WHERE g.status = 'finished' ORDER BY g.id"
+    last = "(SELECT MAX(seq) FROM events e WHERE e.game_id = g.id)"
+    finished = (
+        "FROM games g LEFT JOIN game_summaries s ON s.game_id = g.id WHERE g.status = 'finished'"
     )
-    valid = [(gid, players, text) for gid, players, seq, text, last in rows if seq == last]
-    parsed = json.loads("[" + ",".join(text for _, _, text in valid) + "]")
-    facts = [
-        facts_from_summary(int(gid), summary, json.loads(players))
-        for (gid, players, _), summary in zip(valid, parsed, strict=True)
+    if not has_table(journal, "game_summaries"):  # a journal no summary was written to yet
+        finished = (
+            "FROM games g, (SELECT NULL AS seq, NULL AS summary) s WHERE g.status = 'finished'"
+        )
+    among: str = ""
+    params: tuple[str, ...] = ()
+    if changed is not None:
+        among, params = (
+            " AND g.id IN (SELECT value FROM json_each(?))",
+            (json.dumps(sorted(changed)),),
+        )
+    rows = journal.query(f"SELECT g.id, g.players, s.seq, {last} {finished}{among}", params)
+    now = {int(gid): (str(players), int(top or 0), seq == top) for gid, players, seq, top in rows}
+    for gone in (cache.facts.keys() if changed is None else changed) - now.keys():
+        cache.facts.pop(gone, None)  # no longer finished (an undo after the end)
+    missing = {gid: row for gid, row in now.items() if cache.made_from(gid) != row[:2]}
+    valid = [gid for gid, (_, _, ok) in missing.items() if ok]
+    if valid:  # their summaries and names as one JSON array: one parse for all of them
+        (text,) = journal.query(
+            "SELECT json_group_array(json_array(g.id, json(g.players), json(s.summary))) "
+            f"{finished} AND g.id IN (SELECT value FROM json_each(?))",
+            (json.dumps(valid),),
+        )[0]
+        for gid, names, summary in json.loads(text):
+            players, top, _ = missing[gid]
+            cache.facts[gid] = ((players, top), facts_from_summary(gid, summary, names))
+    for gid, (players, top, ok) in missing.items():
+        if not ok:
+            made = facts_from_summary(gid, summarize(gid), json.loads(players))
+            cache.facts[gid] = ((players, top), made)
+    return [facts for _, facts in cache.facts.values()]
+
+
+def pad_summary(saved: str, scored: Mapping[str, Any], sheet: Mapping[str, Any]) -> dict[str, Any]:
+    """The summary of a saved score pad of another 7 Wonders game, from its `scorepad --json`
+    object and its sheet: seats "1", "2"... in sheet order (named as the sheet names them),
+    each board a "wonder" of its seat, a victory on points "civilian" (several winners: shared).
+    """
+    boards = {
+        p.get("name"): [p["wonder"]]
+        for p in sheet.get("players", [])
+        if isinstance(p, dict) and isinstance(p.get("wonder"), str)
+    }
+    winners = set(scored["winners"])
+    seats = [
+        {
+            "seat": str(index),
+            "scores": dict(player["scores"]),
+            "total": player["total"],
+            "wonders": boards.get(player["name"], []),
+            "tokens": [],
+        }
+        for index, player in enumerate(scored["players"], start=1)
     ]
-    for gid, players, seq, _, last in rows:
-        if seq != last:
-            made = cache.get((int(gid), int(last or 0)), partial(summarize, int(gid)))
-            facts.append(facts_from_summary(int(gid), made, json.loads(players)))
-    return facts
+    return {
+        "game": scored["game"],
+        "finished": saved,
+        "minutes": None,
+        "cards": 0,
+        "first": None,
+        "winners": [
+            s["seat"] for s, p in zip(seats, scored["players"], strict=True) if p["name"] in winners
+        ],
+        "victory": "civilian",
+        "seats": seats,
+    }

@@ -29,6 +29,31 @@ STEPS: dict[str, str] = {
             summary TEXT NOT NULL
         );
     """,
+    # A log of the changes statistics depend on, written by triggers (so that the journal's own
+    # writes count too): a page reads the games changed since the last entry it saw instead
+    # of every game. `game_id` is NULL for a change of the remembered players.
+    "change-log-1": """
+        CREATE TABLE IF NOT EXISTS change_log (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            game_id INTEGER
+        );
+        CREATE TRIGGER IF NOT EXISTS change_log_game_added AFTER INSERT ON games
+        BEGIN INSERT INTO change_log (game_id) VALUES (NEW.id); END;
+        CREATE TRIGGER IF NOT EXISTS change_log_game_changed AFTER UPDATE ON games
+        WHEN OLD.status IS NOT NEW.status OR OLD.players IS NOT NEW.players
+            OR OLD.winner IS NOT NEW.winner OR OLD.victory IS NOT NEW.victory
+        BEGIN INSERT INTO change_log (game_id) VALUES (NEW.id); END;
+        CREATE TRIGGER IF NOT EXISTS change_log_summary_added AFTER INSERT ON game_summaries
+        BEGIN INSERT INTO change_log (game_id) VALUES (NEW.game_id); END;
+        CREATE TRIGGER IF NOT EXISTS change_log_summary_changed AFTER UPDATE ON game_summaries
+        BEGIN INSERT INTO change_log (game_id) VALUES (NEW.game_id); END;
+        CREATE TRIGGER IF NOT EXISTS change_log_summary_removed AFTER DELETE ON game_summaries
+        BEGIN INSERT INTO change_log (game_id) VALUES (OLD.game_id); END;
+        CREATE TRIGGER IF NOT EXISTS change_log_player_added AFTER INSERT ON players
+        BEGIN INSERT INTO change_log (game_id) VALUES (NULL); END;
+        CREATE TRIGGER IF NOT EXISTS change_log_player_removed AFTER DELETE ON players
+        BEGIN INSERT INTO change_log (game_id) VALUES (NULL); END;
+    """,
     # Finished score pads of the other 7 Wonders games (companion.records.pads): the sheet as
     # entered, and what the history lists of it.
     "pads-1": """
@@ -52,7 +77,7 @@ def steps_applied(db: sqlite3.Connection) -> None:
     done = {row[0] for row in db.execute("SELECT step FROM schema_steps")}
     for step, sql in STEPS.items():
         if step not in done:
-            for statement in filter(str.strip, sql.split(";")):
+            for statement in _statements(sql):
                 db.execute(statement)
             db.execute(
                 "INSERT INTO schema_steps (step, applied) VALUES (?, datetime('now'))", (step,)
@@ -63,3 +88,30 @@ def has_table(journal: Journal, name: str) -> bool:
     """Whether the journal holds table `name` (a read-only journal may not have it yet)."""
     found = journal.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (name,))
     return bool(found)
+
+
+def _statements(sql: str) -> list[str]:
+    """The statements of a script, each whole (a trigger's body holds semicolons); run one
+    by one inside the caller's transaction (`executescript` would commit it)."""
+    statements, current = [], ""
+    for piece in sql.split(";"):
+        current += piece + ";"
+        if sqlite3.complete_statement(current):
+            if current.strip(" \n;"):
+                statements.append(current.strip())
+            current = ""
+    return statements
+
+
+def latest_change(journal: Journal) -> int | None:
+    """The id of the latest entry of the change log (None while the journal has no log)."""
+    if not has_table(journal, "change_log"):
+        return None
+    return int(journal.query("SELECT COALESCE(MAX(id), 0) FROM change_log")[0][0])
+
+
+def changed_since(journal: Journal, entry: int) -> tuple[set[int], bool]:
+    """The games changed after log entry `entry`, and whether the players' list changed."""
+    rows = journal.query("SELECT DISTINCT game_id FROM change_log WHERE id > ?", (entry,))
+    games = {int(game_id) for (game_id,) in rows if game_id is not None}
+    return games, any(game_id is None for (game_id,) in rows)

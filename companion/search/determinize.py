@@ -15,7 +15,7 @@ from companion.engine.events import Deal
 from companion.engine.rules import apply
 from companion.engine.state import GameState, Phase, evolve
 
-from .view import hidden_positions, unseen_cards
+from .view import hidden_positions, is_guild_slot, unseen_cards
 
 __all__ = ["deal_if_needed", "determinize", "needs_deal", "random_layout"]
 
@@ -28,7 +28,7 @@ def determinize(state: GameState, rng: random.Random) -> GameState:
         return state
     catalog = state.catalog
     others, guilds = unseen_cards(state, structure.age)
-    guild_slots = [i for i in hidden if catalog.card(structure.cards[i] or "").is_guild]
+    guild_slots = [i for i in hidden if is_guild_slot(catalog, structure.cards[i] or "")]
     other_slots = [i for i in hidden if i not in guild_slots]
     cards = list(structure.cards)
     for slots, pool in ((other_slots, others), (guild_slots, guilds)):

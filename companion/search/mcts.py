@@ -29,6 +29,8 @@ EXPLORATION = 0.7
 """UCB's exploration constant (rewards lie in 0..1)."""
 ROLLOUT_PLIES = 12
 """Events a rollout plays before the position is scored (or until the game ends)."""
+PRIOR_VISITS = 0
+"""Visits a new node starts with, valued by `evaluate` right after its move (0: none)."""
 
 
 @dataclass(slots=True, eq=False)
@@ -110,6 +112,9 @@ def search(
                 child = Node(event, mover, available=1)
                 node.children[key_of(event)] = child
                 world = step(world, event, rng)
+                if PRIOR_VISITS:  # the evaluation right after the move, as a few visits
+                    child.visits = PRIOR_VISITS
+                    child.reward = PRIOR_VISITS * evaluate(world, mover)
                 path.append(child)
                 break
             event, child = _select(node, legal)

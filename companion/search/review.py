@@ -2,7 +2,9 @@
 most (with what the search preferred), and the turning point.
 
 Each move is judged as the player could see it then: the search answers the state before the
-move (public information only) and the move played is compared with its best answer.
+move (public information only) and the move played is compared with its best answer. The
+chart follows the evaluation of the position after each event (`policy.evaluate`), which does
+not depend on how often the search happened to try the move played.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from companion.engine.events import Deal, Event, KeepLibraryToken, Setup
 from companion.engine.state import GameState, Player
 
 from .player import Level, suggest
-from .policy import acting_player
+from .policy import acting_player, evaluate
 
 __all__ = ["MoveReview", "Review", "review"]
 
@@ -42,9 +44,10 @@ class MoveReview:
 
 @dataclass(frozen=True, slots=True)
 class Review:
-    """p1's chance to win after each event (`chances[i]` after event i, the last one the
-    result: 1, 0.5 or 0), every move reviewed, the costliest of each player, and the index of
-    the turning point (None for a shared victory or an unfinished game)."""
+    """p1's chance to win after each event (`chances[i]` after event i, by `evaluate`: the
+    position as it stands, 1, 0.5 or 0 once the game is over), every move reviewed by the
+    search, the costliest of each player, and the index of the turning point (None for a
+    shared victory or an unfinished game)."""
 
     chances: tuple[float, ...]
     moves: tuple[MoveReview, ...]
@@ -61,13 +64,11 @@ def review(
 ) -> Review:
     """Review a game: `states[i + 1]` is the state after `events[i]` (`states[0]` the new
     game), as `replay_record` gives them."""
-    chance = 0.5
-    chances: list[float] = []
+    chances = [evaluate(after, Player.P1) for after in states[1 : len(events) + 1]]
     reviewed: list[MoveReview] = []
     for index, event in enumerate(events):
         before = states[index]
         if isinstance(event, Setup | Deal):
-            chances.append(chance)
             continue
         drawn = event.drawn if isinstance(event, KeepLibraryToken) else None
         answer = suggest(before, level, seed, drawn=drawn)
@@ -75,11 +76,7 @@ def review(
         played = next(m for m in answer.moves if m.event == event)
         best = answer.moves[0]
         reviewed.append(MoveReview(index, mover, event, best.event, played.win, best.win))
-        chance = played.win if mover is Player.P1 else 1.0 - played.win
-        chances.append(chance)
     final = states[len(events)]
-    if final.finished:
-        chances[-1] = 0.5 if final.shared else 1.0 if final.winner is Player.P1 else 0.0
     by_cost = sorted(reviewed, key=lambda m: (-m.cost, m.index))
     costliest = (
         tuple(m for m in by_cost if m.player is Player.P1 and m.cost > 0)[:COSTLIEST],

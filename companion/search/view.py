@@ -19,12 +19,14 @@ from dataclasses import dataclass
 from companion.engine.cards import CardId, Catalog
 from companion.engine.rules import is_face_up
 from companion.engine.state import GameState
+from companion.engine.structure import GUILD_BACK, UNKNOWN
 
 __all__ = [
     "HIDDEN",
     "HIDDEN_GUILD",
     "PublicView",
     "hidden_positions",
+    "is_guild_slot",
     "public_seed",
     "unseen_cards",
 ]
@@ -36,15 +38,22 @@ HIDDEN_GUILD = "?guild"
 
 
 def hidden_positions(state: GameState) -> tuple[int, ...]:
-    """Layout positions of the current structure holding a face-down card."""
+    """Layout positions of the current structure whose card nobody knows: face down, or
+    turned up but not named yet (a partial deal's card awaiting its `reveal`)."""
     structure = state.structure
     if structure is None:
         return ()
     return tuple(
         index
         for index, card in enumerate(structure.cards)
-        if card is not None and not is_face_up(state, index)
+        if card is not None and (card in UNKNOWN or not is_face_up(state, index))
     )
+
+
+def is_guild_slot(catalog: Catalog, card: str) -> bool:
+    """Whether a hidden structure entry shows a guild's back (age 3): the marker of a
+    partial deal, or a named guild."""
+    return card == GUILD_BACK or (card not in UNKNOWN and catalog.card(card).is_guild)
 
 
 def _seen(state: GameState) -> set[CardId]:
@@ -126,7 +135,7 @@ class PublicView:
 def _public_card(catalog: Catalog, card: CardId | None) -> str | None:
     if card is None:
         return None
-    return HIDDEN_GUILD if catalog.card(card).is_guild else HIDDEN
+    return HIDDEN_GUILD if is_guild_slot(catalog, card) else HIDDEN
 
 
 def _city(state: GameState, index: int) -> tuple[object, ...]:

@@ -112,6 +112,7 @@ class Scanner:
                     self._recover()
                     failures = 0
                 if frame is None:  # a video file or folder has no more frames
+                    log.warning("camera: the folder or video has no more frames; scanning stops")
                     return
                 self._scan(decoder, frame, started)
                 if self._interval:

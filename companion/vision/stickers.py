@@ -2,12 +2,15 @@
 
 A sticker is a white square `size_mm` wide: the 21x21 modules of a version-1 QR code plus a
 quiet zone of QUIET_MODULES modules on each side (25 modules across, so a 20 mm sticker has
-0.8 mm modules). On a sheet the card's name is printed in small text to the right of each
-sticker, and a thin grey square marks where to cut. Every page carries a 100 mm rule: print at
-100 % ("actual size", no fit to page) and check it before cutting.
+0.8 mm modules). On a sheet the card's name and, below it, its age and colour ("Age II,
+blue", "Guild, purple", "Wonder") are printed in small text to the right of each sticker, to
+find the card it goes on; cut marks at the sticker's four corners show where to cut. Every
+page carries a 100 mm rule: print at 100 % ("actual size", no fit to page) and check it
+before cutting.
 
-PDF and SVG are vector, so the modules are exactly the size asked for; PNG is drawn at 300 dpi
-with module edges rounded to whole pixels (the sticker is within one pixel of its size).
+The PDF is written by fpdf2 (compressed, vector) and SVG by hand (plain XML), so the modules
+are exactly the size asked for; PNG is drawn at 300 dpi with module edges rounded to whole
+pixels (the sticker is within one pixel of its size).
 """
 
 from __future__ import annotations
@@ -24,16 +27,19 @@ import numpy as np
 import segno
 from PIL import Image, ImageDraw, ImageFont
 
-from companion.family.cards import CardId
+from companion.catalog import default_catalog
+from companion.family.cards import CardId, FamilyCard
 from companion.family_catalog import default_family_catalog
 from companion.vision import payloads
 
-DEFAULT_SIZE_MM = 20.0  # the smallest read at 99.5 % in the scan zone (BENCHMARKS.md, Vision)
+DEFAULT_SIZE_MM = 20.0  # read in the scan zone and from above (BENCHMARKS.md; data/table.toml)
 QUIET_MODULES = 2
 PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}  # width, height in mm
 MARGIN_MM = 10.0
 GAP_MM = 3.0
 NAME_MM = 17.0  # width of the name column beside each sticker
+CUT_MM = 1.2  # length of a cut mark
+CUT_GAP_MM = 0.4  # between the sticker's corner and its cut marks
 NAME_PT = 6.5
 DPI = 300
 PT_PER_MM = 72 / 25.4
@@ -41,11 +47,13 @@ PT_PER_MM = 72 / 25.4
 
 @dataclass(frozen=True, slots=True)
 class Entry:
-    """One sticker to print: the id, its payload and the name printed beside it."""
+    """One sticker to print: the id, its payload, the name and the label printed beside it
+    (the card's age and colour, or what kind of piece it goes on)."""
 
     id: str
     payload: str
     name: str
+    label: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +93,7 @@ def entries(language: str = "en", game: str = "duel") -> list[Entry]:
             card_id,
             payloads.payload_for(card_id),
             local.get(card_id) or english.get(card_id) or card_id.replace("_", " ").title(),
+            label(card_id),
         )
         for card_id in payloads.sticker_ids()
     ]
@@ -93,13 +102,50 @@ def entries(language: str = "en", game: str = "duel") -> list[Entry]:
 def _family_entries(language: str) -> list[Entry]:
     cards = default_family_catalog().cards
     return [
-        Entry(card_id, payload, _name(cards[CardId(card_id)].names, language))
+        Entry(card_id, payload, _name(card.names, language), _family_label(card))
         for card_id, payload in payloads.family_sticker_table().by_id.items()
+        for card in (cards[CardId(card_id)],)
     ]
+
+
+def _family_label(card: FamilyCard) -> str:
+    """A base-game card's ages and colour: "Age I, brown", "Age I-II, grey", "Guild, purple"."""
+    if card.color.value == "purple":
+        return "Guild, purple"
+    first, last = AGES[card.ages[0]], AGES[card.ages[-1]]
+    ages = first if first == last else f"{first}-{last}"
+    return f"Age {ages}, {card.color.value}"
 
 
 def _name(names: Mapping[str, str], language: str) -> str:
     return names.get(language) or names["en"]
+
+
+AGES = {1: "I", 2: "II", 3: "III"}
+
+
+def label(sticker_id: str) -> str:
+    """What a sticker goes on: "Age II, blue", "Guild, purple", "Wonder", "Progress token"."""
+    catalog = default_catalog()
+    if catalog.is_card(sticker_id):
+        card = catalog.card(sticker_id)
+        if card.is_guild:
+            return f"Guild, {card.color.value}"
+        return f"Age {AGES[card.age]}, {card.color.value}"
+    kind = payloads.payload_for(sticker_id)[len(payloads.PREFIX)]
+    return "Wonder" if kind == "W" else "Progress token"
+
+
+def cut_marks(x: float, y: float, size_mm: float) -> list[tuple[float, float, float, float]]:
+    """Short lines (x1, y1, x2, y2 in mm) outside the four corners of the sticker at (x, y),
+    along its edges: where to cut."""
+    a, b = CUT_GAP_MM, CUT_GAP_MM + CUT_MM
+    lines = []
+    for cx, sx in ((x, -1), (x + size_mm, 1)):
+        for cy, sy in ((y, -1), (y + size_mm, 1)):
+            lines.append((cx + sx * a, cy, cx + sx * b, cy))  # along the horizontal edge
+            lines.append((cx, cy + sy * a, cx, cy + sy * b))  # along the vertical edge
+    return lines
 
 
 def layout(items: Sequence[Entry], size_mm: float, paper: str = "a4") -> list[list[Placed]]:
@@ -141,8 +187,10 @@ def _dark_runs(modules: np.ndarray) -> Iterator[tuple[int, int, int]]:
                 column += 1
 
 
-def _name_lines(name: str) -> list[str]:
-    return textwrap.wrap(name, 13)[:3] or [name]
+def _name_lines(entry: Entry) -> list[str]:
+    """The name (up to 3 lines) and the label below it."""
+    lines = textwrap.wrap(entry.name, 13)[:3] or [entry.name]
+    return [*lines, entry.label] if entry.label else lines
 
 
 def _title(paper: str, size_mm: float, page: int, pages: int) -> str:
@@ -186,12 +234,16 @@ def _svg_sticker(placed: Placed, size_mm: float) -> str:
     size = NAME_PT / PT_PER_MM
     lines = "".join(
         f'<tspan x="{name_x:.3f}" dy="{size * 1.15:.3f}">{escape(line)}</tspan>'
-        for line in _name_lines(placed.entry.name)
+        for line in _name_lines(placed.entry)
+    )
+    marks = "".join(
+        f"M{a:.3f} {b:.3f}L{c:.3f} {d:.3f}" for a, b, c, d in cut_marks(placed.x, placed.y, size_mm)
     )
     return (
         f'<g id="{placed.entry.id}">'
         f'<rect class="sticker" x="{placed.x:.4f}" y="{placed.y:.4f}" width="{size_mm}" '
-        f'height="{size_mm}" fill="#fff" stroke="#bbb" stroke-width="0.1"/>'
+        f'height="{size_mm}" fill="#fff"/>'
+        f'<path class="cut" d="{marks}" stroke="#000" stroke-width="0.15" fill="none"/>'
         f'<path d="{path}" fill="#000" shape-rendering="crispEdges"/>'
         f'<text y="{placed.y:.3f}" font-family="Helvetica, Arial, sans-serif" '
         f'font-size="{size:.3f}">{lines}</text></g>'
@@ -202,91 +254,41 @@ def _svg_sticker(placed: Placed, size_mm: float) -> str:
 
 
 def pdf_document(pages: list[list[Placed]], size_mm: float, paper: str) -> bytes:
-    """A PDF 1.4 file, one page per list, drawn in vector with the Helvetica base font."""
-    width, height = (v * PT_PER_MM for v in PAPERS[paper])
-    objects: list[bytes] = [
-        b"",
-        b"",
-        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>",
-    ]
-    kids = []
+    """A compressed PDF (fpdf2), one page per list, in vector with the Helvetica core font."""
+    from fpdf import FPDF
+
+    pdf = FPDF(unit="mm", format=PAPERS[paper])
+    pdf.set_compression(True)
+    pdf.set_auto_page_break(False)
+    pdf.set_margins(0, 0, 0)
+    pdf.set_title("Duel Companion stickers")
+    pdf.set_creator("duel-companion stickers")
     for number, page in enumerate(pages, 1):
-        stream = _pdf_stream(page, size_mm, paper, number, len(pages), height)
-        objects.append(b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream")
-        objects.append(
-            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 %.3f %.3f] /Contents %d 0 R "
-            b"/Resources << /Font << /F1 3 0 R >> >> >>" % (width, height, len(objects))
-        )
-        kids.append(b"%d 0 R" % len(objects))
-    objects[0] = b"<< /Type /Catalog /Pages 2 0 R >>"
-    objects[1] = b"<< /Type /Pages /Kids [%s] /Count %d >>" % (b" ".join(kids), len(kids))
-    out = bytearray(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
-    offsets = []
-    for number, body in enumerate(objects, 1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
-    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
-    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (
-        len(objects) + 1,
-        xref,
-    )
-    return bytes(out)
+        pdf.add_page()
+        pdf.set_font("Helvetica", size=7.4)
+        pdf.text(MARGIN_MM, MARGIN_MM + 2, _latin1(_title(paper, size_mm, number, len(pages))))
+        pdf.set_line_width(0.3)
+        pdf.line(MARGIN_MM, MARGIN_MM + 4, MARGIN_MM + 100, MARGIN_MM + 4)
+        pdf.set_font("Helvetica", size=NAME_PT)
+        for placed in page:
+            modules = qr_modules(placed.entry.payload)
+            module = size_mm / (len(modules) + 2 * QUIET_MODULES)
+            x0, y0 = placed.x + QUIET_MODULES * module, placed.y + QUIET_MODULES * module
+            pdf.set_fill_color(0)
+            for r, c, n in _dark_runs(modules):
+                pdf.rect(x0 + c * module, y0 + r * module, n * module, module, style="F")
+            pdf.set_line_width(0.15)
+            for a, b, c2, d in cut_marks(placed.x, placed.y, size_mm):
+                pdf.line(a, b, c2, d)
+            for line_number, line in enumerate(_name_lines(placed.entry), 1):
+                y = placed.y + line_number * NAME_PT * 1.15 / PT_PER_MM
+                pdf.text(placed.x + size_mm + 1.5, y, _latin1(line))
+    return bytes(pdf.output())
 
 
-def _pdf_text(text: str) -> bytes:
-    raw = text.encode("cp1252", "replace")
-    return raw.replace(b"\\", b"\\\\").replace(b"(", b"\\(").replace(b")", b"\\)")
-
-
-def _pdf_stream(
-    page: list[Placed], size_mm: float, paper: str, number: int, count: int, height: float
-) -> bytes:
-    k = PT_PER_MM
-    ops = [
-        b"BT /F1 7.4 Tf %.3f %.3f Td (%s) Tj ET"
-        % (
-            MARGIN_MM * k,
-            height - (MARGIN_MM + 2) * k,
-            _pdf_text(_title(paper, size_mm, number, count)),
-        )
-    ]
-    ops.append(
-        b"0.85 w %.3f %.3f m %.3f %.3f l S"
-        % (
-            MARGIN_MM * k,
-            height - (MARGIN_MM + 4) * k,
-            (MARGIN_MM + 100) * k,
-            height - (MARGIN_MM + 4) * k,
-        )
-    )
-    for placed in page:
-        modules = qr_modules(placed.entry.payload)
-        module = size_mm / (len(modules) + 2 * QUIET_MODULES)
-        x0, y0 = placed.x + QUIET_MODULES * module, placed.y + QUIET_MODULES * module
-        ops.append(
-            b"0.73 G 0.28 w %.3f %.3f %.3f %.3f re S 0 g"
-            % (placed.x * k, height - (placed.y + size_mm) * k, size_mm * k, size_mm * k)
-        )
-        ops += [
-            b"%.4f %.4f %.4f %.4f re"
-            % (
-                (x0 + c * module) * k,
-                height - (y0 + (r + 1) * module) * k,
-                n * module * k,
-                module * k,
-            )
-            for r, c, n in _dark_runs(modules)
-        ]
-        ops.append(b"f")
-        for line_number, line in enumerate(_name_lines(placed.entry.name), 1):
-            y = height - (placed.y + line_number * NAME_PT * 1.15 / k) * k
-            ops.append(
-                b"BT /F1 %.1f Tf %.3f %.3f Td (%s) Tj ET"
-                % (NAME_PT, (placed.x + size_mm + 1.5) * k, y, _pdf_text(line))
-            )
-    return b"\n".join(ops)
+def _latin1(text: str) -> str:
+    """The text in the core fonts' Latin-1 range (others become '?')."""
+    return text.encode("latin-1", "replace").decode("latin-1")
 
 
 # --- PNG --------------------------------------------------------------------------------------
@@ -340,11 +342,11 @@ def png_page(
         width=max(1, _px(0.3, dpi)),
     )
     for placed in page:
-        left, top = _px(placed.x, dpi), _px(placed.y, dpi)
-        side = _px(size_mm, dpi)
-        draw.rectangle((left, top, left + side - 1, top + side - 1), outline=187)
+        top = _px(placed.y, dpi)
+        for a, b, c, d in cut_marks(placed.x, placed.y, size_mm):
+            draw.line((_px(a, dpi), _px(b, dpi), _px(c, dpi), _px(d, dpi)), fill=0, width=2)
         _draw_sticker(draw, placed.entry.payload, placed.x, placed.y, size_mm, dpi)
-        text = "\n".join(_name_lines(placed.entry.name))
+        text = "\n".join(_name_lines(placed.entry))
         draw.multiline_text(
             (_px(placed.x + size_mm + 1.5, dpi), top), text, font=name_font, fill=0, spacing=2
         )

@@ -85,19 +85,16 @@ def _assignments(
     every card taken as the reference at every position; the `keep` placing the most."""
     where = {(p.row, p.col): p.index for p in layout.positions}
     found: list[dict[int, int]] = []
+    origins = np.array([card.origin for card in cards])
     for r, ref in enumerate(cards):
-        basis = np.column_stack([ref.u, ref.v])
-        offsets: list[tuple[int, int, int]] = []  # (card, rows, cols) from the reference
-        for j, other in enumerate(cards):
-            if not _same_turn(ref, other):
-                continue
-            dx, dy = np.linalg.solve(basis, other.origin - ref.origin)
-            cols, rows = dx / model.col_mm, dy / model.row_mm
-            if (
-                abs(cols - round(cols)) < LATTICE_TOLERANCE
-                and abs(rows - round(rows)) < LATTICE_TOLERANCE
-            ):
-                offsets.append((j, round(rows), round(cols)))
+        to_mm = np.linalg.inv(np.column_stack([ref.u, ref.v]))
+        steps = (origins - ref.origin) @ to_mm.T / [model.col_mm, model.row_mm]
+        near = np.all(np.abs(steps - np.round(steps)) < LATTICE_TOLERANCE, axis=1)
+        offsets = [  # (card, rows, cols) from the reference
+            (int(j), round(steps[j, 1]), round(steps[j, 0]))
+            for j in np.flatnonzero(near)
+            if _same_turn(ref, cards[j])
+        ]
         for p in layout.positions:
             placed: dict[int, int] = {}
             for j, rows, cols in offsets:
@@ -168,14 +165,17 @@ def _placement(
             return None
         kept = {i: j for i, j in placed.items() if _fits(cards[j], homography, origins[i], m)}
         used = set(kept.values())
+        inverse = np.linalg.inv(homography)
+        slots = np.array(origins)
+        code = np.array(m.code_corners()[0])
         for j, card in enumerate(cards):  # cards the first lattice missed (perspective)
             if j in used:
                 continue
-            for i, origin in enumerate(origins):
-                if i not in kept and _fits(card, homography, origin, m):
-                    kept[i] = j
-                    used.add(j)
-                    break
+            seen = _project(inverse, np.array([card.sticker.corners[0]]))[0] - code
+            i = int(np.argmin(np.linalg.norm(slots - seen, axis=1)))
+            if i not in kept and _fits(card, homography, origins[i], m):
+                kept[i] = j
+                used.add(j)
         if kept == placed:
             return homography, placed
         placed = kept
@@ -208,6 +208,7 @@ class _Table:
         self._gray = gray
         self._homography = homography
         self.points, self.values = self._sample(grid[free])
+        self._bare: dict[tuple[float, float], bool] = {}
 
     def _sample(self, points_mm: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The points inside the frame and their luma."""
@@ -240,6 +241,11 @@ class _Table:
         """Whether the visible part of the position at `origin` looks like the table near it:
         the same light (a hand is lighter or darker) and no more texture (a card has art, a
         sticker, a back's pattern and edges)."""
+        if origin not in self._bare:
+            self._bare[origin] = self._looks_bare(origin, m)
+        return self._bare[origin]
+
+    def _looks_bare(self, origin: tuple[float, float], m: TableModel) -> bool:
         if len(self.values) < 20:
             return False
         x, y = origin
@@ -369,11 +375,13 @@ def read_structure(
         return StructureReading(unknown, 0, len(found))
     origins = m.slot_corners(layout)
     options = []
+    tried: set[frozenset[tuple[int, int]]] = set()
     for placed in _assignments(cards, layout, m):
         fitted = _placement(cards, placed, origins, m)
-        if fitted is None:
+        if fitted is None or frozenset(fitted[1].items()) in tried:
             continue
         homography, placed = fitted
+        tried.add(frozenset(placed.items()))
         table = _Table(gray, homography, origins, m)
         slots, contradictions = _classify(placed, cards, layout, table, origins, m)
         options.append((len(placed) - contradictions, slots))

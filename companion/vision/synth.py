@@ -28,7 +28,7 @@ Difficulty = Literal["fine", "hard", "occluded"]
 DIFFICULTIES: tuple[Difficulty, ...] = ("fine", "hard", "occluded")
 CARD_MM = (44.0, 68.0)  # width, height of a 7 Wonders Duel card
 QUIET_MODULES = 2  # white margin of the printed sticker, in modules, on each side
-STICKER_CENTER_MM = (22.0, 38.0)  # on the card face: the middle of the art
+STICKER_CENTER_MM = (32.0, 22.5)  # on the card face: top right, as data/table.toml places it
 DEFAULT_STICKER_MM = 20.0
 
 # Luma of the card colours (brown, grey, blue, green, yellow, red, purple, wonder beige).

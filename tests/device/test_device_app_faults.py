@@ -49,7 +49,7 @@ def test_a_lost_display_is_reported_and_gets_the_last_frame_when_back() -> None:
 
 
 def config_with(source: str) -> Config:
-    return Config.defaults(camera={"source": source, "fps": 100})
+    return Config.defaults(camera={"source": source, "fps": 100, "image_seconds": 0.0})
 
 
 def collect(inbox: queue.Queue[Any], wanted: int) -> list[Any]:

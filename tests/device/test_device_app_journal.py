@@ -100,6 +100,8 @@ def test_a_restart_after_the_last_card_shows_the_end_again_until_a_new_game(
     again.start()
     assert again.game.game_id == finished
     assert again.state.finished and again.ui.mode is Mode.END
+    again.handle(Press("select"))  # the box asks first
+    assert again.game.game_id == finished and again.ui.mode is Mode.NEW_GAME
     again.handle(Press("select"))  # the players start the next game
     assert again.game.game_id != finished
     assert not again.state.finished and again.ui.mode is not Mode.END
@@ -254,11 +256,18 @@ def test_keys_from_a_stream_become_presses() -> None:
     assert inbox.empty()
 
 
-def test_select_on_the_end_screen_starts_the_next_game(catalog: Catalog, tmp_path: Path) -> None:
+def test_select_twice_on_the_end_screen_starts_the_next_game(
+    catalog: Catalog, tmp_path: Path
+) -> None:
     app = make_app(catalog, tmp_path / "journal.sqlite")
     play(app, TablePlayer(read_record(), mistakes=False), None)
     finished = app.game.game_id
     assert app.ui.mode is Mode.END
+    app.handle(Press("select"))
+    assert app.game.game_id == finished and app.ui.mode is Mode.NEW_GAME
+    app.handle(Press("left"))  # changed their mind: the result and its QR code stay
+    assert app.ui.mode is Mode.END
+    app.handle(Press("select"))
     app.handle(Press("select"))
     assert app.game.game_id != finished
     assert app.ui.mode is Mode.FIRST_PLAYER

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from companion.device.ui import Press
+from companion.device.ui import Press, Scan
 from hardware.keyboard import cbreak, press_from_key, read_keys
 
 
@@ -55,3 +55,20 @@ def test_read_keys_stops_when_told() -> None:
 def test_cbreak_on_something_that_is_not_a_terminal_restores_nothing() -> None:
     restore = cbreak(io.StringIO())
     restore()
+
+
+@pytest.mark.parametrize(
+    ("typed", "expected"),
+    [
+        ("/lumber_yard\n", [Scan("lumber_yard")]),
+        ("s/baths\rd", [Press("select"), Scan("baths"), Press("right")]),  # Enter as \r too
+        ("/quarrx\x7fy\n", [Scan("quarry")]),  # backspace corrects
+        ("/baths\x1ba", [Press("left")]),  # Esc gives up the typed id
+        ("/\n", []),  # nothing typed: no scan
+        ("/asd\n", [Scan("asd")]),  # the button keys are letters of the id here
+    ],
+)
+def test_slash_then_a_card_id_and_enter_is_a_scan(typed: str, expected: list[Any]) -> None:
+    inbox: queue.Queue[Any] = queue.Queue()
+    read_keys(inbox, threading.Event(), io.StringIO(typed))
+    assert [inbox.get_nowait() for _ in range(inbox.qsize())] == expected

@@ -11,6 +11,7 @@ from PIL import Image
 from companion.device.playback import read_record, score_lines
 from companion.engine.cards import Catalog
 from companion.engine.rules import apply, new_game
+from companion.records.journal import Journal
 
 
 def demo(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -41,6 +42,12 @@ def test_demo_with_no_options_writes_frames_and_prints_the_final_score(
         assert first.size == (128, 64)
     with Image.open(out / "game.gif") as gif:
         assert gif.n_frames == len(pngs)
+    # the journal stays, with the command that shows it on the phone pages
+    journal = Path("out") / "demo" / "journal.sqlite"
+    assert f"duel-companion web --journal {journal}" in result.stdout
+    with Journal.open(tmp_path / journal, readonly=True) as kept:
+        (game,) = kept.games()
+        assert game.status == "finished"
 
 
 def test_demo_refuses_a_bad_record_in_one_line(tmp_path: Path) -> None:

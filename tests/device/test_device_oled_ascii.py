@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import os
 from pathlib import Path
 
 import pytest
@@ -78,3 +79,23 @@ def test_main_refuses_a_missing_frame_in_one_line(
     error = capsys.readouterr().err
     assert error.count("\n") == 1 and "nope.png: cannot read the frame" in error
     assert main([]) == 2
+
+
+def test_two_emulated_oleds_in_one_folder_write_without_crashing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first, second = EmulatedOled(tmp_path), EmulatedOled(tmp_path)
+    other = Image.new("1", (128, 64))
+    real_replace = os.replace
+    interleaved: list[str] = []
+
+    def replace_after_the_other(source: str, target: str) -> None:
+        if not interleaved:  # the second OLED writes its frame between the first's two steps
+            interleaved.append(source)
+            second.show(other)
+        real_replace(source, target)
+
+    monkeypatch.setattr(os, "replace", replace_after_the_other)
+    first.show(FRAME)
+    assert lit(read_frame(tmp_path / "latest.png")) == lit(FRAME)  # the last one replaced
+    assert [p.name for p in tmp_path.iterdir()] == ["latest.png"]  # no temporary file left

@@ -24,8 +24,10 @@ from companion.device.views import (
     Loot,
     MessageView,
     Option,
+    PhoneView,
     View,
 )
+from companion.device.words import IDLE_HINT, NEW_GAME_QUESTION, SEE_PHONE
 
 REFERENCE = Path(__file__).parent / "reference"
 PRICES = (("wood", 2), ("clay", 3), ("stone", 2), ("glass", 4), ("papyrus", 1))
@@ -38,17 +40,42 @@ CARD_OPTIONS = (
     Option("Great Library", "6 coins", note="buys 1 wood 2 papyrus"),
 )
 URL = "http://192.168.1.23:8000/games/12/score"
+HINT = IDLE_HINT
 
 SCREENS: dict[str, View] = {
     "idle_start": IdleView(
-        1, 20, "Player 1", (7, 7), 0, ALL_LOOT, tuple((r, 2) for r, _ in PRICES), 0, ("P1", "P2")
+        1,
+        20,
+        "Player 1",
+        (7, 7),
+        0,
+        ALL_LOOT,
+        tuple((r, 2) for r, _ in PRICES),
+        0,
+        ("P1", "P2"),
+        hint=HINT,
     ),
-    "idle_age_2": IdleView(2, 13, "Ben", (12, 4), 4, ALL_LOOT[:3], PRICES, 1, ("Ann", "Ben")),
+    "idle_age_2": IdleView(
+        2, 13, "Ben", (12, 4), 4, ALL_LOOT[:3], PRICES, 1, ("Ann", "Ben"), hint=HINT
+    ),
     "idle_pawn_in_capital": IdleView(
-        3, 2, "Ann", (31, 0), 9, ALL_LOOT[:2], PRICES, 0, ("Ann", "Ben")
+        3, 2, "Ann", (31, 0), 9, ALL_LOOT[:2], PRICES, 0, ("Ann", "Ben"), hint=HINT
     ),
     "idle_camera_lost": IdleView(
-        1, 18, "Ann", (5, 7), -1, ALL_LOOT, PRICES, 0, ("Ann", "Ben"), status="camera lost"
+        1,
+        18,
+        "Ann",
+        (5, 7),
+        -1,
+        ALL_LOOT,
+        PRICES,
+        0,
+        ("Ann", "Ben"),
+        hint=HINT,
+        status="camera lost",
+    ),
+    "idle_long_name": IdleView(
+        1, 1, "Alexandra-Margrethe", (12, 10), 0, (), PRICES, 0, ("Alex", "Bo"), hint=HINT
     ),
     "card_build": ChoiceView("Caravansery", "Ann: 6 coins", CARD_OPTIONS, 0),
     "card_discard": ChoiceView("Caravansery", "Ann: 6 coins", CARD_OPTIONS, 1),
@@ -145,7 +172,9 @@ SCREENS: dict[str, View] = {
         ),
     ),
     "undo": MessageView("Undo?", ("Ann builds Lumber Yard", "select: undo it", "left/right: keep")),
-    "help": HelpView(BUTTON_MAP, pairing="4821"),
+    "help": HelpView(BUTTON_MAP, pairing="482193", phone=SEE_PHONE),
+    "phone": PhoneView("http://192.168.1.23:8000/", "482193"),
+    "new_game": MessageView("New game?", NEW_GAME_QUESTION),
     "end_civilian": EndView("Ben", "civilian", (59, 64), URL),
     "end_shared": EndView("", "civilian", (61, 61), URL),
     "end_long_winner": EndView(

@@ -66,7 +66,7 @@ def test_a_partial_record_replays_to_the_same_game(path: Path, catalog: Catalog)
 
 def test_the_partial_golden_record_is_a_golden_game_converted(catalog: Catalog) -> None:
     source = (RECORDS / "simulated_civilian_win.jsonl").read_text(encoding="utf-8").splitlines()
-    golden = (RECORDS / "partial_deals_turned_cards.jsonl").read_text(encoding="utf-8")
+    golden = (RECORDS / "partial_deals_civilian_win.jsonl").read_text(encoding="utf-8")
     assert golden.splitlines() == partial(source, catalog)
 
 

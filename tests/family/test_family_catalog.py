@@ -118,7 +118,7 @@ def test_a_missing_file_is_refused(tmp_path: Path) -> None:
 
 
 def test_the_data_files_are_valid_toml_with_only_known_languages() -> None:
-    for path in DATA.glob("*.toml"):
+    for path in (DATA / "base_cards.toml", DATA / "base_wonders.toml"):
         for entries in tomllib.loads(path.read_text(encoding="utf-8")).values():
             for entry in entries:
                 assert set(entry["names"]) <= {"en", "da"}, entry["id"]

@@ -6,6 +6,7 @@ import re
 import shutil
 import subprocess
 import xml.etree.ElementTree as ET
+import zlib
 from pathlib import Path
 
 import numpy as np
@@ -127,8 +128,18 @@ def test_the_pdf_is_a4_and_decodes_when_rasterised(tmp_path: Path) -> None:
     out = tmp_path / "stickers.pdf"
     assert main(["stickers", "--out", str(out)]) == 0
     data = out.read_bytes()
-    assert data.startswith(b"%PDF-1.4") and data.count(b"/Type /Page ") == 3
-    assert b"/MediaBox [0 0 595.276 841.890]" in data  # 210 x 297 mm in points
+    assert data.startswith(b"%PDF-") and b"/Count 3" in data  # 3 pages
+    # 210 x 297 mm in points (72 / 25.4 per mm): 595.28 x 841.89
+    box = re.search(rb"/MediaBox ?\[0 0 ([\d.]+) ([\d.]+)\]", data)
+    assert box is not None
+    assert (float(box[1]), float(box[2])) == pytest.approx((595.28, 841.89), abs=0.01)
+    # compressed: every page's drawing is a Flate stream, and the names and labels are in it
+    found = re.finditer(rb"stream\r?\n(.*?)\r?\nendstream", data, re.S)
+    streams = [zlib.decompress(m[1]) for m in found
+               if b"FlateDecode" in data[max(0, m.start() - 200) : m.start()]]  # fmt: skip
+    text = b"".join(streams)
+    assert b"(Lumber Yard)" in text and b"(Age I, brown)" in text and b"(Guild, purple)" in text
+    assert len(data) < 120_000  # the hand-written writer made 389 KB
     gs = shutil.which("gs")
     if gs is None:
         pytest.skip("Ghostscript is not installed: the PDF is not rasterised")
@@ -167,3 +178,34 @@ def test_refusals_are_one_line_and_exit_2(
 ) -> None:
     assert main(["stickers", *args]) == 2
     assert capsys.readouterr().err == f"stickers: {message}\n"
+
+
+def test_an_unknown_language_is_refused_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "s.pdf"
+    assert main(["stickers", "--language", "fr", "--out", str(out)]) == 2
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1 and "'fr'" in error and "en, nb, sv, da" in error
+    assert not out.exists()
+
+
+def test_each_sticker_has_its_age_and_colour_and_cut_marks(tmp_path: Path) -> None:
+    labels = {e.id: e.label for e in stickers.entries()}
+    assert labels["lumber_yard"] == "Age I, brown"
+    assert labels["sawmill"] == "Age II, brown"
+    assert labels["arena"] == "Age III, yellow"
+    assert labels["builders_guild"] == "Guild, purple"
+    assert labels["the_pyramids"] == "Wonder" and labels["law"] == "Progress token"
+    # two marks at each of the 4 corners, 0.4 mm away, 1.2 mm long, along the edges
+    marks = stickers.cut_marks(10.0, 20.0, 20.0)
+    assert len(marks) == 8
+    assert (9.6, 20.0, 8.4, 20.0) in marks  # top-left corner, toward the left
+    assert (30.0, 40.4, 30.0, 41.6) in marks  # bottom-right corner, downward
+    out = tmp_path / "s.svg"
+    assert main(["stickers", "--out", str(out)]) == 0
+    root = ET.parse(tmp_path / "s-1.svg").getroot()
+    group = next(g for g in root.iter(f"{SVG}g") if g.get("id") == "lumber_yard")
+    [cut] = [p for p in group.iter(f"{SVG}path") if p.get("class") == "cut"]
+    assert cut.get("d", "").count("M") == 8
+    assert "Age I, brown" in [t.text for t in group.iter(f"{SVG}tspan")]

@@ -14,6 +14,7 @@ from flask.testing import FlaskClient
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "journal"))
 from journal_playout import finished_seed, playout
+from stats_games import build_journal
 
 from companion.config import Config
 from companion.engine.cards import Catalog
@@ -66,3 +67,22 @@ def app(journal: Journal, catalog: Catalog) -> Flask:
 @pytest.fixture
 def client(app: Flask) -> FlaskClient:
     return app.test_client()
+
+
+# The five hand-counted games of tests/journal/stats_games.py, for the statistics pages.
+@pytest.fixture
+def stats_journal(catalog: Catalog, tmp_path: Path) -> Iterator[Journal]:
+    journal = build_journal(catalog, tmp_path / "stats.sqlite")
+    yield journal
+    journal.close()
+
+
+@pytest.fixture
+def stats_app(stats_journal: Journal, catalog: Catalog) -> Flask:
+    config = Config.defaults(journal=stats_journal.path)
+    return create_app(config, TESTING=True, PAIRING_CODE=CODE, CATALOG=catalog)
+
+
+@pytest.fixture
+def stats_client(stats_app: Flask) -> FlaskClient:
+    return stats_app.test_client()

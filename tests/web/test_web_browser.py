@@ -14,8 +14,10 @@ import re
 import tempfile
 import threading
 from collections.abc import Iterator
+from datetime import datetime
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import pytest
 from conftest import CIVILIAN, CODE, MILITARY, PLAYING
@@ -74,9 +76,9 @@ def wait_for_seq(page: Any, seq: str) -> None:
     board.to_have_attribute("data-seq", pattern, timeout=10000)
 
 
-def shot(page: Any, name: str) -> None:
+def shot(page: Any, name: str, full_page: bool = True) -> None:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    image = Image.open(io.BytesIO(page.screenshot(full_page=True)))
+    image = Image.open(io.BytesIO(page.screenshot(full_page=full_page)))
     image.convert("RGB").quantize(64).save(SCREENSHOTS / name, optimize=True)  # small commits
 
 
@@ -192,3 +194,81 @@ def test_several_phones_polling_do_not_starve_plain_requests(
     assert answers == [200] * 10
     for page in pages:
         page.context.close()
+
+
+def test_history_times_are_shown_in_the_phones_time_zone(
+    browser: Any, server: WebServer, client: Any
+) -> None:
+    context = browser.new_context(viewport=PHONE, timezone_id="Asia/Tokyo")
+    page = context.new_page()
+    page.goto(f"{server.url}/history")
+    newest = client.get("/history.json").get_json()["games"][0]
+    utc = datetime.fromisoformat(newest["started"].replace("Z", "+00:00"))
+    shown = page.locator("time[data-local]").first
+    assert shown.inner_text() == utc.astimezone(ZoneInfo("Asia/Tokyo")).strftime("%Y-%m-%d %H:%M")
+    assert shown.get_attribute("title") == newest["started_text"]  # UTC on a long press
+    context.close()
+
+
+def test_review_shows_the_chart_and_the_costliest_moves(browser: Any, server: WebServer) -> None:
+    page = phone(browser)
+    page.goto(f"{server.url}/games/{MILITARY}/review", timeout=300_000)  # searches every move
+    chart = page.locator(".review-chart img")
+    playwright_api.expect(chart).to_be_visible()
+    assert page.evaluate("document.querySelector('.review-chart img').naturalWidth") > 0  # drawn
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    assert page.locator("#costliest-p1 li").count() >= 1
+    assert "From here on" in page.inner_text("#turning-point")
+    shot(page, "review-light.png")
+    page.context.close()
+
+
+def chart_numbers(page: Any, section: str) -> tuple[dict[str, str], dict[str, str]]:
+    """The bars of a chart and the cells of its table, as {"label/name": value} each."""
+    figure = page.locator(f"section#{section}")
+    bars = figure.locator("svg rect").evaluate_all(
+        "rects => rects.map(r => [r.dataset.label + '/' + r.dataset.name, r.dataset.value,"
+        " r.getBoundingClientRect().width + r.getBoundingClientRect().height])"
+    )
+    figure.locator("details.numbers summary").click()  # the numbers, one tap away
+    cells = figure.locator("details.numbers tr[data-label] td[data-name]").evaluate_all(
+        "tds => tds.map(td => [td.parentElement.dataset.label + '/' + td.dataset.name,"
+        " td.textContent.trim()])"
+    )
+    drawn = [key for key, value, size in bars if float(value) > 0 and size > 0]
+    assert len(drawn) == len([1 for _, value, _ in bars if float(value) > 0]), section
+    return {key: value for key, value, _ in bars}, dict(cells)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_statistics_charts_render_and_match_their_tables(
+    browser: Any, stats_app: Flask, scheme: str
+) -> None:
+    with WebServer(stats_app, "127.0.0.1", 0, threads=2) as running:
+        page = phone(browser, scheme)
+        page.goto(f"{running.url}/stats")
+        assert page.locator("#games-count").inner_text() == "5"
+        if scheme == "dark":  # the README shows the top in light, the points in dark
+            page.evaluate("document.querySelector('section#categories').scrollIntoView()")
+        shot(page, f"stats-{scheme}.png", full_page=False)  # what the phone shows
+        for section in ("players", "victories", "first", "categories", "wonders", "tokens"):
+            bars, cells = chart_numbers(page, section)
+            assert bars and cells, section
+            for key, value in cells.items():  # every number of the table is drawn
+                assert float(bars[key]) == float(value), (section, key)
+        bars, cells = chart_numbers(page, "over-time")
+        assert {k: float(v) for k, v in bars.items()} == {k: float(v) for k, v in cells.items()}
+        assert float(bars["2026-03/blue"]) == 13.9  # 111 / 8 seats (test_stats.py)
+        # Hand-counted (stats_games.py): 1 shared victory, Ann 1 win of 3.
+        assert bars_value(page, "victories", "Shared/games") == "1"
+        assert bars_value(page, "players", "Ann/wins") == "1"
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= PHONE["width"]  # nothing wider than the phone, tables open too
+        page.screenshot(path=Path(tempfile.gettempdir()) / f"stats-{scheme}-numbers.png")
+        page.context.close()
+
+
+def bars_value(page: Any, section: str, key: str) -> str:
+    label, name = key.split("/")
+    rect = page.locator(f'section#{section} svg rect[data-label="{label}"][data-name="{name}"]')
+    return str(rect.get_attribute("data-value"))

@@ -205,7 +205,12 @@ def test_without_a_journal_the_history_is_empty(tmp_path: Path, catalog: Catalog
     app = create_app(Config.defaults(journal=tmp_path / "none.sqlite"), CATALOG=catalog)
     client = app.test_client()
     assert client.get("/").location.endswith("/history")
-    assert client.get("/history.json").get_json() == {"games": []}
+    assert client.get("/history.json").get_json() == {
+        "games": [],
+        "page": 1,
+        "pages": 1,
+        "total": 0,
+    }
     assert client.get("/api/games").get_json() == []
     assert client.get("/games/1/score").status_code == 404
     assert not (tmp_path / "none.sqlite").exists()  # reading never creates it

@@ -71,5 +71,6 @@ def test_a_four_player_game_is_entered_and_the_winner_read(browser: Any, server:
     page.wait_for_url(f"{server.url}/scorepad/1")
     expect(page.locator("#result .winner")).to_have_text("Winner: Bob")
     page.goto(f"{server.url}/history")
-    expect(page.locator("#score-pads + ul li").first).to_contain_text("Winner: Bob")
+    expect(page.locator(".pads li").first).to_contain_text("Winner: Bob")
+    expect(page.locator(".games li")).to_have_count(4)  # the Duel games, as before
     page.context.close()

@@ -1,4 +1,4 @@
-"""Rules audit: one test per rule of RULES.md that had no test or a weak one.
+"""Corners of the rules: one test per rule of RULES.md that had no test or a weak one.
 
 Every expected number is worked out by hand from the rulebook in a comment beside it; the
 rule -> test table in docs/engine.md points here.

@@ -1,0 +1,36 @@
+"""The coach screen: the search's top three moves with chances and reasons."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from companion.device.coach import coach_view
+from companion.device.screens import render
+from companion.engine.cards import Catalog
+from companion.records.replay import replay_record
+from companion.search.player import Level, suggest
+
+RECORD = Path(__file__).resolve().parents[1] / "records" / "simulated_civilian_win.jsonl"
+QUICK = Level("quick", 30)
+
+
+def test_the_coach_shows_the_searchs_top_three_with_chances(catalog: Catalog) -> None:
+    lines = RECORD.read_text().splitlines()[:12]
+    state = replay_record(lines, catalog)[-1]
+    view = coach_view(state, QUICK, 2, seconds=None)
+    answer = suggest(state, QUICK, 2)
+    assert view.title == "Coach" and view.subtitle == "Best moves for Ben"  # the setup names p2 Ben
+    assert len(view.options) == 3
+    for option, move in zip(view.options, answer.moves, strict=False):
+        assert option.detail == f"{round(100 * move.win)}%"
+        card = catalog.name(move.event.card)  # type: ignore[union-attr]
+        assert card in option.label
+        assert option.note == (str(move.reason) if move.reason else "")
+    image = render(view)
+    assert image.size == (128, 64) and image.getbbox() is not None
+
+
+def test_the_coach_says_when_there_is_nothing_to_advise(catalog: Catalog) -> None:
+    state = replay_record(RECORD.read_text().splitlines(), catalog)[-1]
+    view = coach_view(state, QUICK)
+    assert view.options == () and view.subtitle == "The game is over"

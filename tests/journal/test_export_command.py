@@ -1,0 +1,63 @@
+"""`duel-companion export` and the history import of `duel-companion import`."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+import pytest
+from stats_games import build_journal
+
+from companion.cli import main
+from companion.engine.cards import Catalog
+from companion.records.journal import Journal
+
+
+@pytest.fixture
+def source(catalog: Catalog, tmp_path: Path) -> Path:
+    build_journal(catalog, tmp_path / "source.sqlite").close()
+    return tmp_path / "source.sqlite"
+
+
+def test_csv_export_writes_a_row_per_player_per_game(
+    source: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["export", "--csv", "--journal", str(source)]) == 0
+    rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    assert len(rows) == 10  # 5 games x 2 players (stats_games.py)
+    assert [r["total"] for r in rows[:2]] == ["57", "38"]
+
+
+def test_history_export_and_import_into_another_box_then_again(
+    source: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    history = tmp_path / "history.json"
+    assert main(["export", "--history", "--out", str(history), "--journal", str(source)]) == 0
+    other = tmp_path / "other.sqlite"
+    assert main(["import", str(history), "--journal", str(other)]) == 0
+    assert json.loads(capsys.readouterr().out)["added"] == [1, 2, 3, 4, 5]
+    assert main(["import", str(history), "--journal", str(other)]) == 0
+    again = json.loads(capsys.readouterr().out)
+    assert again["added"] == [] and len(again["already"]) == 5
+    with Journal.open(other, readonly=True) as journal:
+        assert len(journal.games()) == 5
+
+
+def test_a_refused_history_exits_2_in_one_line_and_creates_no_journal(
+    source: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"format": "duel-companion-history", "version": 1, "games": [1]}))
+    assert main(["import", str(bad), "--journal", str(tmp_path / "new.sqlite")]) == 2
+    err = capsys.readouterr().err
+    assert err.strip() == f'{bad}: game 1: expected an object with a "record" list'
+    assert not (tmp_path / "new.sqlite").exists()
+
+
+def test_export_from_a_missing_journal_exits_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["export", "--csv", "--journal", str(tmp_path / "none.sqlite")]) == 2
+    assert capsys.readouterr().err.count("\n") == 1

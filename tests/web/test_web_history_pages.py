@@ -1,0 +1,89 @@
+"""The history a page at a time, pages gzipped for phones that accept it, and times sent in
+UTC for the phone to show in its own time zone."""
+
+from __future__ import annotations
+
+import gzip
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from flask.testing import FlaskClient
+
+from companion.config import Config
+from companion.engine.cards import Catalog
+from companion.records.journal import Journal
+from web import create_app
+from web.history import PAGE_SIZE
+
+GAMES = 120  # 50 + 50 + 20: three pages
+START = datetime(2026, 11, 25, 23, 50, tzinfo=UTC)
+
+
+@pytest.fixture
+def many(tmp_path: Path, catalog: Catalog) -> Iterator[FlaskClient]:
+    """120 games, one started every minute from 23:50 UTC on 25 November 2026."""
+    minutes = iter(range(GAMES))
+    clock = lambda: START + timedelta(minutes=next(minutes))  # noqa: E731
+    with Journal.create(tmp_path / "journal.sqlite", clock=clock) as journal:
+        for _ in range(GAMES):
+            journal.new_game()
+    app = create_app(Config.defaults(journal=tmp_path / "journal.sqlite"), CATALOG=catalog)
+    yield app.test_client()
+
+
+def ids(client: FlaskClient, page: int) -> list[int]:
+    return [g["id"] for g in client.get(f"/history.json?page={page}").get_json()["games"]]
+
+
+def test_the_history_is_paged_newest_first(many: FlaskClient) -> None:
+    assert PAGE_SIZE == 50
+    assert ids(many, 1) == list(range(120, 70, -1))  # the 50 newest
+    assert ids(many, 2) == list(range(70, 20, -1))
+    assert ids(many, 3) == list(range(20, 0, -1))  # the 20 left
+    view = many.get("/history.json?page=3").get_json()
+    assert (view["page"], view["pages"], view["total"]) == (3, 3, 120)
+    first = many.get("/history").get_data(as_text=True)
+    assert first.count('<li><a href="/games/') == 50
+    assert 'href="/history?page=2">Older' in first and "Newer" not in first
+    last = many.get("/history?page=3").get_data(as_text=True)
+    assert 'href="/history?page=2">Newer' in last and "Older" not in last
+
+
+@pytest.mark.parametrize("page", ["0", "4", "x", "-1", "1.5"])
+def test_a_page_that_does_not_exist_is_404(many: FlaskClient, page: str) -> None:
+    assert many.get(f"/history?page={page}").status_code == 404
+    assert many.get(f"/history.json?page={page}").status_code == 404
+
+
+def test_pages_are_gzipped_for_a_phone_that_accepts_it(many: FlaskClient) -> None:
+    plain = many.get("/history")
+    zipped = many.get("/history", headers={"Accept-Encoding": "gzip, deflate"})
+    assert "Content-Encoding" not in plain.headers
+    assert zipped.headers["Content-Encoding"] == "gzip"
+    assert "Accept-Encoding" in zipped.headers["Vary"]
+    assert gzip.decompress(zipped.get_data()) == plain.get_data()
+    assert len(zipped.get_data()) * 4 < len(plain.get_data())
+    as_json = many.get("/history.json", headers={"Accept-Encoding": "gzip"})
+    assert as_json.headers["Content-Encoding"] == "gzip"
+
+
+def test_static_files_and_refusals_of_gzip_are_sent_as_they_are(many: FlaskClient) -> None:
+    refused = many.get("/history", headers={"Accept-Encoding": "gzip;q=0, identity"})
+    assert "Content-Encoding" not in refused.headers
+    static = many.get("/static/style.css", headers={"Accept-Encoding": "gzip"})
+    assert "Content-Encoding" not in static.headers
+    static.close()  # a file sent from disk
+
+
+def test_times_are_sent_in_utc_for_the_phone_to_show_in_its_own_zone(many: FlaskClient) -> None:
+    game = many.get("/history.json?page=3").get_json()["games"][-1]  # the first game
+    assert game["started"] == "2026-11-25T23:50:00Z"
+    assert game["started_text"] == "2026-11-25 23:50 UTC"
+    page = many.get("/history?page=3").get_data(as_text=True)
+    assert (
+        '<time datetime="2026-11-25T23:50:00Z" data-local="date">2026-11-25 23:50 UTC</time>'
+        in page
+    )
+    assert 'src="/static/local-time.js"' in page

@@ -1,0 +1,328 @@
+"""Looking back: the statistics page and its JSON twin, and the exports of every game.
+
+`/stats` (and `/stats.json`) take the filters `player`, `since`, `until` (dates, both
+included) and `game` ("duel" by default). The statistics come from the per-game summaries
+(companion.records.summaries) through the pure `companion.records.stats`; the summaries of the
+journal are read once per change of the journal (a cheap fingerprint query) and the results
+kept per filter, so a phone that reloads the page costs a query and a render.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+from flask import Blueprint, Flask, Response, current_app, jsonify, render_template, request
+from werkzeug.exceptions import BadRequest, NotFound
+
+from companion.family_catalog import default_family_catalog
+from companion.records.archive import export_history, games_csv, summarizer
+from companion.records.journal import Journal
+from companion.records.pad_stats import pad_facts, pads_seen
+from companion.records.stats import GameFacts, Tally, matches, select, statistics
+from companion.records.summaries import DUEL, FactsCache, load_facts
+from companion.records.tables import changed_since, latest_change
+
+from .access import catalog, get_journal, language
+from .charts import Bar, Part, bars, bars_over_time
+from .present import ROW_LABELS
+
+bp = Blueprint("stats", __name__)
+GAMES = {DUEL: "7 Wonders Duel", "7wonders": "7 Wonders", "7wonders-dice": "7 Wonders Dice"}
+RESULTS_KEPT = 16
+ROW_CSS = {
+    "blue": "c-blue", "green": "c-green", "yellow": "c-yellow", "purple": "c-purple",
+    "wonders": "c-brown", "progress": "c-teal", "coins": "c-grey", "military": "c-red",
+    "treasury": "c-grey", "civilian": "c-blue", "commercial": "c-yellow", "guilds": "c-purple",
+    "science": "c-green",
+}  # fmt: skip
+VICTORY_LABELS = {"civilian": "Civilian", "military": "Military", "science": "Science",
+                  "shared": "Shared"}  # fmt: skip
+
+
+@dataclass
+class Counted:
+    """The statistics of one filter: its running tally, and the JSON made from it (None
+    after games were added, until asked again)."""
+
+    filters: dict[str, Any]
+    tally: Tally
+    result: dict[str, Any] | None = None
+
+
+class StatsCache:
+    """The facts of the journal at one fingerprint, and the statistics of recent filters.
+
+    When the journal changed only by newly finished games (the usual change: a game ends),
+    those games are added to each kept tally; any other change (a rename, an undo) counts
+    again from the facts.
+    """
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.loading = threading.Lock()  # one reader of the journal's changes at a time
+        self.fingerprint: object = None
+        self.facts: list[GameFacts] = []
+        self.counted: OrderedDict[tuple[Any, ...], Counted] = OrderedDict()
+        self.made = FactsCache()
+        self.pads: dict[int, GameFacts] = {}  # saved score pads, scored once each
+        self.players: list[str] = []
+        self.charts: dict[tuple[Any, ...], dict[str, Any]] = {}
+
+    def update(self, key: object, facts: list[GameFacts]) -> None:
+        """Take the facts read at fingerprint `key`."""
+        before = {old.id: old for old in self.facts}
+        added = [new for new in facts if new.id not in before]
+        kept = len(facts) - len(added)
+        appended = kept == len(before) and all(
+            before[new.id] is new for new in facts if new.id in before
+        )
+        if appended:
+            for entry in self.counted.values():
+                for new in added:
+                    if matches(new, **entry.filters):
+                        entry.tally.add(new)
+                entry.result = None
+        else:
+            self.counted.clear()
+        self.charts.clear()
+        self.fingerprint, self.facts = key, facts
+        self.players = recent_players(facts)
+
+
+def _cache() -> StatsCache:
+    extensions = current_app.extensions["duel"]
+    with extensions["lock"]:
+        found = extensions.setdefault("stats", StatsCache())
+    assert isinstance(found, StatsCache)
+    return found
+
+
+def fingerprint(journal: Journal) -> tuple[Any, ...]:
+    """What changes whenever a statistic may: the latest entry of the journal's change log,
+    or (a journal whose tables are not upgraded yet) the finished games with their names."""
+    entry = latest_change(journal)
+    if entry is not None:
+        return ("log", entry, pads_seen(journal))
+    games = journal.query(
+        "SELECT COUNT(*), group_concat(id || players, '|') FROM games WHERE status = 'finished'"
+    )[0]
+    return ("all", hash(games[1]), pads_seen(journal))
+
+
+def _facts(journal: Journal, cache: StatsCache) -> list[GameFacts]:
+    """The facts of every finished game; after a change of the journal, the changed games
+    are read again (all of them when the journal keeps no change log)."""
+    key = fingerprint(journal)
+    with cache.lock:
+        if key == cache.fingerprint:
+            return cache.facts
+        seen = cache.fingerprint
+    with cache.loading:
+        changed = None
+        if isinstance(seen, tuple) and seen[0] == "log" and key[0] == "log":
+            changed = changed_since(journal, int(seen[1]))[0]
+        facts = load_facts(journal, summarizer(catalog(), journal), cache.made, changed)
+        facts += pad_facts(journal, default_family_catalog(), cache.pads)
+    with cache.lock:
+        cache.update(key, facts)
+    return facts
+
+
+def recent_players(facts: list[GameFacts]) -> list[str]:
+    """The named players of these games, the one who finished a game last first."""
+    latest: dict[str, str] = {}
+    for game in facts:
+        for seat in game.seats:
+            if seat.name and latest.get(seat.name, "") < game.finished:
+                latest[seat.name] = game.finished
+    return sorted(latest, key=lambda name: (latest[name], name), reverse=True)
+
+
+def _filters() -> dict[str, Any]:
+    """The filters of the request, checked.
+
+    Raises:
+        BadRequest: a date that is not YYYY-MM-DD.
+        NotFound: a game the companion does not score.
+    """
+    game = request.args.get("game") or DUEL
+    if game not in GAMES:
+        raise NotFound(f"No statistics for game {game!r} (known: {', '.join(GAMES)})")
+    filters: dict[str, Any] = {"game": game, "player": request.args.get("player") or None}
+    for key in ("since", "until"):
+        value = request.args.get(key) or None
+        if value is not None:
+            try:
+                date.fromisoformat(value)
+            except ValueError:
+                raise BadRequest(f"{key}: a date is YYYY-MM-DD, not {value!r}") from None
+        filters[key] = value
+    return filters
+
+
+def stats_view() -> dict[str, Any]:
+    """The statistics of the request's filters (the JSON of `/stats.json`)."""
+    return _stats()[1]
+
+
+def _stats() -> tuple[tuple[Any, ...], dict[str, Any]]:
+    """The statistics of the request's filters, with the key they are kept under."""
+    filters = _filters()
+    journal = get_journal()
+    if journal is None:
+        return (), _named({"filters": filters, **statistics([], filters["player"])})
+    cache = _cache()
+    facts = _facts(journal, cache)
+    wanted = tuple(sorted(filters.items()))
+    with cache.lock:
+        entry = cache.counted.get(wanted)
+        if entry is None:
+            tally = Tally(filters["player"])
+            for chosen in select(facts, **filters):
+                tally.add(chosen)
+            entry = cache.counted[wanted] = Counted(filters, tally)
+            while len(cache.counted) > RESULTS_KEPT:
+                gone, _ = cache.counted.popitem(last=False)
+                cache.charts.pop(gone, None)
+        cache.counted.move_to_end(wanted)
+        if entry.result is None:
+            entry.result = _named({"filters": filters, **entry.tally.result()})
+        return wanted, entry.result
+
+
+def _named(result: dict[str, Any]) -> dict[str, Any]:
+    """The statistics with the names of the wonders and tokens (in the page's language)."""
+    for rows in (result["wonders"], result["progress_tokens"]):
+        for row in rows:
+            row["name"] = catalog().name(row["id"], language())
+    return result
+
+
+def charts(view: dict[str, Any]) -> dict[str, Any]:
+    """The SVG charts of a statistics view."""
+    players = [
+        Bar(
+            p["name"],
+            (Part(p["wins"], "c-win", "wins"), Part(p["shared"], "c-accent", "shared"),
+             Part(p["losses"], "c-line", "losses")),
+            f"{p['wins']}/{p['games']}",
+        )
+        for p in view["players"]
+    ]  # fmt: skip
+    victories = [
+        Bar(VICTORY_LABELS.get(kind, kind), (Part(count, f"v-{kind}", "games"),), str(count))
+        for kind, count in view["victories"].items()
+    ]
+    first = view["first_player"]
+    first_bar = Bar(
+        "First player",
+        (Part(first["wins"], "c-win", "wins"), Part(first["shared"], "c-accent", "shared"),
+         Part(first["games"] - first["wins"] - first["shared"], "c-line", "losses")),
+        f"{round(100 * first['rate'])} %",
+    )  # fmt: skip
+    average = view["categories"]["average"]
+    rows = view["categories"]["rows"]
+    categories = [
+        Bar(
+            row.capitalize(),  # short beside the bar; the table has the score pad's words
+            (Part(average[row], ROW_CSS.get(row, "c-accent"), "points"),),
+            f"{average[row]:g}",
+        )
+        for row in rows
+    ]
+    over = view["over_time"]
+    stacks = [
+        [Part(p["average"][row], ROW_CSS.get(row, "c-accent"), row) for row in rows] for p in over
+    ]
+    return {
+        "players": bars("Games and wins per player", players),
+        "victories": bars("Victory types", victories),
+        "first": bars("First player's results", [first_bar]),
+        "categories": bars("Average points per category", categories),
+        "over_time": bars_over_time(
+            "Average points per game over time", [p["period"] for p in over], stacks
+        ),
+        "wonders": _owned_bars("Wonders", view["wonders"]),
+        "tokens": _owned_bars("Progress tokens", view["progress_tokens"]),
+    }
+
+
+def _owned_bars(title: str, rows: list[dict[str, Any]]) -> Any:
+    return bars(
+        f"{title}: how often their owner won",
+        [
+            Bar(row["name"], (Part(row["won"], "c-win", "won"),
+                              Part(row["owned"] - row["won"], "c-line", "not won")),
+                f"{row['won']}/{row['owned']}")
+            for row in rows
+        ],
+    )  # fmt: skip
+
+
+def label(row: str) -> str:
+    """The name of a score category in the tables (the score pad's), the charts say `row`."""
+    return ROW_LABELS.get(row, row.capitalize())
+
+
+@bp.get("/stats")
+def page() -> str:
+    """Players, victories, points and wonders across the games, with filters."""
+    wanted, view = _stats()
+    cache = _cache()
+    with cache.lock:
+        drawn = cache.charts.get(wanted)
+    if drawn is None:
+        drawn = charts(view)
+        with cache.lock:
+            cache.charts[wanted] = drawn
+    players = cache.players if get_journal() is not None else []
+    return render_template(
+        "stats/page.html", view=view, charts=drawn, players=players, games=GAMES,
+        label=label, css=ROW_CSS,
+    )  # fmt: skip
+
+
+@bp.get("/stats.json")
+def page_json() -> Response:
+    """The JSON twin of the statistics page."""
+    return jsonify(stats_view())
+
+
+@bp.get("/export/games.csv")
+def games_export() -> Response:
+    """Every finished game of the chosen game type (and filters): a row per player per game."""
+    filters = _filters()
+    journal = get_journal()
+    facts = _facts(journal, _cache()) if journal is not None else []
+    response = Response(games_csv(select(facts, **filters)), mimetype="text/csv")
+    response.headers["Content-Disposition"] = f'attachment; filename="{filters["game"]}-games.csv"'
+    return response
+
+
+@bp.get("/export/history.json")
+def history_export() -> Response:
+    """The whole history as one JSON file that another box imports without duplicates."""
+    journal = get_journal()
+    history = export_history(journal) if journal is not None else {"games": []}
+    response = Response(json.dumps(history, ensure_ascii=False), mimetype="application/json")
+    response.headers["Content-Disposition"] = 'attachment; filename="duel-companion-history.json"'
+    return response
+
+
+def warm_up(app: Flask) -> threading.Thread:
+    """Read the summaries and count the default statistics in a background thread, so that
+    the first phone to open `/stats` after a start finds them ready; return the thread."""
+
+    def run() -> None:
+        with app.test_request_context("/stats"), contextlib.suppress(Exception):
+            stats_view()  # a journal not readable yet: the first request will say why
+
+    thread = threading.Thread(target=run, name="stats-warm-up", daemon=True)
+    thread.start()
+    return thread
