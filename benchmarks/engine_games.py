@@ -8,7 +8,9 @@ DUEL_COMPANION_PURE_ENGINE=1), each in a new process:
 `duel-companion simulate --games N --seed 0 --no-checks --json` (bare games),
 `duel-companion simulate --games N/4 --seed 0 --json` (every invariant checked), and 200
 replays of a full record. Figures are the medians of the rounds, with their range; a run's rate
-counts its games only (process start and catalog loading are outside its clock). `--write`
+counts its games only (process start and catalog loading are outside its clock), in wall-clock
+time (`games_per_second`) and in the process's CPU time (`cpu_seconds`: on a shared machine
+the wall clock also counts the time other processes hold the cores). `--write`
 puts the table in BENCHMARKS.md (section "Engine").
 """
 
@@ -37,9 +39,9 @@ catalog = default_catalog()
 lines = Path(sys.argv[1]).read_text(encoding="utf-8").splitlines()
 times = []
 for _ in range(200):
-    start = time.perf_counter()
+    start = time.process_time()
     replay_record(lines, catalog)
-    times.append((time.perf_counter() - start) * 1000)
+    times.append((time.process_time() - start) * 1000)
 print(json.dumps(statistics.median(times)))
 """
 
@@ -81,6 +83,7 @@ def main() -> None:
     args = parser.parse_args()
     load_before = os.getloadavg()[0]
     rates: dict[tuple[bool, bool], list[float]] = {}
+    cpu_rates: dict[tuple[bool, bool], list[float]] = {}
     replays: dict[bool, list[float]] = {}
     engines: dict[bool, str] = {}
     for _ in range(args.runs):
@@ -88,27 +91,37 @@ def main() -> None:
             for checked, games in ((False, args.games), (True, max(1, args.games // 4))):
                 answer = simulate(pure, games, checked)
                 rates.setdefault((pure, checked), []).append(float(answer["games_per_second"]))
+                cpu_rate = games / max(float(str(answer["cpu_seconds"])), 1e-9)
+                cpu_rates.setdefault((pure, checked), []).append(cpu_rate)
                 engines[pure] = str(answer["engine"])
             replays.setdefault(pure, []).append(json.loads(run(pure, "-c", REPLAY, str(RECORD))))
     load_after = os.getloadavg()[0]
     if engines[False] != "compiled":
         print("warning: the compiled engine is not built here; both columns are pure Python")
 
-    def ratio(checked: bool) -> str:
-        fast = statistics.median(rates[(False, checked)])
-        return f"{fast / statistics.median(rates[(True, checked)]):.2f}x"
+    def ratio(checked: bool, figures: dict[tuple[bool, bool], list[float]]) -> str:
+        fast = statistics.median(figures[(False, checked)])
+        return f"{fast / statistics.median(figures[(True, checked)]):.2f}x"
 
     replay_ratio = statistics.median(replays[True]) / statistics.median(replays[False])
+    bare = f"`simulate --games {args.games} --seed 0 --no-checks`"
+    checked = f"`simulate --games {max(1, args.games // 4)} --seed 0`"
     rows = [
         "| what | compiled engine | pure-Python fallback | ratio |",
         "| --- | --- | --- | --- |",
-        f"| random full games, bare (`simulate --games {args.games} --seed 0 --no-checks`), "
-        f"games/s | {summary(rates[(False, False)])} | {summary(rates[(True, False)])} "
-        f"| {ratio(False)} |",
-        f"| random full games, every invariant checked (`simulate --games "
-        f"{max(1, args.games // 4)} --seed 0`), games/s | {summary(rates[(False, True)])} "
-        f"| {summary(rates[(True, True)])} | {ratio(True)} |",
-        f"| replay of a full record ({RECORD.name}, median of 200), ms "
+        f"| bare random games ({bare}), `games_per_second` (wall clock) "
+        f"| {summary(rates[(False, False)])} | {summary(rates[(True, False)])} "
+        f"| {ratio(False, rates)} |",
+        f"| the same, games per CPU second (`games / cpu_seconds`) "
+        f"| {summary(cpu_rates[(False, False)])} | {summary(cpu_rates[(True, False)])} "
+        f"| {ratio(False, cpu_rates)} |",
+        f"| every invariant checked ({checked}), `games_per_second` "
+        f"| {summary(rates[(False, True)])} | {summary(rates[(True, True)])} "
+        f"| {ratio(True, rates)} |",
+        f"| the same, games per CPU second "
+        f"| {summary(cpu_rates[(False, True)])} | {summary(cpu_rates[(True, True)])} "
+        f"| {ratio(True, cpu_rates)} |",
+        f"| replay of a full record ({RECORD.name}, median of 200), CPU ms "
         f"| {summary(replays[False], 2)} | {summary(replays[True], 2)} | {replay_ratio:.2f}x |",
     ]
     text = "\n".join(
@@ -124,8 +137,8 @@ def main() -> None:
             "",
             f"Machine: {report.machine()}; **shared with other work while measuring** (load "
             f"average {load_before:.1f} before, {load_after:.1f} after, on "
-            f"{os.cpu_count()} cores): absolute figures are lower than on a quiet machine, the "
-            "ratio holds better. Each figure: median of "
+            f"{os.cpu_count()} cores): wall-clock figures are far lower than on a quiet machine, "
+            "CPU-time figures much less so. Each figure: median of "
             f"{args.runs} rounds (range in brackets); in each round both engines run in turn, "
             "each in a new process.",
             "",

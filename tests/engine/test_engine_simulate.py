@@ -91,4 +91,5 @@ def test_simulate_without_checks_plays_the_same_games_and_says_which_engine(
     assert checked["checked"] is True and bare["checked"] is False
     assert bare["victories"] == checked["victories"]  # the same 12 games
     assert bare["games_per_second"] > 0
+    assert 0 <= bare["cpu_seconds"] <= bare["seconds"] + 0.01  # one thread: CPU within wall
     assert bare["engine"] == ("compiled" if engine_is_compiled() else "pure")
