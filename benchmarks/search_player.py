@@ -22,7 +22,7 @@ from pathlib import Path
 
 from report import machine, write_section
 
-from companion.arena import arena
+from companion.arena import Tally, arena
 from companion.catalog import default_catalog
 from companion.engine.state import GameState, Player
 from companion.search.player import LEVELS, suggest
@@ -67,23 +67,55 @@ def run_latency(positions: int, seed: int) -> dict[str, object]:
     states = states[:positions]
     result: dict[str, object] = {"kind": "latency", "positions": len(states)}
     for name, level in LEVELS.items():
-        times, iterations, events, busy = [], 0, 0, 0.0
+        times, cpu_times, iterations, events, cpu = [], [], 0, 0, 0.0
         for state in states:
-            start = time.perf_counter()
+            start, start_cpu = time.perf_counter(), time.process_time()
             answer = suggest(state, level, seed)
             times.append(time.perf_counter() - start)
+            cpu_times.append(time.process_time() - start_cpu)
             iterations += answer.stats.iterations
             events += answer.stats.rollout_events
-            busy += answer.stats.seconds
-        times.sort()
+            cpu += cpu_times[-1]
         result[name] = {
             "p50": statistics.median(times),
-            "p95": times[min(len(times) - 1, round(0.95 * (len(times) - 1)))],
-            "max": times[-1],
-            "iterations_per_second": iterations / busy if busy else 0.0,
-            "rollout_events_per_second": events / busy if busy else 0.0,
+            "p95": percentile(times, 0.95),
+            "max": max(times),
+            "cpu_p50": statistics.median(cpu_times),
+            "cpu_p95": percentile(cpu_times, 0.95),
+            "iterations_per_cpu_second": iterations / cpu if cpu else 0.0,
+            "rollout_events_per_cpu_second": events / cpu if cpu else 0.0,
         }
     return result
+
+
+def from_progress(a: str, b: str, seed: int, progress: Path) -> dict[str, object]:
+    """A match stopped before its end, from the games it finished (whole pairs only, so
+    that every deal was played from both seats)."""
+    games = [json.loads(line) for line in progress.read_text().splitlines() if line.strip()]
+    games = games[: len(games) - len(games) % 2]
+    wins = sum(g["a"] == "win" for g in games)
+    shared = sum(g["a"] == "shared" for g in games)
+    tally = Tally(len(games), wins, len(games) - wins - shared, shared, {})
+    low, high = tally.interval
+    return {
+        "kind": "arena", "a": a, "b": b, "games": len(games), "seed": seed, "wins": wins,
+        "losses": tally.losses, "shared": shared, "score": tally.score,
+        "interval": [low, high], "seconds": games[-1]["seconds"] if games else 0.0,
+        "victories": {}, "cut_short": True,
+    }  # fmt: skip
+
+
+def games_text(result: dict[str, object]) -> str:
+    """The games of a match; one stopped for time says so (400 were planned)."""
+    if result.get("cut_short"):
+        return f"{result['games']} (stopped for time; 400 planned)"
+    return str(result["games"])
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    """The value below which `fraction` of `values` lie (nearest rank)."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
 
 
 def section(results: list[dict[str, object]]) -> str:
@@ -105,11 +137,11 @@ def section(results: list[dict[str, object]]) -> str:
     for r in results:
         if r["kind"] != "arena":
             continue
-        low, high = r["interval"]  # type: ignore[misc]
+        low, high = r["interval"]
         lines.append(
-            f"| {r['a']} | {r['b']} | {r['games']} | {r['wins']} | {r['losses']} | "
-            f"{r['shared']} | {r['score']:.1%} | {low:.1%} to {high:.1%} | "  # type: ignore[str-format]
-            f"{r['seconds'] / r['games']:.1f} |"  # type: ignore[operator]
+            f"| {r['a']} | {r['b']} | {games_text(r)} | {r['wins']} | {r['losses']} | "
+            f"{r['shared']} | {r['score']:.1%} | {low:.1%} to {high:.1%} | "
+            f"{r['seconds'] / r['games']:.1f} |"
         )
     for r in results:
         if r["kind"] != "latency":
@@ -120,15 +152,17 @@ def section(results: list[dict[str, object]]) -> str:
             f"{r['positions']} positions of random games, and the search's speed (one "
             "iteration = one determinization, one descent, one rollout of up to 12 events):",
             "",
-            "| level | iterations | p50 | p95 | max | iterations/s | rollout events/s |",
-            "| --- | --- | --- | --- | --- | --- | --- |",
+            "| level | iterations | wall p50 | wall p95 | wall max | CPU p50 | CPU p95 | "
+            "iterations per CPU s | rollout events per CPU s |",
+            "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
         ]
         for name, level in LEVELS.items():
             m = r[name]
             lines.append(
-                f"| {name} | {level.iterations} | {m['p50']:.2f} s | {m['p95']:.2f} s | "  # type: ignore[index]
-                f"{m['max']:.2f} s | {m['iterations_per_second']:.0f} | "  # type: ignore[index]
-                f"{m['rollout_events_per_second']:.0f} |"  # type: ignore[index]
+                f"| {name} | {level.iterations} | {m['p50']:.2f} s | {m['p95']:.2f} s | "
+                f"{m['max']:.2f} s | {m['cpu_p50']:.2f} s | {m['cpu_p95']:.2f} s | "
+                f"{m['iterations_per_cpu_second']:.0f} | "
+                f"{m['rollout_events_per_cpu_second']:.0f} |"
             )
     return "\n".join(lines) + "\n"
 
@@ -146,6 +180,12 @@ def main() -> int:
     two.add_argument("--positions", type=int, default=60)
     two.add_argument("--seed", type=int, default=0)
     two.add_argument("--out", type=Path, required=True)
+    cut = sub.add_parser("partial", help="the result of a match cut short, from its progress")
+    cut.add_argument("--a", required=True)
+    cut.add_argument("--b", required=True)
+    cut.add_argument("--seed", type=int, default=0)
+    cut.add_argument("--progress", type=Path, required=True)
+    cut.add_argument("--out", type=Path, required=True)
     three = sub.add_parser("write")
     three.add_argument("files", type=Path, nargs="+")
     args = parser.parse_args()
@@ -153,6 +193,8 @@ def main() -> int:
         args.out.write_text(json.dumps(run_arena(args.a, args.b, args.games, args.seed, args.out)))
     elif args.part == "latency":
         args.out.write_text(json.dumps(run_latency(args.positions, args.seed)))
+    elif args.part == "partial":
+        args.out.write_text(json.dumps(from_progress(args.a, args.b, args.seed, args.progress)))
     else:
         results = [json.loads(f.read_text()) for f in args.files]
         write_section(section(results))

@@ -33,13 +33,14 @@ from werkzeug.wrappers import Response
 from companion.catalog import default_catalog
 from companion.config import Config
 from companion.records.journal import JournalError
+from companion.records.reader import MAX_RECORD_BYTES
 
 from . import api, compress, history, live, players, review, scorepad, scoring, security, stats
 from .access import close_journal, get_journal, wants_json
 from .control import JournalControl
 from .present import Unreplayable
 
-MAX_BODY = 256 * 1024  # a whole game record is about 10 KB
+MAX_BODY = MAX_RECORD_BYTES  # a whole game record is about 10 KB
 SQLITE_MAX_ID = 2**63 - 1
 STATIC_MAX_AGE = 3600  # seconds a phone keeps style.css and live.js without asking again
 

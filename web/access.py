@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from flask import current_app, g, request
-from werkzeug.exceptions import NotFound
+from werkzeug.exceptions import BadRequest, NotFound
 
 from companion.engine.cards import Catalog
 from companion.records.journal import GameSummary, Journal, JournalError, UnknownGame
@@ -88,3 +88,18 @@ def loaded_or_404(game_id: int) -> Loaded:
 def wants_json() -> bool:
     """Whether the answer should be JSON: API paths and `.json` twins."""
     return request.path.startswith("/api/") or request.path.endswith(".json")
+
+
+def form_upload(field: str, missing: str) -> bytes:
+    """The bytes of a form's uploaded file `field`, else of its pasted `text`.
+
+    Raises:
+        BadRequest: neither holds anything but blanks (`missing` says what to give).
+    """
+    upload = request.files.get(field)
+    data = upload.read() if upload is not None and upload.filename else b""
+    if not data:
+        data = request.form.get("text", "").encode()
+    if not data.strip():
+        raise BadRequest(missing)
+    return data

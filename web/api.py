@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, current_app, jsonify, request
+from flask import Blueprint, Response, abort, current_app, jsonify, request
 from werkzeug.exceptions import (
     BadRequest,
     Conflict,
@@ -14,7 +14,9 @@ from werkzeug.exceptions import (
 )
 
 from companion.engine.events import IllegalEvent
-from companion.records.journal import JournalError, RecordRefused, UnknownGame
+from companion.records.journal import AlreadyInHistory, JournalError, UnknownGame
+from companion.records.reader import RecordRefused, check_event
+from companion.records.replay import state_to_json
 
 from .access import get_journal, loaded_or_404, summary_or_404
 from .history import decode_lines
@@ -34,8 +36,6 @@ def games() -> Response:
 @bp.get("/games/<game:game_id>")
 def game(game_id: int) -> Response:
     """The object `duel-companion replay --json` prints for this game."""
-    from companion.records.replay import state_to_json  # the replay command's own serialiser
-
     return jsonify(state_to_json(loaded_or_404(game_id).state))
 
 
@@ -94,7 +94,11 @@ def correct(game_id: int) -> Response:
     new = body.get("record")
     if not isinstance(new, dict):
         raise BadRequest('Expected {"record": {...}} with one game-record event')
-    _control(lambda control: control.correct(game_id, new))
+    try:
+        event = check_event(new)  # the reader's guards, names included
+    except RecordRefused as refused:
+        raise UnprocessableEntity(f"record: {refused}") from None
+    _control(lambda control: control.correct(game_id, event))
     return _after(game_id)
 
 
@@ -134,6 +138,9 @@ def _control(action: Any) -> Any:
         raise NotFound(str(unknown)) from None
     except RecordRefused as refused:
         raise UnprocessableEntity(str(refused)) from None
+    except AlreadyInHistory as known:
+        body = {"error": str(known), "status": 409, "game": known.game_id}
+        abort(Response(jsonify(body).get_data(), 409, mimetype="application/json"))
     except (IllegalEvent, JournalError) as refused:
         raise Conflict(str(refused)) from None
 

@@ -16,7 +16,7 @@ from typing import Any, Protocol, TypeVar
 from companion.engine.cards import Catalog
 from companion.engine.events import event_from_record
 from companion.records.game import Game, check_record, import_record
-from companion.records.journal import Journal
+from companion.records.journal import Journal, JournalError
 
 T = TypeVar("T")
 
@@ -69,7 +69,7 @@ class JournalControl:
             Game(self._catalog, journal, game_id).correct(event)
 
     def import_record(self, lines: Sequence[str]) -> int:
-        """Add a game record as a new game; return its id."""
+        """Add a game record as a new game; return its id (refused: a record already there)."""
         check_record(self._catalog, lines)  # refused before the journal is opened or created
         with self._lock, Journal.open(self._path) as journal:
             return import_record(self._catalog, journal, lines)
@@ -78,3 +78,35 @@ class JournalControl:
         """Run `change` on the journal opened for writing (one change at a time)."""
         with self._lock, Journal.open(self._path) as journal:
             return change(journal)
+
+
+class ReadOnlyControl:
+    """No changes: every one is refused with `reason` (a journal served read-only)."""
+
+    def __init__(self, reason: str) -> None:
+        self._reason = reason
+
+    def _refuse(self) -> Any:
+        raise JournalError(f"This journal is {self._reason}: no changes")
+
+    def undo(self, game_id: int) -> None:
+        """Refused."""
+        self._refuse()
+
+    def name_players(self, game_id: int, names: Mapping[str, str]) -> None:
+        """Refused."""
+        self._refuse()
+
+    def correct(self, game_id: int, record: Mapping[str, Any]) -> None:
+        """Refused."""
+        self._refuse()
+
+    def import_record(self, lines: Sequence[str]) -> int:
+        """Refused."""
+        result: int = self._refuse()
+        return result
+
+    def write(self, change: Callable[[Journal], T]) -> T:
+        """Refused."""
+        result: T = self._refuse()
+        return result

@@ -13,13 +13,14 @@ from flask import (
     request,
     url_for,
 )
-from werkzeug.exceptions import BadRequest, NotFound, UnprocessableEntity
+from werkzeug.exceptions import NotFound, UnprocessableEntity
 from werkzeug.wrappers import Response
 
 from companion.records.archive import parsed_history
-from companion.records.journal import RecordRefused, record_lines
+from companion.records.journal import AlreadyInHistory, JournalError
+from companion.records.reader import RecordRefused, decode_record
 
-from .access import get_journal
+from .access import form_upload, get_journal
 from .players import import_history_file
 from .present import history_view
 from .security import require_pairing, require_same_origin_form
@@ -86,31 +87,35 @@ def import_form() -> Response | str | tuple[str, int]:
     """Add an uploaded or pasted game record (pairing code and form token needed)."""
     require_same_origin_form()
     require_pairing()
-    upload = request.files.get("record")
-    data = upload.read() if upload is not None and upload.filename else b""
-    if not data:
-        data = request.form.get("text", "").encode()
-    if not data.strip():
-        raise BadRequest("Choose a game record file or paste its lines")
+    data = form_upload("record", "Choose a game record file or paste its lines")
     history = parsed_history(data)
     if history is not None:
         done = import_history_file(history)
         return render_template("history/import.html", error=None, done=done)
-    lines = decode_lines(data)
     try:
-        game_id = current_app.config["CONTROL"].import_record(lines)
-    except RecordRefused as refused:
-        return render_template("history/import.html", error=str(refused), done=None), 422
+        game_id = current_app.config["CONTROL"].import_record(decode_lines(data))
+    except (RecordRefused, UnprocessableEntity) as refused:
+        message = refused.description if isinstance(refused, UnprocessableEntity) else refused
+        return render_template("history/import.html", error=str(message), done=None), 422
+    except AlreadyInHistory as known:
+        return (
+            render_template(
+                "history/import.html", error=str(known), known=known.game_id, done=None
+            ),
+            409,
+        )
+    except JournalError as refused:  # a read-only journal, a busy one
+        return render_template("history/import.html", error=str(refused), done=None), 409
     return redirect(url_for("scoring.final_score", game_id=game_id), code=303)
 
 
 def decode_lines(data: bytes) -> list[str]:
-    """The lines of an uploaded record.
+    """The lines of an uploaded record (the reader's size and text guards).
 
     Raises:
-        UnprocessableEntity: not UTF-8 text.
+        UnprocessableEntity: over the size limit, or not UTF-8 text.
     """
     try:
-        return record_lines(data.decode("utf-8-sig"))
-    except UnicodeDecodeError:
-        raise UnprocessableEntity("The record is not UTF-8 text (JSON Lines)") from None
+        return decode_record(data)
+    except RecordRefused as refused:
+        raise UnprocessableEntity(f"The record is refused: {refused}") from None

@@ -25,13 +25,13 @@ from werkzeug.wrappers import Response
 from companion.engine.events import IllegalEvent
 from companion.records.journal import JournalError, UnknownGame
 from companion.records.players import recent_names
+from companion.records.reader import check_name
 
 from .access import catalog, get_journal, language, loaded_or_404, summary_or_404
 from .present import live_view, log_view
 from .security import require_pairing, require_same_origin_form
 
 bp = Blueprint("live", __name__)
-NAME_LENGTH = 24
 
 
 @bp.get("/games/<game:game_id>")
@@ -112,10 +112,10 @@ def checked_names(raw: Mapping[str, object]) -> dict[str, str]:
             continue
         if not isinstance(value, str):
             raise BadRequest(f"{player}: a name is text")
-        value = value.strip()
-        if not value or len(value) > NAME_LENGTH or not value.isprintable():
-            raise BadRequest(f"{player}: a name is 1 to {NAME_LENGTH} printable characters")
-        names[player] = value
+        try:
+            names[player] = check_name(value)
+        except ValueError as bad:
+            raise BadRequest(f"{player}: {bad}") from None
     if not names:
         raise BadRequest("Give a name for p1 or p2")
     return names

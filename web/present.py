@@ -14,10 +14,12 @@ from companion.device.words import Voice
 from companion.engine.cards import Catalog, Color, Counted
 from companion.engine.events import event_from_record
 from companion.engine.pricing import unit_prices
-from companion.engine.rules import apply, cards_left, new_game
+from companion.engine.rules import cards_left
 from companion.engine.scoring import ROWS, Score, count_in, score_sheet
 from companion.engine.state import COLORS, GameState, Player
 from companion.records.journal import GameSummary, Record, Row
+from companion.records.reader import RecordRefused
+from companion.records.replay import replay
 
 PLAYERS = (Player.P1, Player.P2)
 RESOURCE_NAMES = ("wood", "clay", "stone", "glass", "papyrus")
@@ -76,36 +78,26 @@ def load(catalog: Catalog, language: str, summary: GameSummary, rows: list[Row])
     Raises:
         Unreplayable: a row the rules refuse.
     """
-    stack: list[GameState] = [new_game(catalog)]
-    records: list[Record] = []
-    told: list[list[Any]] = []  # [seq, text, undone, undo, age], mutable while undoing
-    open_steps: list[int] = []
+    try:
+        replayed = replay(catalog, [(row.seq, row.record) for row in rows], label="row")
+    except RecordRefused as refused:
+        raise Unreplayable(str(refused)) from None
+    texts: list[str] = []
+    steps: list[Step] = []
     names: dict[str, str] | None = None
-    for row in rows:
-        if row.is_undo:
-            if not open_steps:
-                continue
-            index = open_steps.pop()
-            told[index][2] = True
-            stack.pop()
-            records.pop()
-            told.append([row.seq, words.undone(told[index][1]), False, True, stack[-1].age])
-            continue
-        before = stack[-1]
-        try:
-            after = apply(before, event_from_record(row.record))
-        except ValueError as refused:
-            raise Unreplayable(f"row {row.seq}: {refused}") from None
-        if names is None or row.record.get("type") == "setup":
-            names = player_names(summary, after)
-        stack.append(after)
-        records.append(row.record)
-        open_steps.append(len(told))
-        text = describe(catalog, language, names, row.record, before, after)
-        told.append([row.seq, text, False, False, before.age])
-    steps = tuple(Step(*entry) for entry in told)
+    for index, step in enumerate(replayed.steps):
+        if step.undoes is not None:
+            text = words.undone(texts[step.undoes])
+            steps.append(Step(step.number, text, False, True, step.after.age))
+        else:
+            if names is None or step.record.get("type") == "setup":
+                names = player_names(summary, step.after)
+            text = describe(catalog, language, names, step.record, step.before, step.after)
+            undone = index in replayed.undone
+            steps.append(Step(step.number, text, undone, False, step.before.age))
+        texts.append(text)
     seq = rows[-1].seq if rows else 0
-    return Loaded(summary, seq, tuple(records), tuple(stack), steps)
+    return Loaded(summary, seq, replayed.records, replayed.states, tuple(steps))
 
 
 # --- the log in plain words -------------------------------------------------------------

@@ -28,7 +28,7 @@ from werkzeug.exceptions import BadRequest, NotFound, UnprocessableEntity
 from werkzeug.wrappers import Response as Redirect
 
 from companion.engine.cards import Color
-from companion.family.cards import FamilyCatalog, Side
+from companion.family.cards import CardId, FamilyCatalog, Side
 from companion.family.pad import Pad, pad_to_json, reasons_to_json, score_sheet
 from companion.family.sheet import SheetError
 from companion.family.table import MAX_PLAYERS, MIN_PLAYERS, TOKEN_VALUES
@@ -37,7 +37,7 @@ from companion.records.journal import Journal
 from companion.records.pads import SavedPad, UnknownPad, save_pad, saved_pad, saved_pads
 from companion.records.players import known_players
 
-from .access import get_journal
+from .access import form_upload, get_journal
 from .security import require_pairing, require_same_origin_api, require_same_origin_form
 
 bp = Blueprint("scorepad", __name__)
@@ -222,12 +222,7 @@ def import_form() -> Redirect | tuple[str, int]:
     """Save an uploaded or pasted sheet (pairing code and form token needed)."""
     require_same_origin_form()
     require_pairing()
-    upload = request.files.get("sheet")
-    data = upload.read() if upload is not None and upload.filename else b""
-    if not data:
-        data = request.form.get("text", "").encode()
-    if not data.strip():
-        raise BadRequest("Choose a score sheet file or paste it")
+    data = form_upload("sheet", "Choose a score sheet file or paste it")
     try:
         sheet = json.loads(data.decode("utf-8-sig"))
     except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
@@ -237,6 +232,35 @@ def import_form() -> Redirect | tuple[str, int]:
     except UnprocessableEntity as refused:
         return render_template("scorepad/import.html", error=refused.description), 422
     return redirect(url_for("scorepad.saved", pad_id=pad_id), code=303)
+
+
+# --- Cities read from a photo ----------------------------------------------------------------
+
+SCAN_MAX_BYTES = 8 * 1024 * 1024  # a phone photo; the page sends it scaled down, well below
+
+
+@bp.post("/scorepad/scan.json")
+def scan() -> Response:
+    """The base-game cards whose stickers a photo shows (multipart field `photo`): their ids
+    left to right, their names, and how many other QR codes were seen. Nothing is written."""
+    import cv2
+    import numpy as np
+
+    from companion.vision.decode import make_decoder, read_cards
+    from companion.vision.payloads import parse_family
+
+    request.max_content_length = SCAN_MAX_BYTES
+    photo = request.files.get("photo")
+    if photo is None or not photo.filename:
+        raise BadRequest("Send a photo of the city's cards (multipart field 'photo')")
+    data = np.frombuffer(photo.read(), dtype=np.uint8)
+    gray = cv2.imdecode(data, cv2.IMREAD_GRAYSCALE) if data.size else None
+    if gray is None:
+        raise UnprocessableEntity("The photo is not an image (JPEG or PNG)")
+    cards, foreign = read_cards(make_decoder(), gray, parse_family)
+    catalog = default_family_catalog()
+    names = [catalog.cards[CardId(c)].name for c in cards]
+    return jsonify({"cards": cards, "names": names, "foreign": foreign})
 
 
 @bp.app_context_processor

@@ -1,9 +1,10 @@
 """Who may change a game: the pairing code the OLED shows, and same-origin form posts.
 
 Reading is open to anyone on the network. A mutation needs the pairing code (header
-`X-Pairing-Code`, or the form field `pairing_code`), compared in constant time; too many wrong
-codes in a minute lock mutations out for the rest of that minute (a 6-digit code cannot be
-guessed at LAN speed then). Form posts must also come from our own pages: the `Origin` (or,
+`X-Pairing-Code`, or the form field `pairing_code`), compared in constant time. Too many wrong
+codes in a minute from one address lock that address out for the rest of the minute (a 6-digit
+code cannot be guessed at LAN speed then); the players' phones, at other addresses, keep
+their right code working. Form posts must also come from our own pages: the `Origin` (or,
 without it, the `Referer`) must be this server, and the form must carry the CSRF token that
 only our pages hold. API calls with the custom header cannot be sent cross-site by a browser
 without a CORS preflight, which this server never grants.
@@ -24,6 +25,7 @@ from werkzeug.exceptions import Forbidden, TooManyRequests
 HEADER = "X-Pairing-Code"
 FIELD = "pairing_code"
 CSRF_FIELD = "csrf_token"
+MAX_ADDRESSES = 1024  # addresses remembered at once; the oldest guesser is forgotten first
 _failures_lock = threading.Lock()
 
 
@@ -44,15 +46,18 @@ def require_pairing(*, form: bool = True) -> None:
 
     Raises:
         Forbidden: no code or a wrong one (403).
-        TooManyRequests: too many wrong codes in the last minute (429).
+        TooManyRequests: too many wrong codes from this address in the last minute (429).
     """
-    failures: list[float] = current_app.extensions["duel"].setdefault("failures", [])
+    by_address: dict[str, list[float]] = current_app.extensions["duel"].setdefault("failures", {})
+    address = request.remote_addr or ""
     now = time.monotonic()
     limit = int(current_app.config["PAIRING_FAILURES_PER_MINUTE"])
     with _failures_lock:
-        failures[:] = [t for t in failures if now - t < 60]
+        failures = [t for t in by_address.pop(address, []) if now - t < 60]
+        if failures:
+            by_address[address] = failures  # re-inserted: the dict stays oldest first
         if len(failures) >= limit:
-            raise TooManyRequests("Too many wrong pairing codes; wait a minute")
+            raise TooManyRequests("Too many wrong pairing codes from this address; wait a minute")
     given = request.headers.get(HEADER)
     if given is None and form and request.mimetype in _FORMS:
         given = request.form.get(FIELD)
@@ -61,7 +66,9 @@ def require_pairing(*, form: bool = True) -> None:
         raise Forbidden("Changing a game needs the pairing code shown on the companion")
     if not hmac.compare_digest(given.strip().encode(), expected.encode()):
         with _failures_lock:
-            failures.append(now)
+            by_address.setdefault(address, []).append(now)
+            while len(by_address) > MAX_ADDRESSES:
+                del by_address[next(iter(by_address))]
         raise Forbidden("Wrong pairing code: use the code shown on the companion")
 
 

@@ -85,7 +85,7 @@ def describe(catalog: Catalog, event: Event) -> str:
             return f"{kind} {catalog.name(record[key])}"
     if kind == "next_age":
         return f"{record['starter']} begins the next age"
-    return kind
+    return str(kind)
 
 
 def _refuse(as_json: bool, reason: str) -> int:

@@ -1,9 +1,13 @@
 """`duel-companion import RECORD --journal PATH`: add a game record to a journal as a new game.
 
 Prints the new game's id. A refused record names the line and the reason (exit 2) and leaves
-the journal unchanged; a missing journal is created. A whole history exported by
-`duel-companion export --history` is imported too: its games that the journal does not hold
-yet are added, and the command prints what it did as JSON.
+the journal unchanged; a missing journal is created. The record is read by the one reader
+(256 KB at most, the phone's limit; names by the pages' rule). A record already in the history
+is named ("already in the history as game N", exit 2), not added again. The journal's writer
+lock is taken for the import: while `duel-companion run` (or a writing `web`) holds the
+journal the import is refused naming it; another import is waited for (up to 30 s).
+A whole history exported by `duel-companion export --history` is imported too: its games that
+the journal does not hold yet are added, and the command prints what it did as JSON.
 """
 
 from __future__ import annotations
@@ -16,9 +20,16 @@ from typing import Any
 
 from companion.catalog import default_catalog
 from companion.config import ConfigError, load_config
-from companion.records.archive import check_history, import_history, parsed_history
+from companion.records.archive import (
+    MAX_HISTORY_BYTES,
+    check_history,
+    import_history,
+    parsed_history,
+)
 from companion.records.game import check_record, import_record
-from companion.records.journal import Journal, JournalError, record_lines
+from companion.records.journal import Journal, JournalError
+from companion.records.lock import WriterLock
+from companion.records.reader import RecordRefused, decode_record
 
 HELP = "Add a game record (JSON Lines, finished or not) to a journal and print its game id."
 
@@ -38,21 +49,23 @@ def main(args: argparse.Namespace) -> int:
     except ConfigError as refused:
         return _refuse(str(refused))
     try:
-        data = path.read_bytes()
-        history = parsed_history(data)
-        if history is not None:
-            return _import_history(path, journal_path, history)
-        lines = record_lines(data.decode("utf-8-sig"))
+        with path.open("rb") as file:
+            data = file.read(MAX_HISTORY_BYTES + 1)
     except OSError as bad:
         return _refuse(f"cannot read {path}: {bad.strerror or bad}")
-    except UnicodeDecodeError:
-        return _refuse(f"{path}: not UTF-8 text (a game record is JSON Lines)")
+    history = parsed_history(data) if len(data) <= MAX_HISTORY_BYTES else None
+    if history is not None:
+        return _import_history(path, journal_path, history)
     catalog = default_catalog()
     try:
+        lines = decode_record(data)  # the one reader: 256 KB at most, UTF-8
         check_record(catalog, lines)  # refused before the journal is opened, created or moved
-        with Journal.open(journal_path) as journal:
+        with (
+            WriterLock(journal_path, wait_for=("import",), wait_seconds=30.0),
+            Journal.open(journal_path) as journal,
+        ):
             game_id = import_record(catalog, journal, lines)
-    except JournalError as refused:  # RecordRefused names the line
+    except (RecordRefused, JournalError) as refused:  # RecordRefused names the line
         return _refuse(f"{path}: {refused}")
     print(game_id)
     return 0
@@ -63,9 +76,12 @@ def _import_history(path: Path, journal_path: Path, history: dict[str, Any]) -> 
     catalog = default_catalog()
     try:
         check_history(catalog, history)  # refused before the journal is opened or created
-        with Journal.open(journal_path) as journal:
+        with (
+            WriterLock(journal_path, wait_for=("import",), wait_seconds=30.0),
+            Journal.open(journal_path) as journal,
+        ):
             done = import_history(catalog, journal, history)
-    except JournalError as refused:
+    except (RecordRefused, JournalError) as refused:
         return _refuse(f"{path}: {refused}")
     print(json.dumps(done.to_json()))
     return 0

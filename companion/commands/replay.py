@@ -1,7 +1,9 @@
 """`duel-companion replay FILE [--json]`: the state after the last event of a game record.
 
-A refused record exits with status 2 and prints only the refusal ("line N: reason" on stderr,
-or `{"error": ..., "line": N}` on stdout with --json).
+The record is read by the one reader (`companion.records.reader`: size, nesting, numbers,
+names; undo lines allowed) and replayed by the one replay. A refused record exits with status 2
+and prints only the refusal, one line ("line N: reason" on stderr, or
+`{"error": ..., "line": N}` on stdout with --json; `line` is null for the whole record).
 """
 
 from __future__ import annotations
@@ -13,7 +15,8 @@ from pathlib import Path
 
 from companion.catalog import default_catalog
 from companion.engine.state import GameState, Player
-from companion.records.replay import ReplayError, replay_record, state_to_json
+from companion.records.reader import RecordRefused, read_record_file, read_records
+from companion.records.replay import replay, state_to_json
 
 HELP = "Replay a game record (JSON Lines) and print the state after its last event."
 
@@ -28,14 +31,10 @@ def main(args: argparse.Namespace) -> int:
     """Replay the record; 0 when every line is accepted, 2 on a refusal or unreadable file."""
     path: Path = args.file
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as bad:
-        return _refuse(args.json, f"cannot read {path}: {getattr(bad, 'strerror', None) or bad}")
-    try:
-        states = replay_record(text.splitlines(), default_catalog())
-    except ReplayError as refused:
+        numbered = read_records(read_record_file(path), undo=True)
+        state = replay(default_catalog(), numbered).state
+    except RecordRefused as refused:
         return _refuse(args.json, refused.reason, refused.line)
-    state = states[-1]
     if args.json:
         print(json.dumps(state_to_json(state)))
     else:

@@ -4,6 +4,9 @@ On the kit: the OLED, the buttons and the camera from the configuration. On a ma
 the kit (the embedded default): the OLED is emulated (each frame written to
 `var/oled/latest.png`), the keyboard stands in for the buttons when stdin is a terminal
 (a/s/d = left/select/right, A/S/D held), and the camera is the configured source.
+
+The journal's writer lock (`companion.records.lock`) is held while it runs: a second `run`,
+an `import` or a writing `web` on the same journal is refused with one line naming this one.
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ def main(args: argparse.Namespace) -> int:
     from companion.config import Config, ConfigError, load_config
     from companion.device.app import ServiceOptions, run_service
     from companion.records.journal import JournalError
+    from companion.records.lock import WriterLock
 
     logging.basicConfig(
         level=logging.INFO if args.verbose else logging.WARNING,
@@ -67,7 +71,8 @@ def main(args: argparse.Namespace) -> int:
         on_undo=undone if args.events else None,
     )
     try:
-        return run_service(config, options)
+        with WriterLock(config.journal):  # a second run (or import, web) is refused, named
+            return run_service(config, options)
     except JournalError as failed:
         print(f"run: {failed}", file=sys.stderr)
         return 2

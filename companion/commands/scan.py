@@ -1,9 +1,10 @@
 """`duel-companion scan IMAGE_OR_FOLDER... [--json]`: the card stickers in still images.
 
 Per image: the card ids read (left to right) and the number of foreign QR codes recognised and
-ignored. A folder stands for its images in name order. `--json` prints one list of
-`{"image": path, "cards": [ids], "foreign": n}` objects in the order given; an image that cannot
-be read gets `"error"` (and empty cards) instead of stopping the run.
+ignored; `--game 7wonders` reads the 7 Wonders base game's stickers instead of Duel's. A folder
+stands for its images in name order. `--json` prints one list of `{"image": path, "cards":
+[ids], "foreign": n}` objects in the order given; an image that cannot be read gets `"error"`
+(and empty cards) instead of stopping the run.
 
 `scan --structure --age N IMAGE...` reads overhead views of age N's structure instead: per
 image the 20 positions in layout order (docs/game-record.md), each a card id, "back",
@@ -17,13 +18,15 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from companion.vision import payloads
-from companion.vision.decode import DECODERS, DEFAULT_DECODER, Decoder, make_decoder
+from companion.vision.decode import DECODERS, DEFAULT_DECODER, Decoder, make_decoder, read_cards
 
 HELP = "Read the card stickers in images or folders of images; --json for a list of objects."
+PARSERS = {"duel": payloads.parse, "7wonders": payloads.parse_family}  # whose stickers to read
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".pgm", ".tif", ".tiff", ".webp")
 
 
@@ -37,6 +40,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="read overhead views of an age's structure (20 positions; needs --age)",
     )
     parser.add_argument("--age", type=int, choices=(1, 2, 3), help="the age of the structure")
+    parser.add_argument(
+        "--game",
+        choices=sorted(PARSERS),
+        default="duel",
+        help="whose stickers to read: duel (default) or 7wonders (the base game's cards)",
+    )
     parser.add_argument(
         "--decoder",
         choices=sorted(DECODERS),
@@ -58,7 +67,7 @@ def images(paths: list[Path]) -> list[Path]:
     return found
 
 
-def scan_image(path: Path, decoder: Decoder) -> dict[str, Any]:
+def scan_image(path: Path, decoder: Decoder, game: str = "duel") -> dict[str, Any]:
     """The JSON object of one image: its cards left to right and its foreign codes."""
     import cv2
 
@@ -67,15 +76,8 @@ def scan_image(path: Path, decoder: Decoder) -> dict[str, Any]:
     frame = cv2.imread(str(path), cv2.IMREAD_GRAYSCALE)
     if frame is None:
         return {"image": str(path), "cards": [], "foreign": 0, "error": "not a readable image"}
-    cards: list[tuple[float, str]] = []
-    foreign = 0
-    for sticker in decoder.decode(frame):
-        card = payloads.parse(sticker.text)
-        if card is None:
-            foreign += 1
-        elif card not in (c for _, c in cards):
-            cards.append((sticker.center[0], card))
-    return {"image": str(path), "cards": [c for _, c in sorted(cards)], "foreign": foreign}
+    cards, foreign = read_cards(decoder, frame, PARSERS[game])
+    return {"image": str(path), "cards": cards, "foreign": foreign}
 
 
 def scan_structure(path: Path, age: int, decoder: Decoder) -> dict[str, Any]:
@@ -114,22 +116,27 @@ def main(args: argparse.Namespace) -> int:
     decoder = make_decoder(args.decoder)
     if args.structure:
         found = [scan_structure(path, args.age, decoder) for path in paths]
-        if args.json:
-            print(json.dumps(found, indent=2))
-        for result in found:
-            if "error" in result:
-                print(f"scan: {result['image']}: {result['error']}", file=sys.stderr)
-            elif not args.json:
-                print(f"{result['image']}:\n{structure_text(result['slots'], args.age)}")
-        return 1 if any("error" in result for result in found) else 0
-    results = [scan_image(path, decoder) for path in paths]
-    if args.json:
+        return _report(
+            found, args.json, lambda r: f"{r['image']}:\n{structure_text(r['slots'], args.age)}"
+        )
+    return _report([scan_image(path, decoder, args.game) for path in paths], args.json, _cards_text)
+
+
+def _cards_text(result: dict[str, Any]) -> str:
+    cards = ", ".join(result["cards"]) or "no card"
+    foreign = f" ({result['foreign']} foreign code(s) ignored)" if result["foreign"] else ""
+    return f"{result['image']}: {cards}{foreign}"
+
+
+def _report(
+    results: list[dict[str, Any]], as_json: bool, text: Callable[[dict[str, Any]], str]
+) -> int:
+    """Print the results (JSON, or `text` of each) and each error on stderr; the status."""
+    if as_json:
         print(json.dumps(results, indent=2))
     for result in results:
         if "error" in result:
             print(f"scan: {result['image']}: {result['error']}", file=sys.stderr)
-        elif not args.json:
-            cards = ", ".join(result["cards"]) or "no card"
-            foreign = f" ({result['foreign']} foreign code(s) ignored)" if result["foreign"] else ""
-            print(f"{result['image']}: {cards}{foreign}")
+        elif not as_json:
+            print(text(result))
     return 1 if any("error" in result for result in results) else 0

@@ -2,13 +2,17 @@
 
 Serves the pages over an existing journal with waitress (never Flask's development server),
 for review on a laptop. Changes from the phones (undo, names, import) write to the journal
-through `Game`; do not point it at the journal of a running `duel-companion run`, which serves
-the same pages itself. The pairing code for those changes is printed at start.
+through `Game`, so it takes the journal's writer lock: on the journal of a running
+`duel-companion run` (which serves the same pages itself) it is refused, naming the running
+one. With `--read-only`, or on a disk that cannot be written (a copy on a read-only medium,
+opened `immutable`), it serves the pages without changes and takes no lock. The pairing code
+for changes is printed at start.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -24,12 +28,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--port", type=int, help="port (default: web.port of the config)")
     parser.add_argument("--threads", type=int, help="waitress threads (default: web.threads)")
     parser.add_argument("--config", type=Path, help="configuration file (TOML)")
+    parser.add_argument(
+        "--read-only", action="store_true", help="serve the pages without changes (no lock)"
+    )
 
 
 def main(args: argparse.Namespace) -> int:
     """Serve until interrupted; 2 on a bad configuration, port or journal."""
     from companion.records.journal import Journal, JournalError
+    from companion.records.lock import WriterLock
     from web import create_app, serve, url_host
+    from web.control import ReadOnlyControl
 
     try:
         config = load_config(args.config)
@@ -49,12 +58,21 @@ def main(args: argparse.Namespace) -> int:
         Journal.open(journal, readonly=True).close()
     except JournalError as refused:
         return _refuse(str(refused))
-    app = create_app(config, JOURNAL=str(journal))
+    why_read_only = "--read-only" if args.read_only else _unwritable(journal)
+    lock = None if why_read_only else WriterLock(journal)
+    try:
+        if lock is not None:
+            lock.acquire()  # JournalBusy names the running writer
+    except JournalError as refused:
+        return _refuse(f"{refused} (`web --read-only` serves its pages without changes)")
+    overrides = {} if lock else {"CONTROL": ReadOnlyControl(f"served read-only ({why_read_only})")}
+    app = create_app(config, JOURNAL=str(journal), **overrides)
 
     def ready(bound: int) -> None:
         code = app.config["PAIRING_CODE"]
         url = f"http://{url_host(host)}:{bound}/"
-        print(f"Serving {journal} on {url} (pairing code {code})", flush=True)
+        changes = f"pairing code {code}" if lock else f"read-only: {why_read_only}"
+        print(f"Serving {journal} on {url} ({changes})", flush=True)
 
     try:
         serve(app, host, port, threads, ready)
@@ -62,7 +80,19 @@ def main(args: argparse.Namespace) -> int:
         return _refuse(f"cannot listen on {host}:{port}: {failed.strerror or failed}")
     except KeyboardInterrupt:
         pass
+    finally:
+        if lock is not None:
+            lock.release()
     return 0
+
+
+def _unwritable(journal: Path) -> str:
+    """Why the journal cannot be written here ("" when it can): a read-only disk or file."""
+    if not os.access(journal.parent, os.W_OK):
+        return "its folder cannot be written"
+    if not os.access(journal, os.W_OK):
+        return "the file cannot be written"
+    return ""
 
 
 def _refuse(message: str) -> int:

@@ -190,7 +190,7 @@ class App:
     def _undo(self, step: Step) -> Step:
         before = self.state
         try:
-            self.game.undo()
+            self.game.undo(reopen=True)  # the box; it asks first (device)
         except IllegalEvent as refused:
             return step.refused(str(refused), self.state, self.context())
         except JournalError as failed:
@@ -484,11 +484,12 @@ class ServiceOptions:
 
 
 def open_journal(path: Path) -> Journal:
-    """The journal at `path`, created if missing; a corrupt or foreign file is reported, moved
-    aside by the journal, and a new journal is started in its place.
+    """The journal at `path`, created if missing; a file SQLite finds broken is reported,
+    moved aside by the journal, and a new journal is started in its place.
 
     Raises:
-        JournalError: the file cannot be opened nor set aside.
+        JournalError: busy, not ours, a newer schema, unreadable, or broken and not movable
+            (nothing is moved then).
     """
     path.parent.mkdir(parents=True, exist_ok=True)
     if not path.exists():

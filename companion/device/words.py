@@ -23,6 +23,7 @@ from companion.engine.events import (
     Discard,
     Event,
     KeepLibraryToken,
+    Reveal,
     Setup,
     TakeProgress,
 )
@@ -181,6 +182,8 @@ def event_line(voice: Voice, state: GameState, event: Event) -> str:
             return f"{who} builds {name(event.card)} from the discard pile"
         case ChooseStarter():
             return f"{voice.player(event.starter)} begins age {state.age}"
+        case Reveal():
+            return f"Turned up: {name(event.card)}"
     return f"{who} {event.type}".strip()  # pragma: no cover - every event is named above
 
 

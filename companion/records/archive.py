@@ -14,7 +14,6 @@ the game and line) before anything is written.
 from __future__ import annotations
 
 import csv
-import hashlib
 import io
 import json
 from collections.abc import Mapping, Sequence
@@ -22,9 +21,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.engine.cards import Catalog
-from companion.records.game import check_record, import_record, replay_records
-from companion.records.journal import Journal, Record, RecordRefused, dumps, effective
+from companion.records.game import check_record, import_record
+from companion.records.journal import Journal, Record, RecordRefused, dumps, effective_records
 from companion.records.players import add_player, known_players
+from companion.records.reader import fingerprint
+from companion.records.replay import replay
 from companion.records.stats import GameFacts
 from companion.records.summaries import (
     DUEL,
@@ -44,21 +45,18 @@ def summarizer(catalog: Catalog, journal: Journal) -> Summarize:
 
     def summarize(game_id: int) -> dict[str, Any]:
         rows = journal.rows(game_id)
-        records = effective(rows)
+        records = effective_records(rows)
         finished, minutes = game_times(journal, game_id, rows)
-        return duel_summary(replay_records(catalog, records)[-1], records, finished, minutes)
+        state = replay(catalog, list(enumerate(records, start=1)), label="row").state
+        return duel_summary(state, records, finished, minutes)
 
     return summarize
 
 
 def content_hash(records: Sequence[Record]) -> str:
-    """The hash naming a game's content: its effective events, players' names left out."""
-    digest = hashlib.sha256()
-    for record in records:
-        if record.get("type") == "setup":
-            record = {key: value for key, value in record.items() if key != "players"}
-        digest.update(dumps(record).encode() + b"\n")
-    return digest.hexdigest()
+    """The hash naming a game's content: its effective events, players' names left out (the
+    journal's own fingerprint, `reader.fingerprint`, which also refuses a twin import)."""
+    return fingerprint(records)
 
 
 def export_history(journal: Journal) -> dict[str, Any]:
@@ -130,7 +128,7 @@ def import_history(catalog: Catalog, journal: Journal, data: Any) -> Imported:
         if digest in known:
             result.already[index] = known[digest]
             continue
-        game_id = import_record(catalog, journal, lines)  # a twin within the file is kept
+        game_id = import_record(catalog, journal, lines, again=True)  # a twin in the file is kept
         result.added.append(game_id)
         if entry.get("status") == "finished" and isinstance(entry.get("finished"), str):
             journal.set_meta(
@@ -138,11 +136,14 @@ def import_history(catalog: Catalog, journal: Journal, data: Any) -> Imported:
                 HISTORY_KEY,
                 {"finished": entry["finished"], "minutes": entry.get("minutes")},
             )
-            keep_summary(journal, game_id, replay_records(catalog, _records(lines))[-1])
+            keep_summary(journal, game_id, check_record(catalog, lines).state)
     names = [name for name in data.get("players", []) if isinstance(name, str)]
     for name in names:
         add_player(journal, name)
     return Imported(result.added, result.already, len(names))
+
+
+MAX_HISTORY_BYTES = 32 * 1024 * 1024  # about 3,000 games; a larger file is not read as one
 
 
 def parsed_history(data: bytes) -> dict[str, Any] | None:

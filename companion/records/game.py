@@ -13,24 +13,20 @@ Only the run loop holds a `Game` while a game is played; pages read the journal 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from companion.engine.cards import Catalog
-from companion.engine.events import Event, IllegalEvent, event_from_record, event_to_record
-from companion.engine.rules import apply, new_game
+from companion.engine.events import Event, IllegalEvent, event_to_record
+from companion.engine.rules import apply
 from companion.engine.state import GameState
-from companion.records.journal import (
-    Journal,
-    JournalError,
-    Outcome,
-    Record,
-    RecordRefused,
-    parse_record_lines,
-)
+from companion.records.journal import Journal, JournalError, Outcome
+from companion.records.reader import RecordRefused, read_records
+from companion.records.replay import Replay, replay
 from companion.records.summaries import keep_summary
 
 SCREEN_KEY = "screen"
+FINISHED = "The game is finished: only the box can reopen it, after asking"
 
 
 def outcome_of(state: GameState) -> Outcome:
@@ -41,57 +37,34 @@ def outcome_of(state: GameState) -> Outcome:
     return Outcome("finished", winner, state.victory.value if state.victory else None)
 
 
-def replay_records(
-    catalog: Catalog, records: Iterable[Record], *, numbers: Sequence[int] | None = None
-) -> list[GameState]:
-    """Every state of a game, the first before any event, by applying its records in turn.
+def check_record(catalog: Catalog, lines: Iterable[str]) -> Replay:
+    """A game record read and replayed, without touching any journal (so a command can refuse
+    a record before it opens, creates or moves a journal file).
 
     Raises:
-        RecordRefused: a record the rules refuse, named by its line (`numbers`, else its
-            position from 1), with the rules' reason.
+        RecordRefused: a line the reader or the rules refuse, named.
     """
-    states = [new_game(catalog)]
-    for index, record in enumerate(records):
-        line = numbers[index] if numbers is not None else index + 1
-        try:
-            states.append(apply(states[-1], event_from_record(record)))
-        except IllegalEvent as refused:
-            raise RecordRefused(f"line {line}: {refused}", line) from None
-    return states
+    return replay(catalog, read_records(lines))
 
 
-def check_record(catalog: Catalog, lines: Iterable[str]) -> Outcome:
-    """The outcome of a game record if it were imported, without touching any journal (so a
-    command can refuse a record before it opens, creates or moves a journal file).
-
-    Raises:
-        RecordRefused: a line that is not a JSON event or that the rules refuse.
-    """
-    return outcome_of(_replayed(catalog, parse_record_lines(lines))[-1])
-
-
-def _replayed(catalog: Catalog, numbered: Sequence[tuple[int, Record]]) -> list[GameState]:
-    return replay_records(catalog, [r for _, r in numbered], numbers=[n for n, _ in numbered])
-
-
-def import_record(catalog: Catalog, journal: Journal, lines: Iterable[str]) -> int:
+def import_record(
+    catalog: Catalog, journal: Journal, lines: Iterable[str], *, again: bool = False
+) -> int:
     """Add a game record (finished or not) to the journal as a new game; return its id.
+
+    The events are stored as the rules read them (`event_to_record`: documented keys only).
+    `again=True` adds a game whose events are already there (a history file's own twins,
+    companion.records.archive); a record from a person never passes it.
 
     Raises:
         RecordRefused: a line that is not a JSON event or that the rules refuse; the
             message names the line, and the journal is left unchanged.
+        AlreadyInHistory: the same events are already a game of the journal (named).
     """
-
-    final: list[GameState] = []
-
-    def check(numbered: Sequence[tuple[int, Record]]) -> Outcome:
-        states = _replayed(catalog, numbered)
-        final.append(states[-1])
-        return outcome_of(states[-1])
-
-    game_id = journal.import_record(lines, check)
-    if final and final[-1].finished:
-        keep_summary(journal, game_id, final[-1])  # for statistics
+    replayed = check_record(catalog, lines)
+    game_id = journal.add_game(replayed.records, outcome_of(replayed.state), again=again)
+    if replayed.state.finished:
+        keep_summary(journal, game_id, replayed.state)  # for statistics
     return game_id
 
 
@@ -110,8 +83,9 @@ class Game:
         self._journal = journal
         self.game_id = game_id
         self._seq = journal.last_seq(game_id)
+        rows = [(row.seq, row.record) for row in journal.rows(game_id)]
         try:
-            self._states = replay_records(catalog, journal.effective_events(game_id))
+            self._states = list(replay(catalog, rows, label="row").states)
         except RecordRefused as refused:
             raise JournalError(f"game {game_id} no longer replays: {refused}") from None
 
@@ -162,31 +136,39 @@ class Game:
             keep_summary(self._journal, self.game_id, after)  # for statistics
         return after
 
-    def undo(self) -> GameState:
+    def undo(self, *, reopen: bool = False) -> GameState:
         """Cancel the latest effective event (an appended undo row); return the state before.
 
+        A finished game is closed: only `reopen=True` undoes its last event, which the box
+        passes once the players confirmed it; the phones never do.
+
         Raises:
-            IllegalEvent: "Nothing to undo" at the start of the game.
+            IllegalEvent: "Nothing to undo" at the start of the game, or `FINISHED`.
             JournalError: the journal cannot write, or another writer changed this game.
         """
         if len(self._states) == 1:
             raise IllegalEvent("Nothing to undo")
+        if self.state.finished and not reopen:
+            raise IllegalEvent(FINISHED)
         before = self._states[-2]
         self._seq = self._journal.append_undo(self.game_id, outcome_of(before), after_seq=self._seq)
         self._states.pop()
         return self.state
 
-    def correct(self, event: Event) -> GameState:
+    def correct(self, event: Event, *, reopen: bool = False) -> GameState:
         """Replace the latest effective event with `event` (a mis-scan corrected), written as
-        one journal transaction; return the new state.
+        one journal transaction; return the new state. A finished game needs `reopen=True`,
+        as for `undo`.
 
         Raises:
-            IllegalEvent: nothing to correct, or the rules refuse `event` in place of the
-                latest one; nothing is written.
+            IllegalEvent: nothing to correct, `FINISHED`, or the rules refuse `event` in
+                place of the latest one; nothing is written.
             JournalError: the journal cannot write, or another writer changed this game.
         """
         if len(self._states) == 1:
             raise IllegalEvent("Nothing to correct")
+        if self.state.finished and not reopen:
+            raise IllegalEvent(FINISHED)
         after = apply(self._states[-2], event)  # refused: raises, nothing written
         self._seq = self._journal.append_correction(
             self.game_id, event_to_record(event), outcome_of(after), after_seq=self._seq

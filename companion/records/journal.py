@@ -3,16 +3,37 @@
 One log is the source of truth. Each row of `events` holds the same JSON object as a line of
 the game record (docs/game-record.md); an undo is appended as `{"type": "undo"}`. Rows are
 never updated or deleted (triggers refuse it); only the summary columns of `games` (status,
-winner, victory, finished, players) and the small `meta` table change. The effective events of
-a game are derived: each undo row cancels the latest effective event before it.
+winner, victory, finished, players), the small `meta` table and the tables of the schema
+steps (companion/records/schema.py) change. The
+effective events of a game are derived by the one rule of undo (`reader.undo_targets`).
 
 Durability: WAL mode with `synchronous=FULL`, so a row is on disk when `append` returns, and a
-process killed at any moment leaves every committed row. A file that is not SQLite, or is
-SQLite without our `application_id`, `user_version` and tables, or fails SQLite's quick check,
-raises `JournalError`; a writable open also moves it aside to `<name>.corrupt-<timestamp>`
-(with its -wal and -shm files), never overwriting anything.
+process killed at any moment leaves every committed row.
 
-Only `companion.records.game.Game` writes events; pages open the journal read-only.
+Opening (`Journal.open`) never mistakes a busy journal for a broken one:
+
+- every connection waits up to `busy_seconds` for another one's lock; a journal still busy
+  after that, or any I/O, permission or other error, is a `JournalError` and nothing moves;
+- the schema is created (and its steps applied) inside one `BEGIN IMMEDIATE` transaction, so several
+  processes creating the same new journal at once all end with one journal and no error;
+- SQLite that is not ours (another `application_id`, tables of another program) or a newer
+  schema version is refused and left where it is;
+- only a regular file that SQLite itself calls broken (`quick_check` not "ok", "database disk
+  image is malformed", "file is not a database") is moved aside to `<name>.corrupt-<time>`
+  (with its -wal and -shm files), never overwriting anything, and only by a writable open.
+
+Read-only opens (the pages) use `mode=ro`; on a disk that cannot be written (a copy on a
+read-only medium, where WAL could not make its -shm file) they open the file `immutable`.
+
+The schema lives in `companion.records.schema`: the base tables (version 1) and the named,
+idempotent steps that add tables (players, summaries, fingerprints); a writable open creates
+the base of a new journal and applies every step in its opening transaction. An import whose
+events are already a game of the journal (`game_fingerprints`) is refused naming it
+(`AlreadyInHistory`).
+
+One writer process per journal: `companion.records.lock.WriterLock` (held by the commands, not
+by this class). Only `companion.records.game.Game` writes events; pages open the journal
+read-only.
 """
 
 from __future__ import annotations
@@ -28,59 +49,42 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-APPLICATION_ID = 0x44554545  # "DUEE": marks the file as a Duel Companion journal
-SCHEMA_VERSION = 1
-SQLITE_HEADER = b"SQLite format 3\x00"
-UNDO: dict[str, Any] = {"type": "undo"}
+from companion.records.reader import (
+    UNDO_TYPE,
+    Record,
+    RecordRefused,
+    dumps,
+    effective,
+    fingerprint,
+    is_undo,
+    record_lines,
+)
+from companion.records.schema import (
+    APPLICATION_ID,
+    BASE,
+    SCHEMA_VERSION,
+    TABLES,
+    steps_applied,
+)
+
+__all__ = ["Record", "RecordRefused", "dumps", "record_lines"]  # part of the journal's API
+
+BUSY_SECONDS = 5.0  # how long an open or a write waits for another connection's lock
+UNDO: dict[str, Any] = {"type": UNDO_TYPE}
 STATUSES = ("in_progress", "finished")
-MAX_NESTING = 16  # an event nests 3 deep (setup.wonders.p1); deeper input is refused early
 ORIGINS = ("play", "import")
+_CORRUPT_CODES = (11, 26)  # SQLITE_CORRUPT, SQLITE_NOTADB: SQLite's own verdict of a bad file
+_BUSY_CODES = (5, 6)  # SQLITE_BUSY, SQLITE_LOCKED
+GAME_COLUMNS = "id, started, finished, status, winner, victory, players, origin"
+FINGERPRINTS = "fingerprints-1"  # the schema step of `game_fingerprints`
 
-SCHEMA = """
-CREATE TABLE games (
-    id INTEGER PRIMARY KEY,
-    started TEXT NOT NULL,
-    finished TEXT,
-    status TEXT NOT NULL DEFAULT 'in_progress' CHECK (status IN ('in_progress', 'finished')),
-    winner TEXT,
-    victory TEXT,
-    players TEXT NOT NULL DEFAULT '{}',
-    origin TEXT NOT NULL DEFAULT 'play' CHECK (origin IN ('play', 'import'))
-);
-CREATE TABLE events (
-    game_id INTEGER NOT NULL REFERENCES games(id),
-    seq INTEGER NOT NULL,
-    record TEXT NOT NULL,
-    written_at TEXT NOT NULL,
-    PRIMARY KEY (game_id, seq)
-) WITHOUT ROWID;
-CREATE TABLE meta (
-    game_id INTEGER NOT NULL REFERENCES games(id),
-    key TEXT NOT NULL,
-    value TEXT NOT NULL,
-    PRIMARY KEY (game_id, key)
-) WITHOUT ROWID;
-CREATE TRIGGER events_are_append_only_update BEFORE UPDATE ON events
-BEGIN SELECT RAISE(ABORT, 'journal events are append-only'); END;
-CREATE TRIGGER events_are_append_only_delete BEFORE DELETE ON events
-BEGIN SELECT RAISE(ABORT, 'journal events are append-only'); END;
-CREATE TRIGGER games_are_kept BEFORE DELETE ON games
-BEGIN SELECT RAISE(ABORT, 'journal games are kept'); END;
-"""
-TABLES = {
-    "games": {"id", "started", "finished", "status", "winner", "victory", "players", "origin"},
-    "events": {"game_id", "seq", "record", "written_at"},
-    "meta": {"game_id", "key", "value"},
-}
-
-Record = dict[str, Any]
 Clock = Callable[[], datetime]
 
 
 class JournalError(Exception):
     """The journal cannot be used or refuses a write; the message is one line.
 
-    `moved_to` is where a corrupt or foreign file was set aside, if it was.
+    `moved_to` is where a corrupt file was set aside, if it was.
     """
 
     def __init__(self, message: str, moved_to: Path | None = None) -> None:
@@ -92,12 +96,16 @@ class UnknownGame(JournalError):
     """No game with that id in the journal."""
 
 
-class RecordRefused(JournalError):
-    """A game record that cannot be imported; the message names the line and the reason."""
+class AlreadyInHistory(JournalError):
+    """A game record whose events are already a game of the journal (`game_id`)."""
 
-    def __init__(self, message: str, line: int | None = None) -> None:
-        super().__init__(message)
-        self.line = line
+    def __init__(self, game_id: int) -> None:
+        super().__init__(f"already in the history as game {game_id}")
+        self.game_id = game_id
+
+
+class _NotOurs(Exception):
+    """A healthy SQLite file that is not a journal this program can use: refused, kept."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,7 +158,7 @@ class Row:
     @property
     def is_undo(self) -> bool:
         """Whether this row undoes the latest effective event before it."""
-        return self.record.get("type") == "undo"
+        return is_undo(self.record)
 
 
 def utc_now() -> datetime:
@@ -162,91 +170,9 @@ def _stamp(when: datetime) -> str:
     return when.astimezone(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
-# Characters that JSON leaves raw inside strings but `str.splitlines` breaks a line on.
-_LINE_BREAKS_IN_STRINGS = str.maketrans(
-    {"\x85": "\\u0085", "\u2028": "\\u2028", "\u2029": "\\u2029"}
-)
-
-
-def dumps(record: Mapping[str, Any]) -> str:
-    """A record as one compact JSON line (the journal and the game record share it).
-
-    Line separators inside strings (U+0085, U+2028, U+2029) are escaped, so that the line
-    stays one line for any reader, `str.splitlines` included.
-    """
-    text = json.dumps(record, ensure_ascii=False, separators=(",", ":"))
-    return text.translate(_LINE_BREAKS_IN_STRINGS)
-
-
-def record_lines(text: str) -> list[str]:
-    """The physical lines of a game record: JSON Lines ends a line at "\n" (or "\r\n") only,
-    never at the other separators `str.splitlines` knows, which JSON strings may hold raw."""
-    lines = text.split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
-    return [line[:-1] if line.endswith("\r") else line for line in lines]
-
-
-def parse_record_lines(lines: Iterable[str]) -> list[tuple[int, Record]]:
-    """JSON Lines -> (line number, record) pairs, skipping blank lines.
-
-    Raises:
-        RecordRefused: a line that is not a JSON object with a "type", or an undo row; the
-            message names the line.
-    """
-    records: list[tuple[int, Record]] = []
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-        except RecursionError:  # json's C scanner recurses: a line of 100 000 '['
-            raise RecordRefused(f"line {number}: nested too deeply", number) from None
-        except ValueError as bad:
-            raise RecordRefused(f"line {number}: not JSON: {bad}", number) from None
-        if _nesting(record) > MAX_NESTING:  # would not even serialise again deeper in a page
-            raise RecordRefused(f"line {number}: nested too deeply", number)
-        if not isinstance(record, dict):
-            raise RecordRefused(f"line {number}: expected a JSON object", number)
-        if not isinstance(record.get("type"), str):
-            raise RecordRefused(f'line {number}: missing "type"', number)
-        if record["type"] == "undo":
-            raise RecordRefused(f"line {number}: a game record holds no undo", number)
-        records.append((number, record))
-    if not records:
-        raise RecordRefused("the record holds no event")
-    return records
-
-
-def _nesting(value: Any) -> int:
-    """How deep lists and objects nest in a parsed JSON value (a scalar is 0), without
-    recursion."""
-    deepest = 0
-    stack = [(value, 1)]
-    while stack:
-        item, depth = stack.pop()
-        children = (
-            item.values() if isinstance(item, dict) else item if isinstance(item, list) else None
-        )
-        if children is None:
-            continue
-        deepest = max(deepest, depth)
-        if deepest > MAX_NESTING:
-            break
-        stack.extend((child, depth + 1) for child in children)
-    return deepest
-
-
-def effective(rows: Iterable[Row]) -> list[Record]:
+def effective_records(rows: Iterable[Row]) -> list[Record]:
     """The records that count: each undo row cancels the latest effective one before it."""
-    kept: list[Record] = []
-    for row in rows:
-        if row.is_undo:
-            if kept:
-                kept.pop()
-        else:
-            kept.append(row.record)
-    return kept
+    return [record for _, record in effective([(r.seq, r.record) for r in rows], label="row")]
 
 
 class Journal:
@@ -271,49 +197,54 @@ class Journal:
             JournalError: a file is already there (it is never overwritten).
         """
         path = Path(path)
-        if path.exists() and path.stat().st_size > 0:
+        if path.exists() and (not path.is_file() or path.stat().st_size > 0):
             raise JournalError(f"{path}: already exists; a journal is never overwritten")
         return cls.open(path, clock=clock)
 
     @classmethod
-    def open(cls, path: Path | str, readonly: bool = False, *, clock: Clock = utc_now) -> Journal:
-        """Open the journal at `path`; a writable open creates it when missing.
+    def open(
+        cls,
+        path: Path | str,
+        readonly: bool = False,
+        *,
+        clock: Clock = utc_now,
+        busy_seconds: float = BUSY_SECONDS,
+    ) -> Journal:
+        """Open the journal at `path`; a writable open creates it when missing and brings an
+        older schema up to date (module docstring).
 
         Raises:
-            JournalError: the file is missing (read-only), unreadable, corrupt or foreign; a
-                writable open first moves a corrupt or foreign file aside (`moved_to`).
+            JournalError: missing (read-only), not a regular file, busy beyond `busy_seconds`,
+                unreadable, not ours, a newer schema, or broken; only a broken regular file,
+                and only by a writable open, is first moved aside (`moved_to`).
         """
         path = Path(path)
-        if readonly and not path.exists():
-            raise JournalError(f"{path}: no journal there")
-        if not readonly:
-            try:
-                path.parent.mkdir(parents=True, exist_ok=True)
-            except OSError as error:
-                raise JournalError(f"{path}: cannot create: {error.strerror or error}") from None
-        fresh = not path.exists() or path.stat().st_size == 0
-        if readonly and fresh:  # a creation cut short: nothing to read, and no write allowed
-            raise JournalError(f"{path}: an empty file, no journal there yet")
-        problem = None if fresh else _foreign_header(path)
+        if path.exists() and not path.is_file():
+            raise JournalError(f"{path}: not a regular file; a journal is a file of its own")
+        if readonly:
+            return cls(_open_readonly(path, busy_seconds), path, True, clock)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise JournalError(f"{path}: cannot create: {error.strerror or error}") from None
         db: sqlite3.Connection | None = None
-        if problem is None:
-            try:
-                db = _connect(path, readonly)
-                if not fresh and not readonly and _is_empty(db):
-                    fresh = True
-                if fresh:
-                    _initialise(db)
-                else:
-                    problem = _check_schema(db, readonly)
-                if problem is None and not readonly:  # never before: it rewrites the header
-                    db.execute("PRAGMA journal_mode = WAL")
-            except sqlite3.DatabaseError as error:
-                problem = f"not a usable SQLite journal ({error})"
-        if problem is not None:
-            if db is not None:
-                db.close()
-            if readonly:
-                raise JournalError(f"{path}: {problem}")
+        try:
+            db = _connect(path, busy_seconds)
+            _prepare(db)
+            verdict = str(db.execute("PRAGMA quick_check").fetchone()[0])
+            if verdict == "ok":  # never before the checks: it rewrites the header
+                db.execute("PRAGMA journal_mode = WAL")
+        except _NotOurs as refusal:
+            _close(db)
+            raise JournalError(f"{path}: {refusal}") from None
+        except sqlite3.DatabaseError as error:
+            _close(db)
+            if not _is_corrupt(error):
+                raise JournalError(f"{path}: {_unusable(error)}") from None
+            verdict = str(error)
+        if verdict != "ok":
+            _close(db)
+            problem = f"not a usable journal, SQLite finds it broken ({verdict})"
             try:
                 moved = _move_aside(path)
             except OSError as error:
@@ -321,7 +252,7 @@ class Journal:
                 raise JournalError(f"{path}: {problem}; cannot move it aside: {why}") from None
             raise JournalError(f"{path}: {problem}; moved aside to {moved.name}", moved)
         assert db is not None
-        return cls(db, path, readonly, clock)
+        return cls(db, path, False, clock)
 
     def close(self) -> None:
         """Close the connection (the file stays consistent at any moment anyway)."""
@@ -339,9 +270,9 @@ class Journal:
     def games(self, limit: int | None = None, offset: int = 0) -> list[GameSummary]:
         """Every game newest first, or `limit` of them after the `offset` newest (a page)."""
         if limit is None:
-            rows = self._query("SELECT * FROM games ORDER BY id DESC")
+            rows = self._query(f"SELECT {GAME_COLUMNS} FROM games ORDER BY id DESC")
         else:
-            sql = "SELECT * FROM games ORDER BY id DESC LIMIT ? OFFSET ?"
+            sql = f"SELECT {GAME_COLUMNS} FROM games ORDER BY id DESC LIMIT ? OFFSET ?"
             rows = self._query(sql, (limit, offset))
         return [_summary(row) for row in rows]
 
@@ -355,7 +286,7 @@ class Journal:
         Raises:
             UnknownGame: no game with that id.
         """
-        rows = self._query("SELECT * FROM games WHERE id = ?", (game_id,))
+        rows = self._query(f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
         if not rows:
             raise UnknownGame(f"no game {game_id} in the journal")
         return _summary(rows[0])
@@ -392,7 +323,7 @@ class Journal:
         Raises:
             UnknownGame: no game with that id.
         """
-        return effective(self.rows(game_id))
+        return effective_records(self.rows(game_id))
 
     def last_seq(self, game_id: int) -> int:
         """The sequence number of the latest row (0 for none): it grows with every change.
@@ -511,34 +442,53 @@ class Journal:
                 (game_id, key, json.dumps(value)),
             )
 
-    def import_record(
-        self, lines: Iterable[str], check: Callable[[Sequence[tuple[int, Record]]], Outcome]
+    def add_game(
+        self,
+        records: Sequence[Mapping[str, Any]],
+        outcome: Outcome,
+        *,
+        origin: str = "import",
+        again: bool = False,
     ) -> int:
-        """Add a game record as a new game (origin "import") and return its id.
+        """Add a whole game (its effective events, already replayed by the caller) as a new
+        game and return its id; all rows go in one transaction.
 
-        `check` replays the (line number, record) pairs through the rules and returns the
-        outcome, or raises `RecordRefused` naming the line (`companion.records.game.import_record`
-        passes the engine's).
-        All rows go in one transaction: a refused record changes nothing.
+        `companion.records.game.import_record` is the caller that reads and replays a record.
+
+        `again=True` adds it even when a game with the same events is there.
 
         Raises:
-            RecordRefused: a line that is not a JSON object, or that the rules refuse.
+            AlreadyInHistory: a game with the same events (`reader.fingerprint`) is there.
+            JournalError: read-only journal, or an undo among the records.
         """
-        records = parse_record_lines(lines)
-        outcome = check(records)
+        checked = [_event_record(r, "a game record holds no undo") for r in records]
+        mark = fingerprint(checked)
         with self._write() as db:
+            found = _game_with(db, mark)
+            if found is not None and not again:
+                raise AlreadyInHistory(found)
             now = self._now()
-            cursor = db.execute("INSERT INTO games (started, origin) VALUES (?, 'import')", (now,))
+            cursor = db.execute("INSERT INTO games (started, origin) VALUES (?, ?)", (now, origin))
             game_id = int(cursor.lastrowid or 0)
-            for seq, (_, record) in enumerate(records, start=1):
+            _keep_fingerprint(db, game_id, mark)
+            for seq, record in enumerate(checked, start=1):
                 db.execute(
                     "INSERT INTO events (game_id, seq, record, written_at) VALUES (?, ?, ?, ?)",
                     (game_id, seq, dumps(record), now),
                 )
-                if record.get("type") == "setup":
+                if record["type"] == "setup":
                     self._take_players(db, game_id, record)
             self._set_outcome(db, game_id, outcome)
             return game_id
+
+    def find_game(self, records: Sequence[Mapping[str, Any]]) -> int | None:
+        """The game whose effective events are `records` (imported, or played to the end),
+        if any."""
+        with self._lock:
+            try:
+                return _game_with(self._db, fingerprint(records))
+            except sqlite3.OperationalError:  # a reader of a journal without the table yet
+                return None
 
     # --- for modules that keep their own tables in the journal (players, summaries) --------
 
@@ -628,14 +578,20 @@ class Journal:
                     self._take_players(db, game_id, record)
             if outcome is not None:
                 self._set_outcome(db, game_id, outcome)
+                if self._origin(db, game_id) == "play":  # recognised once finished
+                    done = outcome.status == "finished"
+                    mark = self._fingerprint(db, game_id) if done else None
+                    _keep_fingerprint(db, game_id, mark)
             return last
 
     def _has_effective(self, db: sqlite3.Connection, game_id: int) -> bool:
-        found = db.execute(
-            "SELECT seq, record, written_at FROM events WHERE game_id = ? ORDER BY seq",
-            (game_id,),
-        ).fetchall()
-        return bool(effective(Row(int(s), json.loads(r), str(w)) for s, r, w in found))
+        return bool(_effective_in(db, game_id))
+
+    def _fingerprint(self, db: sqlite3.Connection, game_id: int) -> str:
+        return fingerprint(_effective_in(db, game_id))
+
+    def _origin(self, db: sqlite3.Connection, game_id: int) -> str:
+        return str(db.execute("SELECT origin FROM games WHERE id = ?", (game_id,)).fetchone()[0])
 
     def _require(self, db: sqlite3.Connection, game_id: int) -> None:
         if db.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is None:
@@ -663,67 +619,150 @@ class Journal:
 # --- opening helpers ---------------------------------------------------------------------------
 
 
-def _connect(path: Path, readonly: bool) -> sqlite3.Connection:
-    if readonly:
-        db = sqlite3.connect(
-            f"{path.resolve().as_uri()}?mode=ro",
-            uri=True,
-            check_same_thread=False,
-            isolation_level=None,
-        )
-    else:
-        db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
-    db.execute("PRAGMA busy_timeout = 5000")
+def _connect(path: Path, busy_seconds: float, uri: str | None = None) -> sqlite3.Connection:
+    db = sqlite3.connect(
+        uri or path,
+        uri=uri is not None,
+        timeout=busy_seconds,  # the busy handler, set before the first access to the file
+        check_same_thread=False,
+        isolation_level=None,
+    )
+    db.execute(f"PRAGMA busy_timeout = {int(busy_seconds * 1000)}")
     db.execute("PRAGMA synchronous = FULL")
     db.execute("PRAGMA foreign_keys = ON")
     return db
 
 
-def _foreign_header(path: Path) -> str | None:
+def _close(db: sqlite3.Connection | None) -> None:
+    if db is not None:
+        db.close()
+
+
+def _is_corrupt(error: sqlite3.DatabaseError) -> bool:
+    """Whether SQLite itself calls the file broken (not busy, not an I/O or schema race)."""
+    code = getattr(error, "sqlite_errorcode", None)
+    return code is not None and code & 0xFF in _CORRUPT_CODES
+
+
+def _unusable(error: sqlite3.Error) -> str:
+    code = getattr(error, "sqlite_errorcode", 0) & 0xFF
+    if code in _BUSY_CODES:
+        return f"busy: another process holds it ({error}); try again"
+    return f"cannot be used now ({error}); nothing was changed"
+
+
+def _prepare(db: sqlite3.Connection) -> None:
+    """Create or migrate the schema in one transaction, or refuse a file that is not ours.
+
+    Raises:
+        _NotOurs: SQLite of another program, or a newer schema version.
+        sqlite3.DatabaseError: busy beyond the timeout, I/O, a broken file.
+    """
+    db.execute("BEGIN IMMEDIATE")  # one creator or step at a time; others wait here
     try:
-        with path.open("rb") as file:
-            header = file.read(len(SQLITE_HEADER))
-    except OSError as error:
-        raise JournalError(f"{path}: cannot read: {error.strerror or error}") from None
-    return None if header == SQLITE_HEADER else "not an SQLite file"
+        if _check_marks(db, fresh_ok=True) == 0:
+            for statement in BASE:
+                db.execute(statement)
+            db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+            db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        if FINGERPRINTS in steps_applied(db):
+            _fill_fingerprints(db)
+        db.execute("COMMIT")
+    except BaseException:
+        if db.in_transaction:
+            db.execute("ROLLBACK")
+        raise
 
 
-def _initialise(db: sqlite3.Connection) -> None:
-    # One transaction: a creation cut short leaves an empty database, which is fresh again.
-    db.execute("PRAGMA journal_mode = WAL")
-    db.executescript(
-        "BEGIN IMMEDIATE;"
-        f"PRAGMA application_id = {APPLICATION_ID}; PRAGMA user_version = {SCHEMA_VERSION};"
-        + SCHEMA
-        + "COMMIT;"
-    )
+def _check_marks(db: sqlite3.Connection, *, fresh_ok: bool) -> int:
+    """The schema version of our journal; 0 for an empty SQLite file when `fresh_ok`.
 
-
-def _is_empty(db: sqlite3.Connection) -> bool:
-    """An SQLite file with no table and no marks: a creation cut short, nothing to lose."""
-    marks = (
-        db.execute("PRAGMA application_id").fetchone()[0]
-        or db.execute("PRAGMA user_version").fetchone()[0]
-    )
-    return not marks and db.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()[0] == 0
-
-
-def _check_schema(db: sqlite3.Connection, readonly: bool) -> str | None:
+    Raises:
+        _NotOurs: another program's SQLite, a newer version, or our tables missing.
+    """
     application_id = db.execute("PRAGMA application_id").fetchone()[0]
+    version = int(db.execute("PRAGMA user_version").fetchone()[0])
+    empty = application_id == 0 and version == 0 and fresh_ok
+    if empty and db.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()[0] == 0:
+        return 0
     if application_id != APPLICATION_ID:
-        return f"SQLite, but not a Duel Companion journal (application_id {application_id})"
-    version = db.execute("PRAGMA user_version").fetchone()[0]
-    if version != SCHEMA_VERSION:
-        return f"journal schema version {version}, this program reads {SCHEMA_VERSION}"
+        raise _NotOurs(
+            f"SQLite, but not a Duel Companion journal (application_id {application_id}); "
+            "left as it is"
+        )
+    if version > SCHEMA_VERSION:
+        raise _NotOurs(
+            f"journal schema version {version} is newer than this program's "
+            f"({SCHEMA_VERSION}); update duel-companion"
+        )
     for table, columns in TABLES.items():
         found = {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
         if not columns <= found:
-            return f"journal table {table!r} is missing or incomplete"
-    if not readonly:
-        result = db.execute("PRAGMA quick_check").fetchone()[0]
-        if result != "ok":
-            return f"corrupt ({result})"
-    return None
+            raise _NotOurs(f"journal table {table!r} is missing or incomplete; left as it is")
+    return version
+
+
+def _open_readonly(path: Path, busy_seconds: float) -> sqlite3.Connection:
+    """A read-only connection; `immutable` on a disk that cannot be written (module docstring).
+
+    Raises:
+        JournalError: no journal there, not ours, a newer schema, or unreadable.
+    """
+    if not path.exists():
+        raise JournalError(f"{path}: no journal there")
+    if path.stat().st_size == 0:  # a creation cut short: nothing to read, and no write allowed
+        raise JournalError(f"{path}: an empty file, no journal there yet")
+    uri = f"{path.resolve().as_uri()}?mode=ro"
+    wal = Path(f"{path}-wal")
+    if not os.access(path.parent, os.W_OK) and not (wal.exists() and wal.stat().st_size):
+        uri += "&immutable=1"  # WAL could not create its -shm file there; nothing changes it
+    db: sqlite3.Connection | None = None
+    try:
+        db = _connect(path, busy_seconds, uri)
+        _check_marks(db, fresh_ok=False)
+    except _NotOurs as refusal:
+        _close(db)
+        raise JournalError(f"{path}: {refusal}") from None
+    except sqlite3.Error as error:
+        _close(db)
+        raise JournalError(f"{path}: cannot be read ({error})") from None
+    return db
+
+
+def _fill_fingerprints(db: sqlite3.Connection) -> None:
+    """Fingerprint the games already there: imported ones, and finished ones."""
+    known = db.execute(
+        "SELECT id FROM games WHERE status = 'finished' OR origin = 'import'"
+    ).fetchall()
+    for (game_id,) in known:
+        _keep_fingerprint(db, int(game_id), fingerprint(_effective_in(db, int(game_id))))
+
+
+def _keep_fingerprint(db: sqlite3.Connection, game_id: int, mark: str | None) -> None:
+    if mark is None:
+        db.execute("DELETE FROM game_fingerprints WHERE game_id = ?", (game_id,))
+    else:
+        db.execute(
+            "INSERT INTO game_fingerprints (game_id, fingerprint) VALUES (?, ?) "
+            "ON CONFLICT (game_id) DO UPDATE SET fingerprint = excluded.fingerprint",
+            (game_id, mark),
+        )
+
+
+def _game_with(db: sqlite3.Connection, mark: str) -> int | None:
+    """The first game whose events have the fingerprint `mark`, if any."""
+    found = db.execute(
+        "SELECT game_id FROM game_fingerprints WHERE fingerprint = ? ORDER BY game_id LIMIT 1",
+        (mark,),
+    ).fetchone()
+    return None if found is None else int(found[0])
+
+
+def _effective_in(db: sqlite3.Connection, game_id: int) -> list[Record]:
+    found = db.execute(
+        "SELECT seq, record, written_at FROM events WHERE game_id = ? ORDER BY seq", (game_id,)
+    ).fetchall()
+    return effective_records(Row(int(s), json.loads(r), str(w)) for s, r, w in found)
 
 
 def _move_aside(path: Path) -> Path:

@@ -15,9 +15,9 @@ import json
 from dataclasses import dataclass
 
 from companion.records.journal import GameSummary, Journal, JournalError, dumps
+from companion.records.reader import check_name
 from companion.records.tables import has_table, steps_applied
 
-NAME_LENGTH = 24
 RECENT = 8  # names the OLED offers, most recent first
 
 
@@ -44,12 +44,10 @@ def checked_name(raw: object, where: str = "name") -> str:
     Raises:
         PlayerRefused: not text, empty, too long or unprintable (names `where`).
     """
-    if not isinstance(raw, str):
-        raise PlayerRefused(f"{where}: a name is text")
-    name = raw.strip()
-    if not name or len(name) > NAME_LENGTH or not name.isprintable():
-        raise PlayerRefused(f"{where}: a name is 1 to {NAME_LENGTH} printable characters")
-    return name
+    try:
+        return check_name(raw)  # the one rule of names (the record reader's)
+    except ValueError as bad:
+        raise PlayerRefused(f"{where}: {bad}") from None
 
 
 # Each named seat of each game: (game id, started, name).

@@ -1,79 +1,122 @@
-"""Game records in and out: replay JSON Lines into states, and states as JSON objects.
+"""The one replay with undo: game records and journal rows into states.
 
-`state_to_json` is the object that `duel-companion replay --json` prints and that the web
-pages serve; its shape is documented in docs/game-record.md.
+`replay` applies (number, record) pairs in turn, each undo taking back the event it cancels
+by the rule of `reader.undo_targets`; the CLI (`replay`, `import`), `Game` (recovery is replay),
+the journal's imports and the pages all use it. `state_to_json` is the object that
+`duel-companion replay --json` prints and that the web pages serve; its shape is documented in
+docs/game-record.md.
 """
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from companion.catalog import default_catalog
 from companion.engine.cards import RESOURCES, Catalog
-from companion.engine.events import Event, IllegalEvent, event_from_record
+from companion.engine.events import Event, IllegalEvent, event_from_record, event_to_record
 from companion.engine.pricing import unit_prices
 from companion.engine.rules import accessible_cards, apply, new_game
 from companion.engine.scoring import ROWS, score_sheet
 from companion.engine.state import GameState, Phase, Player
+from companion.records.reader import Numbered, Record, RecordRefused, read_records, undo_targets
+
+ReplayError = RecordRefused  # the name the replay's callers knew; one class of refusal
 
 
-class ReplayError(ValueError):
-    """A record line that cannot be read or that the rules refuse; names the line."""
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One record replayed: the state before and after it.
 
-    def __init__(self, line: int, reason: str) -> None:
-        super().__init__(f"line {line}: {reason}")
-        self.line = line
-        self.reason = reason
+    For an undo, `after` is the state it went back to and `undoes` the index (in
+    `Replay.steps`) of the step it cancelled.
+    """
+
+    number: int
+    record: Record
+    before: GameState
+    after: GameState
+    undoes: int | None = None
+
+    @property
+    def is_undo(self) -> bool:
+        """Whether this step is an undo."""
+        return self.undoes is not None
+
+
+@dataclass(frozen=True, slots=True)
+class Replay:
+    """A replayed game: every step, and the effective states and records."""
+
+    steps: tuple[Step, ...]
+    states: tuple[GameState, ...]  # the new game, then the state after each effective event
+    records: tuple[Record, ...]  # the effective events as the rules read them (canonical)
+    undone: frozenset[int]  # indices of the steps an undo cancelled
+
+    @property
+    def state(self) -> GameState:
+        """The state after the latest effective event."""
+        return self.states[-1]
+
+
+def replay(catalog: Catalog, numbered: Sequence[Numbered], *, label: str = "line") -> Replay:
+    """Apply the records in turn from a new game; an undo takes back the event it cancels.
+
+    `label` names a number in a refusal: "line" for a record, "row" for journal rows.
+
+    Raises:
+        RecordRefused: "<label> N: reason" for the first record the rules refuse or that is
+            malformed, or an undo with nothing to undo.
+    """
+    targets = undo_targets(numbered, label=label)
+    stack: list[GameState] = [new_game(catalog)]
+    records: list[Record] = []
+    steps: list[Step] = []
+    for index, (number, record) in enumerate(numbered):
+        before = stack[-1]
+        if index in targets:
+            stack.pop()
+            records.pop()
+            steps.append(Step(number, record, before, stack[-1], targets[index]))
+            continue
+        try:
+            event = event_from_record(record)
+            after = apply(before, event)
+        except IllegalEvent as refused:
+            raise RecordRefused(str(refused), number, label=label) from None
+        stack.append(after)
+        records.append(event_to_record(event))
+        steps.append(Step(number, record, before, after))
+    undone = frozenset(targets.values())
+    return Replay(tuple(steps), tuple(stack), tuple(records), undone)
 
 
 def read_events(lines: Iterable[str]) -> list[tuple[int, Event | None]]:
     """The events of a record with their line numbers; None stands for an `undo` line.
 
-    Blank lines are skipped (line numbers still count them).
-
     Raises:
-        ReplayError: a line is not JSON or not a well-formed event.
+        RecordRefused: a line that is not read (reader's guards) or not a well-formed event.
     """
     events: list[tuple[int, Event | None]] = []
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
+    for number, record in read_records(lines, undo=True):
         try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as bad:
-            raise ReplayError(number, f"not valid JSON ({bad.msg})") from None
-        if isinstance(obj, dict) and obj.get("type") == "undo":
-            events.append((number, None))
-            continue
-        try:
-            events.append((number, event_from_record(obj)))
+            events.append((number, None if record["type"] == "undo" else event_from_record(record)))
         except IllegalEvent as bad:
-            raise ReplayError(number, str(bad)) from None
+            raise RecordRefused(str(bad), number) from None
     return events
 
 
 def replay_record(lines: Iterable[str], catalog: Catalog | None = None) -> list[GameState]:
-    """Every state of a game record: the new game, then the state after each event.
+    """Every effective state of a game record: the new game, then the state after each event.
 
     An `{"type": "undo"}` line takes back the event before it (journals use it).
 
     Raises:
-        ReplayError: "line N: reason" for the first line that is malformed or refused.
+        RecordRefused: "line N: reason" for the first line that is malformed or refused.
     """
-    states = [new_game(catalog or default_catalog())]
-    for number, event in read_events(lines):
-        if event is None:
-            if len(states) == 1:
-                raise ReplayError(number, "Nothing to undo")
-            states.pop()
-            continue
-        try:
-            states.append(apply(states[-1], event))
-        except IllegalEvent as refused:
-            raise ReplayError(number, str(refused)) from None
-    return states
+    numbered = read_records(lines, undo=True)
+    return list(replay(catalog or default_catalog(), numbered).states)
 
 
 def _status(state: GameState) -> str:

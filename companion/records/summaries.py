@@ -21,7 +21,7 @@ from typing import Any
 
 from companion.engine.scoring import ROWS, score_sheet
 from companion.engine.state import GameState, Player
-from companion.records.journal import Journal, JournalError, Record, Row, dumps, effective
+from companion.records.journal import Journal, JournalError, Record, Row, dumps, effective_records
 from companion.records.stats import GameFacts, facts_from_summary
 from companion.records.tables import has_table, steps_applied
 
@@ -95,7 +95,7 @@ def keep_summary(journal: Journal, game_id: int, state: GameState) -> None:
     try:
         rows = journal.rows(game_id)
         finished, minutes = game_times(journal, game_id, rows)
-        summary = duel_summary(state, effective(rows), finished, minutes)
+        summary = duel_summary(state, effective_records(rows), finished, minutes)
         store_summary(journal, game_id, rows[-1].seq if rows else 0, summary)
     except JournalError:
         return

@@ -28,7 +28,6 @@ from .policy import (
     evaluate,
     move_score,
     moves,
-    policy_event,
     winning_event,
 )
 from .view import hidden_positions, public_seed
@@ -130,12 +129,16 @@ def suggest(
     player = acting_player(state)
     rng = random.Random(public_seed(state, seed))
     world = determinize(state, rng)
+    hidden = set(hidden_positions(state))
     known = frozenset(
         c
         for i, c in enumerate(state.structure.cards if state.structure is not None else ())
-        if c is not None and i not in set(hidden_positions(state))
+        if c is not None and i not in hidden
     )
-    win = winning_event(world, known) if state.pending is None or not drawn else None
+    if drawn:  # a Great Library token may be the 6th symbol
+        win = next((e for e in events if apply(world, e).winner is player), None)
+    else:
+        win = winning_event(world, known)
     if win is not None:
         rest = [e for e in events if e != win]
         return Answer(
@@ -210,11 +213,6 @@ def greedy_event(
             best, best_value = event, value
     assert best is not None
     return best
-
-
-def rollout_event(state: GameState, rng: random.Random) -> Event | None:
-    """The heuristic policy's move (what rollouts play), for a state with a known table."""
-    return policy_event(state, rng)
 
 
 def draft_ranking(catalog: Catalog, offered: Sequence[WonderId]) -> list[WonderId]:

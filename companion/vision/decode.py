@@ -156,3 +156,20 @@ def make_decoder(name: str = DEFAULT_DECODER) -> Decoder:
     except KeyError:
         raise ValueError(f"unknown decoder {name!r}: choose one of {', '.join(DECODERS)}") from None
     return factory()
+
+
+def read_cards(
+    decoder: Decoder, gray: np.ndarray, parse: Callable[[str], str | None]
+) -> tuple[list[str], int]:
+    """The card ids a still frame shows, left to right, each once, and the number of codes
+    `parse` does not know (foreign). `parse` is `payloads.parse` (Duel) or
+    `payloads.parse_family` (the 7 Wonders base game)."""
+    found: dict[str, float] = {}
+    foreign = 0
+    for sticker in decoder.decode(gray):
+        card = parse(sticker.text)
+        if card is None:
+            foreign += 1
+        else:
+            found.setdefault(card, sticker.center[0])
+    return sorted(found, key=found.__getitem__), foreign

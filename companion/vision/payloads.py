@@ -80,6 +80,13 @@ def parse(text: str) -> str | None:
     return sticker_table().by_payload.get(text)
 
 
+def parse_family(text: str) -> str | None:
+    """The base-game card id a decoded QR text stands for (`7WB:` stickers), or None."""
+    if not is_well_formed(text, FAMILY_PREFIX):
+        return None
+    return family_sticker_table().by_payload.get(text)
+
+
 def payload_for(card_id: str) -> str:
     """The payload printed on the sticker of `card_id`.
 

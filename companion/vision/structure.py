@@ -235,7 +235,7 @@ class _Table:
         if len(values) < len(points):
             return False
         white = float(np.mean(np.abs(values - paper) <= 25))
-        return white < 0.5 and float(np.std(values)) > 12
+        return white < 0.35 and float(np.std(values)) > 20
 
     def looks_bare(self, origin: tuple[float, float], m: TableModel) -> bool:
         """Whether the visible part of the position at `origin` looks like the table near it:
@@ -263,7 +263,8 @@ class _Table:
         spread = 1.4826 * float(np.median(np.abs(reference - middle)))
         tolerance = min(30.0, max(14.0, 3 * spread))
         alike = float(np.mean(np.abs(values - middle) <= tolerance)) >= TABLE_SHARE
-        return alike and float(np.std(values)) <= max(8.0, 1.5 * spread)
+        texture = float(np.std(values))  # a hand is smoother than wood, a card rougher
+        return alike and 0.5 * spread <= texture <= max(8.0, 1.5 * spread)
 
 
 def _ring(m: TableModel, origin: tuple[float, float]) -> np.ndarray:
@@ -321,7 +322,9 @@ def _classify(
         for index in sorted(open_):  # farthest row first: the cards it lay on are known
             p = layout.positions[index]
             under = [slots[i] for i in p.covers]
-            bare = table.looks_bare(origins[index], m) or (
+            lying = any(s not in (None, "empty") for s in under)
+            # bare table where a card lies under this position's place: a hand, not a hole
+            bare = (not lying and table.looks_bare(origins[index], m)) or (
                 None not in under
                 and any(s != "empty" for s in under)
                 and paper is not None
@@ -337,6 +340,28 @@ def _classify(
                     slots[below] = None
                     contradictions += 1
     return slots, contradictions
+
+
+def _strays(
+    cards: list[_Card], placed: dict[int, int], homography: np.ndarray,
+    origins: Sequence[tuple[float, float]], m: TableModel,
+) -> int:  # fmt: skip
+    """Cards of the age read inside the structure's outline but at none of its positions: a
+    placement that leaves them there is wrong (two cards of a city side by side fit the
+    layout as well as two cards of a row)."""
+    xs = [x for x, _ in origins]
+    ys = [y for _, y in origins]
+    inverse = np.linalg.inv(homography)
+    used = set(placed.values())
+    strays = 0
+    for j, card in enumerate(cards):
+        if j in used:
+            continue
+        x, y = _project(inverse, np.array([card.sticker.center]))[0]
+        strays += bool(
+            min(xs) - 5 <= x <= max(xs) + m.card_w + 5 and min(ys) - 5 <= y <= max(ys) + m.card_h
+        )
+    return strays
 
 
 def read_structure(
@@ -384,7 +409,10 @@ def read_structure(
         tried.add(frozenset(placed.items()))
         table = _Table(gray, homography, origins, m)
         slots, contradictions = _classify(placed, cards, layout, table, origins, m)
-        options.append((len(placed) - contradictions, slots))
+        strays = _strays(cards, placed, homography, origins, m)
+        rows = {layout.positions[i].row for i in placed}
+        trusted = strays == 0 and (len(rows) >= 2 or len(placed) >= 3)
+        options.append((len(placed) - contradictions - strays, slots, trusted))
     if not options:
         return StructureReading(unknown, 0, len(found))
     # the placement that explains the frame best: the most cards placed less the
@@ -402,7 +430,10 @@ def read_structure(
                  for x, y in zip(a, b, strict=True))  # fmt: skip
 
     rivals = [o for o in options[1:] if o[0] >= best[0] - 1 and conflict(o[1], best[1])]
-    if rivals:
+    if rivals or not best[2]:
+        # another placement nearly as good, a card of the age lying inside the outline but
+        # at no position, or too little of the structure seen (a lone pair of cards lies in
+        # a row of a structure as well as side by side in a city): cannot tell
         return StructureReading(unknown, 0, len(found))
     placed_count = sum(1 for s in best[1] if s not in (None, "back", "empty"))
     return StructureReading(tuple(best[1]), placed_count, len(found) - placed_count)

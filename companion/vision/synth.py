@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 import random
 import zlib
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import Literal
@@ -594,3 +595,23 @@ def scene_with_cards(
     fine = replace(_conditions("fine", rng), glare=0.0, light=0.9)
     scene.frame = _camera(frame, alpha, fine, rng, [])
     return scene
+
+
+def city_frame(
+    cards: Sequence[tuple[str, str]], seed: int, spec: SceneSpec | None = None
+) -> np.ndarray:
+    """A frame of a city's cards held out under the camera side by side, stickers up, five to
+    a row (the family score pad reads a city from it): `cards` are (card id, sticker text)."""
+    spec = spec or SceneSpec()
+    g = spec.geometry
+    rng = random.Random(f"city:{seed}")
+    frame = _table(g, rng)
+    alpha = np.zeros_like(frame)
+    distance = (g.near_mm + g.far_mm) / 2
+    step_x, step_y = g.width / 5.5, g.height / 2.4
+    for index, (card_id, text) in enumerate(cards):
+        row, column = divmod(index, 5)
+        target = (step_x * (column + 0.75), step_y * (row + 0.6))
+        _draw_card(frame, alpha, spec, rng, card_id=card_id, text=text, distance=distance,
+                   target=target, in_plane=rng.gauss(0, 4), tilt=0.0, finger="none")  # fmt: skip
+    return frame

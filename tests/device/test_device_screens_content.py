@@ -225,8 +225,11 @@ def test_the_end_screen_names_the_winner_and_the_victory(catalog: Catalog, recor
     shown = present.view(UiState(mode=Mode.END), last, Context(score_url="http://h/games/1"))
     assert isinstance(shown, EndView)
     assert last.victory is not None and shown.victory == last.victory.value
-    assert shown.victory in record  # simulated_<victory>_win.jsonl
-    assert shown.winner in {*last.names, ""}
+    if last.shared:  # simulated_shared_victory.jsonl: a civilian tie on blue cards too
+        assert shown.winner == "" and shown.victory == "civilian"
+    else:
+        assert shown.victory in record  # simulated_<victory>_win.jsonl
+        assert shown.winner in last.names
     assert read_qr(render(shown)) == ["http://h/games/1"]
 
 

@@ -250,3 +250,14 @@ def test_neighbours_wrap_around_the_table(count: int) -> None:
     result = score(*players)
     assert points(result, "P0", "guilds") == 2 + 1
     assert len(result.players) == count
+
+
+def test_babylon_b_gives_its_wildcard_with_the_third_stage_only() -> None:
+    # Babylon B: stage 1 3 VP, stage 2 the seventh card, stage 3 the wildcard. With a compass
+    # and a gear: 2 stages give 1 + 1 = 2 science; 3 stages add a tablet: 1 + 1 + 1 + 7 = 10.
+    cards = ["apothecary", "workshop"]
+    two = score(player("Ann", "babylon", cards, side="B", stages=2), BOB, CID)
+    three = score(player("Ann", "babylon", cards, side="B", stages=3), BOB, CID)
+    assert points(two, "Ann", "science") == 2
+    assert points(three, "Ann", "science") == 10
+    assert points(three, "Ann", "wonders") == 3

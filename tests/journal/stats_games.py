@@ -1,7 +1,8 @@
 """Five hand-counted Duel games in a journal, built through the real Journal and Game APIs.
 
 Their final scores are those of the golden records in tests/records (the `.expected.json`
-files, and for the shared victory the table below, read off its score pad):
+files; for random_shared_victory.jsonl, a random game of seed 1270 ending in a tie on points
+and on blue cards, the rows below, read off its score pad):
 
 game record          how               finished    p1       p2       first  result
 1    civilian_win    played, 69 min    2026-03-01  Ann 57   Ben 38   p2     Ann, civilian
@@ -48,9 +49,9 @@ class Clock:
 
 
 def golden(name: str, names: dict[str, str] | None = None) -> list[dict[str, Any]]:
-    """The records of tests/records/simulated_<name>.jsonl, the setup naming `names` (or
-    nobody when None)."""
-    text = (RECORDS / f"simulated_{name}.jsonl").read_text()
+    """The records of tests/records/<name>.jsonl, the setup naming `names` (or nobody when
+    None)."""
+    text = (RECORDS / f"{name}.jsonl").read_text()
     records = [json.loads(line) for line in text.splitlines() if line.strip()]
     setup = {k: v for k, v in records[0].items() if k != "players"}
     records[0] = {**setup, "players": names} if names else setup
@@ -77,17 +78,21 @@ def build_journal(catalog: Catalog, path: Path, clock: Clock | None = None) -> J
         {"p1": "Ann", "p2": "Ben"}, {"p1": "Ben", "p2": "Cleo"}, {"p1": "Ann", "p2": "Cleo"}
     )  # fmt: skip
     play_at_box(
-        catalog, journal, clock, golden("civilian_win", ann_ben), 1.0
+        catalog, journal, clock, golden("simulated_civilian_win", ann_ben), 1.0
     )  # 70 events: 69 minutes
     clock.now = datetime(2026, 3, 2, 21, 0, tzinfo=UTC)
-    lines = [json.dumps(r) for r in golden("military_win", ben_cleo)]
+    lines = [json.dumps(r) for r in golden("simulated_military_win", ben_cleo)]
     import_record(catalog, journal, lines)
     clock.now = datetime(2026, 3, 5, 19, 0, tzinfo=UTC)
     play_at_box(
-        catalog, journal, clock, golden("science_win", ann_cleo), 2.0
+        catalog, journal, clock, golden("simulated_science_win", ann_cleo), 2.0
     )  # 66 events: 130 minutes
     clock.now = datetime(2026, 3, 10, 18, 0, tzinfo=UTC)
-    import_record(catalog, journal, [json.dumps(r) for r in golden("shared_victory", ann_ben)])
+    import_record(
+        catalog, journal, [json.dumps(r) for r in golden("random_shared_victory", ann_ben)]
+    )
     clock.now = datetime(2026, 4, 2, 20, 0, tzinfo=UTC)
-    play_at_box(catalog, journal, clock, golden("civilian_win"), 0.5)  # unnamed, 34.5 minutes
+    play_at_box(
+        catalog, journal, clock, golden("simulated_civilian_win"), 0.5
+    )  # unnamed, 34.5 minutes
     return journal

@@ -13,8 +13,9 @@ from companion.engine.events import Build, IllegalEvent, event_from_record, even
 from companion.engine.rules import apply, legal_events
 from companion.engine.state import Player
 from companion.records import journal as journal_module
-from companion.records.game import Game, import_record, outcome_of, replay_records
+from companion.records.game import Game, import_record, outcome_of
 from companion.records.journal import Journal, JournalError, RecordRefused
+from companion.records.replay import replay
 
 
 @pytest.fixture
@@ -114,8 +115,14 @@ def test_summary_follows_the_game_to_its_end_and_back(catalog: Catalog, journal:
     summary = journal.game(game.game_id)
     assert (summary.status, summary.victory) == ("finished", "military")
     assert summary.winner == game.state.winner
-    game.undo()
+    seq = journal.last_seq(game.game_id)
+    for refused in (game.undo, lambda: game.correct(event_from_record(records[-1]))):
+        with pytest.raises(IllegalEvent, match=r"^The game is finished: only the box can reopen"):
+            refused()  # what a phone asks: a finished game is closed
+    assert journal.last_seq(game.game_id) == seq and game.state.finished
+    game.undo(reopen=True)  # the box, once the players confirmed
     assert journal.game(game.game_id).status == "in_progress"
+    assert game.state == game.states[-1] and not game.state.finished
 
 
 def test_two_writers_on_one_game_are_refused(catalog: Catalog, journal: Journal) -> None:
@@ -132,7 +139,7 @@ def test_two_writers_on_one_game_are_refused(catalog: Catalog, journal: Journal)
 def test_a_game_that_no_longer_replays_is_reported(catalog: Catalog, journal: Journal) -> None:
     game_id = journal.new_game()
     journal.append(game_id, {"type": "build", "player": "p1", "card": "baths"})  # before setup
-    with pytest.raises(JournalError, match=f"game {game_id} no longer replays: line 1"):
+    with pytest.raises(JournalError, match=f"game {game_id} no longer replays: row 1"):
         Game(catalog, journal, game_id)
 
 
@@ -159,9 +166,9 @@ def test_import_refusal_names_the_line_and_changes_nothing(
     assert journal.games() == []
 
 
-def test_replay_records_gives_every_state(catalog: Catalog) -> None:
+def test_replay_gives_every_state(catalog: Catalog) -> None:
     records = playout(catalog, 9, events=15)
-    states = replay_records(catalog, records)
+    states = replay(catalog, list(enumerate(records, 1))).states
     assert len(states) == 16
     assert states[-1] == apply(states[-2], event_from_record(records[-1]))
     assert outcome_of(states[-1]).status == "in_progress"

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -12,12 +11,11 @@ from typing import Any
 import pytest
 
 from companion.records.journal import (
+    AlreadyInHistory,
     Journal,
     JournalError,
     Outcome,
-    RecordRefused,
     UnknownGame,
-    parse_record_lines,
 )
 
 SETUP = {"type": "setup", "first_player": "p1", "players": {"p1": "Ann", "p2": "Ben"}}
@@ -41,8 +39,7 @@ def journal(tmp_path: Path) -> Journal:
     return Journal.create(tmp_path / "journal.sqlite", clock=Ticks())
 
 
-def accept(records: Sequence[tuple[int, dict[str, Any]]]) -> Outcome:
-    return Outcome("finished", "p1", "civilian")
+FINISHED = Outcome("finished", "p1", "civilian")
 
 
 def test_new_journal_is_wal_with_full_synchronous(journal: Journal) -> None:
@@ -145,7 +142,7 @@ def test_current_game_is_the_newest_unfinished_game_played_here(journal: Journal
     assert journal.current_game() == second
     journal.append(second, SETUP, Outcome("finished", "p2", "science"))
     assert journal.current_game() == first
-    journal.import_record([json.dumps(SETUP)], lambda records: Outcome())
+    journal.add_game([{**SETUP, "first_player": "p2"}], Outcome())
     assert journal.current_game() == first  # an imported game is never resumed by itself
 
 
@@ -179,44 +176,40 @@ def test_import_round_trips_an_export(journal: Journal) -> None:
     for record in (SETUP, BUILD, DISCARD):
         journal.append(game, record)
     text = journal.export_record(game)
-    copy = journal.import_record(text.splitlines(), accept)
+    copy = journal.add_game([json.loads(line) for line in text.splitlines()], FINISHED)
     assert journal.export_record(copy) == text
     summary = journal.game(copy)
     assert (summary.origin, summary.status, summary.winner) == ("import", "finished", "p1")
 
 
-@pytest.mark.parametrize(
-    ("lines", "message"),
-    [
-        (['{"type":"setup"}', "{oops"], r"line 2: not JSON"),
-        (['{"type":"setup"}', "", "[1, 2]"], r"line 3: expected a JSON object"),
-        (['{"card":"baths"}'], r'line 1: missing "type"'),
-        (['{"type":"setup"}', '{"type":"undo"}'], r"line 2: a game record holds no undo"),
-        (["", "  "], r"holds no event"),
-    ],
-)
-def test_import_refuses_malformed_lines_naming_the_line(
-    journal: Journal, lines: list[str], message: str
-) -> None:
-    with pytest.raises(RecordRefused, match=message):
-        journal.import_record(lines, accept)
+def test_the_same_game_added_twice_is_named_not_added_again(journal: Journal) -> None:
+    first = journal.add_game([SETUP, BUILD], FINISHED)
+    renamed = {**SETUP, "players": {"p1": "Cleo", "p2": "Dag"}}  # the names do not count
+    with pytest.raises(AlreadyInHistory, match=f"^already in the history as game {first}$"):
+        journal.add_game([renamed, BUILD], FINISHED)
+    assert [g.id for g in journal.games()] == [first]
+    assert journal.find_game([SETUP, BUILD]) == first
+    assert journal.find_game([SETUP]) is None
+    assert journal.add_game([SETUP], Outcome()) == first + 1  # other events: another game
+
+
+def test_a_game_played_to_the_end_is_recognised_until_it_is_reopened(journal: Journal) -> None:
+    game = journal.new_game()
+    journal.append(game, SETUP)
+    journal.append(game, BUILD)
+    journal.append(game, DISCARD, FINISHED)  # the last event finishes it
+    assert journal.find_game([SETUP, BUILD, DISCARD]) == game
+    with pytest.raises(AlreadyInHistory, match=f"game {game}$"):
+        journal.add_game([SETUP, BUILD, DISCARD], FINISHED)
+    journal.append_undo(game, Outcome())  # reopened on the box: no longer the finished game
+    assert journal.find_game([SETUP, BUILD, DISCARD]) is None
+    assert journal.find_game([SETUP, BUILD]) is None  # an unfinished played game is not named
+
+
+def test_add_game_refuses_an_undo_and_changes_nothing(journal: Journal) -> None:
+    with pytest.raises(JournalError, match="a game record holds no undo"):
+        journal.add_game([SETUP, {"type": "undo"}], Outcome())
     assert journal.games() == []
-
-
-def test_import_refused_by_the_rules_changes_nothing(journal: Journal) -> None:
-    def refuse(records: Sequence[tuple[int, dict[str, Any]]]) -> Outcome:
-        raise RecordRefused("line 2: not your turn", 2)
-
-    with pytest.raises(RecordRefused, match="line 2: not your turn"):
-        journal.import_record([json.dumps(SETUP), json.dumps(BUILD)], refuse)
-    assert journal.games() == []
-
-
-def test_parse_record_lines_skips_blank_lines() -> None:
-    assert parse_record_lines([json.dumps(SETUP), "", json.dumps(BUILD) + "\n"]) == [
-        (1, SETUP),
-        (3, BUILD),
-    ]
 
 
 def test_meta_keeps_a_json_value_per_game_and_key(journal: Journal) -> None:
@@ -272,3 +265,39 @@ def test_open_creates_a_missing_journal_but_readonly_refuses(tmp_path: Path) -> 
         Journal.open(tmp_path / "nope.sqlite", readonly=True)
     with Journal.open(tmp_path / "sub" / "new.sqlite") as journal:
         assert journal.games() == []
+
+
+def write_before_fingerprints(path: Path) -> None:
+    """A journal as the program before the fingerprints wrote it (no table, no step)."""
+    with Journal.create(path) as journal:
+        played = journal.new_game()
+        journal.append(played, SETUP)
+        journal.append(played, BUILD, FINISHED)
+        journal.new_game()  # unfinished: no fingerprint
+        journal.add_game([SETUP, DISCARD], Outcome())
+    db = sqlite3.connect(path)
+    db.execute("DROP TABLE game_fingerprints")
+    db.execute("DELETE FROM schema_steps WHERE step = 'fingerprints-1'")
+    db.commit()
+    db.close()
+
+
+def test_an_older_journal_is_read_as_it_is_and_given_its_fingerprints_by_a_writer(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "journal.sqlite"
+    write_before_fingerprints(path)
+    with Journal.open(path, readonly=True) as reader:  # a reader changes nothing
+        assert [g.id for g in reader.games()] == [3, 2, 1]
+        assert reader.find_game([SETUP, BUILD]) is None  # no table yet: nothing known
+    with Journal.open(path) as journal:
+        assert journal.find_game([SETUP, BUILD]) == 1  # finished: named
+        assert journal.find_game([SETUP, DISCARD]) == 3  # imported: named
+        assert journal.effective_events(1) == [SETUP, BUILD]  # every row kept
+    db = sqlite3.connect(path)
+    assert db.execute("PRAGMA user_version").fetchone()[0] == 1  # older programs still open it
+    marks = db.execute("SELECT game_id FROM game_fingerprints ORDER BY game_id").fetchall()
+    assert marks == [(1,), (3,)]  # game 2 is unfinished
+    db.close()
+    with Journal.open(path) as again:  # the step is applied once
+        assert again.find_game([SETUP, BUILD]) == 1

@@ -230,7 +230,7 @@ def test_an_undo_after_the_end_takes_the_game_out_of_the_statistics(
     catalog: Catalog, tmp_path: Path
 ) -> None:
     journal = build_journal(catalog, tmp_path / "journal.sqlite")
-    Game(catalog, journal, 5).undo()
+    Game(catalog, journal, 5).undo(reopen=True)  # on the box, confirmed
     facts = load_facts(journal, summarizer(catalog, journal), FactsCache())
     assert stats_of(facts)["victories"]["civilian"] == 1  # only game 1 now
     journal.close()

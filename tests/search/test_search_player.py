@@ -241,7 +241,7 @@ def test_the_same_seed_gives_the_same_answer(catalog: Catalog) -> None:
 def test_a_partial_deal_gets_the_same_answer_as_the_full_deal(catalog: Catalog) -> None:
     # the same game recorded with face-down cards unknown (null, guild backs) and revealed
     # when turned up: wherever both states show the same public view, the answers agree
-    partial_lines = (RECORDS / "partial_deals_turned_cards.jsonl").read_text().splitlines()
+    partial_lines = (RECORDS / "partial_deals_civilian_win.jsonl").read_text().splitlines()
     full_lines = (RECORDS / "simulated_civilian_win.jsonl").read_text().splitlines()
     partial = replay_record(partial_lines, catalog)
     full = replay_record(full_lines, catalog)
@@ -254,3 +254,16 @@ def test_a_partial_deal_gets_the_same_answer_as_the_full_deal(catalog: Catalog) 
         assert suggest(state, QUICK, 8).moves == suggest(twin, QUICK, 8).moves
         compared += 1
     assert compared >= 3
+
+
+def test_law_from_the_great_library_as_the_sixth_symbol_is_taken(catalog: Catalog) -> None:
+    from companion.engine.state import Pending
+
+    # Law is not on the board (see age_3_state), so the Great Library may draw it
+    state = evolve(
+        age_3_state(catalog, FIVE_SYMBOLS, []), pending=Pending(PendingKind.GREAT_LIBRARY, P1)
+    )
+    drawn = [TokenId("strategy"), TokenId("law"), TokenId("theology")]
+    best = suggest(state, QUICK, 3, drawn=drawn).moves[0]
+    assert best.event == KeepLibraryToken(P1, tuple(drawn), TokenId("law"))
+    assert best.win == 1.0 and apply(state, best.event).winner is P1

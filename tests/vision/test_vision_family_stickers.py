@@ -3,15 +3,18 @@ score pad: their own prefix, one per card name, sheets that real decoders read."
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
+import pytest
 from PIL import Image
 
 from companion.cli import main
 from companion.family_catalog import default_family_catalog
 from companion.vision import payloads
 from companion.vision.decode import make_decoder
+from companion.vision.synth import city_frame
 
 
 def test_every_base_game_card_has_one_sticker_of_its_own_kind() -> None:
@@ -34,3 +37,20 @@ def test_png_sheets_hold_every_base_game_sticker(tmp_path: Path) -> None:
             gray = np.asarray(image.convert("L"))
             found |= {s.text for s in make_decoder("zxing").decode(gray)}
     assert found == set(payloads.family_sticker_table().by_payload)
+
+
+def test_scan_reads_a_city_of_base_game_cards_with_game_7wonders(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    table = payloads.family_sticker_table().by_id
+    # Two base-game cards and a Duel card (foreign to the base game, and the reverse).
+    cards = [("altar", table["altar"]), ("palace", table["palace"])]
+    cards.append(("baths", payloads.payload_for("baths")))
+    frame = np.clip(city_frame(cards, seed=5), 0, 255).astype(np.uint8)
+    Image.fromarray(frame).save(tmp_path / "city.png")
+    assert main(["scan", "--game", "7wonders", "--json", str(tmp_path / "city.png")]) == 0
+    found = json.loads(capsys.readouterr().out)
+    assert found == [{"image": str(tmp_path / "city.png"), "cards": ["altar", "palace"],
+                      "foreign": 1}]  # fmt: skip
+    assert main(["scan", "--json", str(tmp_path / "city.png")]) == 0
+    assert json.loads(capsys.readouterr().out)[0]["cards"] == ["baths"]

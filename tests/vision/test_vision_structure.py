@@ -35,6 +35,15 @@ def test_every_position_told_is_right_on_varied_frames(seed: int) -> None:
     assert_never_wrong(scene, read_structure(scene.frame, scene.age, DECODER).slots)
 
 
+@pytest.mark.parametrize("seed", range(20, 30))
+def test_no_card_is_ever_put_in_a_wrong_position_with_a_hand_in_view(seed: int) -> None:
+    # a hand over the structure, cities (this age's cards taken, side by side) beside it
+    scene = random_table(seed, difficulty="occluded", resolution="2304x1296")
+    slots = read_structure(scene.frame, scene.age, DECODER).slots
+    for seen, truth in zip(slots, scene.truth, strict=True):
+        assert seen in (None, "back", "empty") or seen == truth
+
+
 def test_a_fresh_structure_is_read_whole() -> None:
     # seed 1 is an age 3 start (checked by the assertions below): nothing taken, no hand
     scene = random_table(1, moment="start", hands=False)

@@ -10,8 +10,9 @@ from conftest import CIVILIAN, CODE, PLAYING, lines
 from flask.testing import FlaskClient
 
 from companion.engine.cards import Catalog
-from companion.records.game import Game, replay_records
-from companion.records.journal import Journal
+from companion.records.game import Game
+from companion.records.journal import Journal, Outcome
+from companion.records.replay import replay
 
 PAIRED = {"X-Pairing-Code": CODE}
 
@@ -30,7 +31,7 @@ def test_game_is_the_replay_json_object(
 ) -> None:
     from companion.records.replay import state_to_json
 
-    expected = state_to_json(replay_records(catalog, records["civilian"])[-1])
+    expected = state_to_json(replay(catalog, list(enumerate(records["civilian"], 1))).state)
     assert client.get(f"/api/games/{CIVILIAN}").get_json() == json.loads(json.dumps(expected))
 
 
@@ -44,19 +45,44 @@ def test_record_downloads_the_effective_events_as_json_lines(
     assert [json.loads(line) for line in text.splitlines()] == records["civilian"]
 
 
-def test_a_downloaded_record_imports_as_the_same_game(client: FlaskClient) -> None:
-    text = client.get(f"/api/games/{CIVILIAN}/record").get_data()
+def test_a_downloaded_record_imports_as_the_same_game(
+    client: FlaskClient, journal: Journal
+) -> None:
+    text = client.get(f"/api/games/{PLAYING}/record").get_data()  # played here, unfinished
     response = client.post(
         "/api/games", data=text, headers={**PAIRED, "Content-Type": "application/jsonl"}
     )
     assert response.status_code == 201
     new = response.get_json()
-    assert (new["id"], new["status"], new["victory"]) == (5, "finished", "civilian")
+    assert (new["id"], new["status"]) == (5, "in_progress")
     assert client.get(f"/api/games/{new['id']}/record").get_data() == text
     assert (
         client.get("/games/5/score.json").get_json()["total"]
-        == client.get("/games/1/score.json").get_json()["total"]
+        == client.get(f"/games/{PLAYING}/score.json").get_json()["total"]
     )
+
+
+@pytest.mark.parametrize("game", [CIVILIAN, 5])
+def test_a_record_already_in_the_history_is_named_not_added_again(
+    client: FlaskClient, journal: Journal, game: int
+) -> None:
+    if game == 5:  # a game played here to its end, then exported
+        records = [json.loads(line) for line in journal.export_record(CIVILIAN).splitlines()]
+        played = journal.new_game()
+        for record in records[:-1]:
+            journal.append(played, record)
+        journal.append(played, records[-1], Outcome("finished", "p1", "civilian"))
+    text = client.get(f"/api/games/{game}/record").get_data()
+    headers = {**PAIRED, "Content-Type": "application/jsonl"}
+    before = len(journal.games())
+    response = client.post("/api/games", data=text, headers=headers)
+    assert response.status_code == 409
+    assert response.get_json() == {
+        "error": f"already in the history as game {min(game, CIVILIAN)}",
+        "status": 409,
+        "game": min(game, CIVILIAN),  # the first game holding these events
+    }
+    assert len(journal.games()) == before
 
 
 def test_seq_moves_with_every_change(client: FlaskClient, journal: Journal) -> None:
@@ -75,9 +101,18 @@ def test_undo_with_the_code_undoes_the_last_event(
     assert journal.effective_events(PLAYING) == records["playing"][:-1]
 
 
-def test_undo_reopens_a_finished_game(client: FlaskClient, journal: Journal) -> None:
-    assert client.post(f"/api/games/{CIVILIAN}/undo", headers=PAIRED).status_code == 200
-    assert journal.game(CIVILIAN).status == "in_progress"
+def test_a_phone_cannot_reopen_a_finished_game(
+    client: FlaskClient, journal: Journal, records: dict[str, list[dict[str, Any]]]
+) -> None:
+    seq = journal.last_seq(CIVILIAN)
+    response = client.post(f"/api/games/{CIVILIAN}/undo", headers=PAIRED)
+    assert response.status_code == 409
+    assert response.get_json()["error"].startswith("The game is finished")
+    last = {"record": records["civilian"][-1]}  # the same event again: still refused
+    response = client.post(f"/api/games/{CIVILIAN}/correct", json=last, headers=PAIRED)
+    assert response.status_code == 409
+    assert journal.game(CIVILIAN).status == "finished"
+    assert journal.last_seq(CIVILIAN) == seq
 
 
 @pytest.mark.parametrize("headers", [{}, {"X-Pairing-Code": "000000"}, {"X-Pairing-Code": ""}])
@@ -151,7 +186,7 @@ def test_a_mis_scan_is_corrected_by_replacing_the_last_event(
     from companion.engine.events import event_to_record
     from companion.engine.rules import legal_events
 
-    before = replay_records(catalog, records["playing"][:-1])[-1]
+    before = replay(catalog, list(enumerate(records["playing"][:-1], 1))).state
     options = [event_to_record(e) for e in legal_events(before)]
     other = next(r for r in options if r != records["playing"][-1])
     response = client.post(f"/api/games/{PLAYING}/correct", json={"record": other}, headers=PAIRED)

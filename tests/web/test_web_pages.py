@@ -14,13 +14,13 @@ from flask.testing import FlaskClient
 from companion.config import Config
 from companion.engine.cards import Catalog
 from companion.engine.scoring import ROWS, Score, ScoreSheet
-from companion.records.game import replay_records
 from companion.records.journal import Journal
+from companion.records.replay import replay
 from web import create_app
 
 
 def final_state(catalog: Catalog, records: list[dict[str, Any]]) -> Any:
-    return replay_records(catalog, records)[-1]
+    return replay(catalog, list(enumerate(records, 1))).state
 
 
 @pytest.mark.parametrize(
@@ -163,6 +163,28 @@ def test_log_tells_every_event_and_marks_undone_ones(
     assert 'class="undone"' in page
 
 
+def test_log_undoes_in_turn_and_tells_an_event_played_again(
+    client: FlaskClient, journal: Journal, records: dict[str, list[dict[str, Any]]]
+) -> None:
+    n = len(records["playing"])  # rows 1..n; entries 0..n-1
+    journal.append_undo(PLAYING)  # cancels row n (entry n-1)
+    journal.append_undo(PLAYING)  # cancels row n-1 (entry n-2)
+    journal.append(PLAYING, records["playing"][-2])  # row n-1's event, played again
+    entries = client.get(f"/games/{PLAYING}/log.json").get_json()["entries"]
+    assert len(entries) == n + 3
+    assert [e["undone"] for e in entries[n - 3 : n]] == [False, True, True]
+    assert entries[n]["text"] == f"Undone: {entries[n - 1]['text']}"
+    assert entries[n + 1]["text"] == f"Undone: {entries[n - 2]['text']}"
+    assert entries[n + 2]["text"] == entries[n - 2]["text"] and not entries[n + 2]["undone"]
+    assert [e["seq"] for e in entries] == list(range(1, n + 4))
+
+
+def test_the_undo_form_is_offered_only_while_a_game_is_open(client: FlaskClient) -> None:
+    assert f'action="/games/{PLAYING}/undo"' in client.get(f"/games/{PLAYING}").get_data(True)
+    finished = client.get(f"/games/{CIVILIAN}").get_data(as_text=True)
+    assert "/undo" not in finished and "Save the names" in finished
+
+
 def test_log_words_name_the_player_and_the_card(
     client: FlaskClient, catalog: Catalog, records: dict[str, list[dict[str, Any]]]
 ) -> None:
@@ -224,7 +246,7 @@ def test_a_foreign_journal_file_is_a_clear_503_and_left_alone(
     client = create_app(Config.defaults(journal=path), CATALOG=catalog).test_client()
     response = client.get("/api/games")
     assert response.status_code == 503
-    assert "not an SQLite file" in response.get_json()["error"]
+    assert "cannot be read (file is not a database)" in response.get_json()["error"]
     assert path.read_bytes() == b"not a journal" * 50
 
 

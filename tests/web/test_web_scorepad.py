@@ -12,6 +12,7 @@ from flask.testing import FlaskClient
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "family"))
 from family_sheets import player, sheet
+from scorepad_frames import city_jpeg
 
 # Ann: Palace 8 + 7 coins (2) = 10; Bob: Temple 3 + tokens 5 + 1 = 9; Cid: nothing, 0.
 SHEET = sheet(
@@ -122,3 +123,23 @@ def test_a_downloaded_sheet_imports_back_as_a_new_pad(client: FlaskClient) -> No
 
 def test_a_saved_pad_that_does_not_exist_is_a_404(client: FlaskClient) -> None:
     assert client.get("/scorepad/99").status_code == 404
+
+
+def test_a_photo_of_a_city_gives_its_cards_left_to_right(client: FlaskClient) -> None:
+    # Row one: Lumber Yard, Altar, Palace; a Duel card (Stone Pit's Duel sticker) is foreign.
+    photo = city_jpeg(["lumber_yard", "altar", "palace"], seed=3, duel_ids=("stone_pit",))
+    answer = client.post(
+        "/scorepad/scan.json", data={"photo": (io.BytesIO(photo), "city.jpg")}
+    ).get_json()
+    assert answer == {
+        "cards": ["lumber_yard", "altar", "palace"],
+        "names": ["Lumber Yard", "Altar", "Palace"],
+        "foreign": 1,
+    }
+
+
+def test_a_scan_without_a_photo_or_with_no_image_is_refused(client: FlaskClient) -> None:
+    assert client.post("/scorepad/scan.json", data={}).status_code == 400
+    bad = client.post("/scorepad/scan.json", data={"photo": (io.BytesIO(b"not a jpeg"), "x.jpg")})
+    assert bad.status_code == 422
+    assert bad.get_json()["error"] == "The photo is not an image (JPEG or PNG)"

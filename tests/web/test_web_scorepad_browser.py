@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import io
+from pathlib import Path
 from typing import Any
 
 import pytest
 from conftest import CODE
 from PIL import Image
+from scorepad_frames import city_jpeg
 from test_web_browser import PHONE, SCREENSHOTS, browser, phone, server
 
 from web import WebServer
@@ -73,4 +75,49 @@ def test_a_four_player_game_is_entered_and_the_winner_read(browser: Any, server:
     page.goto(f"{server.url}/history")
     expect(page.locator(".pads li").first).to_contain_text("Winner: Bob")
     expect(page.locator(".games li")).to_have_count(4)  # the Duel games, as before
+    page.context.close()
+
+
+def test_two_cities_are_scanned_from_generated_camera_frames(
+    browser: Any, server: WebServer, tmp_path: Path
+) -> None:
+    page = phone(browser)
+    page.goto(f"{server.url}/scorepad")
+    expect = playwright_api.expect
+    seats = page.locator("#seats input")
+    for i, name in enumerate(["Ann", "Bob", "Cid"]):
+        seats.nth(i).fill(name)
+        seats.nth(i).press("Tab")
+    # Ann's photo: Palace (8) and Temple (3); Bob's: Lodge, Study and University (one of each
+    # symbol: 1 + 1 + 1 + 7 = 10) and a Duel card, which the pad ignores.
+    cities = {
+        "Ann": (["palace", "temple"], ()),
+        "Bob": (["lodge", "study", "university"], ("altar",)),
+    }
+    tabs = page.locator("#tabs button")
+    for index, (name, (cards, duel)) in enumerate(cities.items()):
+        photo = tmp_path / f"{name}.jpg"
+        photo.write_bytes(city_jpeg(cards, seed=index, duel_ids=duel))
+        tabs.nth(index).click()
+        page.set_input_files("#photo", str(photo))
+        expect(page.locator("#scanned")).to_contain_text(f"{name}: {len(cards)} card(s) read")
+    expect(page.locator("#totals")).to_have_text("Total11100")
+    expect(page.locator("#winner")).to_have_text("Winner: Ann")
+    tabs.nth(1).click()
+    for card in ("Lodge", "Study", "University"):
+        expect(page.locator("#cards .card", has_text=card).first).to_have_attribute(
+            "aria-pressed", "true"
+        )
+    page.context.close()
+
+
+def test_seven_players_fit_a_phone_width(browser: Any, server: WebServer) -> None:
+    page = phone(browser)
+    page.goto(f"{server.url}/scorepad")
+    for _ in range(4):
+        page.click("#add-player")
+    playwright_api.expect(page.locator("#seats input")).to_have_count(7)
+    assert page.locator("#add-player").is_disabled()  # 7 is the most
+    playwright_api.expect(page.locator("#totals .num")).to_have_count(7)
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     page.context.close()

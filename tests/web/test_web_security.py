@@ -91,7 +91,7 @@ def test_undo_form_on_an_unknown_game_is_404(client: FlaskClient) -> None:
 def test_import_form_adds_an_uploaded_record(
     client: FlaskClient, journal: Journal, records: dict[str, list[dict[str, Any]]]
 ) -> None:
-    data = "\n".join(lines(records["military"])).encode()
+    data = "\n".join(lines(records["playing"])).encode()  # played here, still in progress
     form = {
         "csrf_token": token(client, "/history/import"),
         "pairing_code": CODE,
@@ -99,7 +99,23 @@ def test_import_form_adds_an_uploaded_record(
     }
     response = client.post("/history/import", data=form, headers=OURS)
     assert response.status_code == 303 and response.location.endswith("/games/5/score")
-    assert journal.effective_events(5) == records["military"]
+    assert journal.effective_events(5) == records["playing"]
+
+
+def test_import_form_names_a_record_already_in_the_history(
+    client: FlaskClient, journal: Journal, records: dict[str, list[dict[str, Any]]]
+) -> None:
+    data = "\n".join(lines(records["military"])).encode()  # game 2 of the journal
+    form = {
+        "csrf_token": token(client, "/history/import"),
+        "pairing_code": CODE,
+        "record": (io.BytesIO(data), "game.jsonl"),
+    }
+    response = client.post("/history/import", data=form, headers=OURS)
+    assert response.status_code == 409
+    page = response.get_data(as_text=True)
+    assert "already in the history as game 2" in page and 'href="/games/2/score"' in page
+    assert len(journal.games()) == 4
 
 
 def test_import_form_shows_the_refused_line(
@@ -141,6 +157,25 @@ def test_wrong_codes_lock_changes_out_for_a_minute(app: Flask, journal: Journal)
     response = client.post(f"/api/games/{PLAYING}/undo", headers={"X-Pairing-Code": CODE})
     assert response.status_code == 429
     assert journal.last_seq(PLAYING) == 25
+
+
+def test_the_lockout_slows_the_guessing_address_not_the_players(
+    app: Flask, journal: Journal
+) -> None:
+    app.config["PAIRING_FAILURES_PER_MINUTE"] = 3
+    guesser = app.test_client()
+    guesser.environ_base["REMOTE_ADDR"] = "192.168.1.66"
+    player = app.test_client()
+    player.environ_base["REMOTE_ADDR"] = "192.168.1.20"
+    for _ in range(3):
+        wrong = guesser.post(f"/api/games/{PLAYING}/undo", headers={"X-Pairing-Code": "1"})
+        assert wrong.status_code == 403
+    right = guesser.post(f"/api/games/{PLAYING}/undo", headers={"X-Pairing-Code": CODE})
+    assert right.status_code == 429  # the guesser waits, even with the right code
+    assert journal.last_seq(PLAYING) == 25
+    response = player.post(f"/api/games/{PLAYING}/undo", headers={"X-Pairing-Code": CODE})
+    assert response.status_code == 200  # another phone's right code still works
+    assert journal.last_seq(PLAYING) == 26  # 25 rows + the undo
 
 
 def test_the_pairing_code_is_six_digits_and_new_at_each_start(journal: Journal) -> None:

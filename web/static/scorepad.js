@@ -191,6 +191,38 @@
       });
   }
 
+  // A photo of the city's cards: scaled down on the phone, read on the box, cards added.
+  function scanned(file) {
+    var note = $("scanned");
+    var p = players[current];
+    note.textContent = "Reading\u2026";
+    // createImageBitmap reads the file itself: no blob: URL, which the pages' CSP refuses.
+    createImageBitmap(file).then(function (image) {
+      var scale = Math.min(1, 2400 / Math.max(image.width, image.height));
+      var canvas = document.createElement("canvas");
+      canvas.width = Math.round(image.width * scale);
+      canvas.height = Math.round(image.height * scale);
+      canvas.getContext("2d").drawImage(image, 0, 0, canvas.width, canvas.height);
+      canvas.toBlob(function (blob) {
+        var form = new FormData();
+        form.append("photo", blob, "city.jpg");
+        fetch("/scorepad/scan.json", { method: "POST", body: form })
+          .then(function (r) { return r.json(); })
+          .then(function (data) {
+            if (data.error) { note.textContent = data.error; return; }
+            var added = data.cards.filter(function (c) { return p.cards.indexOf(c) < 0; });
+            added.forEach(function (c) { p.cards.push(c); });
+            note.textContent = (p.name || "This city") + ": " + data.cards.length + " card(s) read" +
+              (data.cards.length ? " (" + data.names.join(", ") + ")" : "") + ", " + added.length + " new.";
+            changed();
+          });
+      }, "image/jpeg", 0.9);
+    }, function () { note.textContent = "That file is not a photo."; });
+  }
+
+  $("photo").addEventListener("change", function () {
+    if ($("photo").files.length) { scanned($("photo").files[0]); $("photo").value = ""; }
+  });
   $("add-player").addEventListener("click", addPlayer);
   $("save-pad").addEventListener("click", save);
   $("stages").addEventListener("change", function () { players[current].stages = Number($("stages").value); changed(); });
