@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import importlib.machinery
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -88,3 +91,24 @@ def test_the_finder_loads_sources_when_asked_for_pure_python(
     root = fake_package(tmp_path / "companion")
     spec = EngineFinder(root).find_spec("companion.engine.rules", None)
     assert spec is not None and spec.origin == str(root / "engine" / "rules.py")
+
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.mark.skipif(os.environ.get("CI") != "true", reason="CI builds the engine fresh")
+def test_ci_runs_the_compiled_engine() -> None:
+    # A fresh clone's bootstrap compiles the engine; a silent fall back to pure Python would
+    # leave the compiled engine untested.
+    assert not pure_requested() and engine_loader.engine_is_compiled()
+
+
+@pytest.mark.skipif(pure_requested(), reason="this run is the pure fallback already")
+def test_the_engine_and_records_tests_pass_on_the_pure_fallback() -> None:
+    # The same tests on the pure-Python engine, which a box without a C compiler runs.
+    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/engine",
+               "tests/journal/test_journal_game.py"]  # fmt: skip
+    env = {**os.environ, engine_loader.PURE_ENV: "1"}
+    result = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]
+    assert " passed" in result.stdout.splitlines()[-1]
