@@ -25,6 +25,8 @@ from companion.engine.state import GameState, Phase
 
 PLAIN_BACK = "back"
 """An answer in `GuidedDeal.entries`: the face-down card asked shows an age 3 back."""
+SKIP = "skip"
+"""The value of the option that skips the guided entry of an age."""
 
 
 def wants_deal(state: GameState, skipped: int) -> bool:
@@ -141,7 +143,8 @@ class GuidedDeal:
         if index is None:
             raise IllegalEvent(words.BACK_FIRST if self.next_back else self.prompt())
         if not self.catalog.is_card(card_id):
-            raise IllegalEvent(words.UNKNOWN_CODE)
+            name = self.catalog.short_name(card_id)
+            raise IllegalEvent(words.refusal(name, words.NOT_AN_AGE_CARD))
         card = self.catalog.card(card_id)
         name = self.catalog.short_name(card.id)
         if card.age != self.age:
@@ -188,6 +191,12 @@ class GuidedDeal:
             else:
                 layout.append(GUILD_BACK if p.index in guilds else None)
         return Deal(self.age, tuple(layout))
+
+
+def deal_entries(catalog: Catalog, deal: Deal) -> tuple[str, ...]:
+    """The face-up cards of `deal` in the order a guided entry asks for them."""
+    layout = catalog.layout(deal.age).positions
+    return tuple(str(card) for p, card in zip(layout, deal.layout, strict=True) if p.face_up)
 
 
 def reveal_position(state: GameState) -> int | None:
