@@ -95,3 +95,30 @@ def test_a_reveal_is_told_in_one_line(catalog: Catalog) -> None:
     state = apply(new_game(catalog), event_from_record(json.loads(lines[0])))
     line = words.event_line(words.Voice.oled(state), state, Reveal(9, CardId("baths")))
     assert line == "Turned up: Baths"
+
+
+def test_age_3_asks_which_backs_show_a_guild_until_the_three_are_placed(
+    catalog: Catalog,
+) -> None:
+    # age 3 face down: row 2 (positions 2-4), row 4 (9, 10), row 6 (15-17): 8 backs
+    guilds = [c.id for c in catalog.cards if c.is_guild]
+    others = [c.id for c in catalog.age_deck(3) if not c.is_guild]
+    guided = GuidedDeal(catalog, 3)
+    face_up = [guilds[0], *others[:11]]  # 12 face-up cards, one of them a guild
+    for card in face_up:
+        guided.scan(card)
+    # 3 guilds - 1 face up = 2 to place among the 8 backs: the box asks position 2 first
+    assert guided.next_back == 2 and guided.prompt() == "Row 2, card 1 of 3: back?"
+    with pytest.raises(IllegalEvent, match="Answer for the back first"):
+        guided.scan(others[12])
+    guided.answer_back(guild=False)  # position 2: an age 3 back
+    guided.answer_back(guild=True)  # position 3: a guild's back, 1 left to place
+    for expected in (4, 9, 10, 15, 16):  # plain backs, until 1 back is left for 1 guild
+        assert guided.next_back == expected
+        guided.answer_back(guild=False)
+    assert guided.done and guided.prompt() == "Age 3 entered"
+    layout = guided.deal().layout
+    assert [i for i, c in enumerate(layout) if c == "guild"] == [3, 17]  # 17: the last back
+    assert [i for i, c in enumerate(layout) if c is None] == [2, 4, 9, 10, 15, 16]
+    # the entries rebuild the same deal (the controller keeps them on its screen state)
+    assert GuidedDeal.of(catalog, 3, guided.entries).deal() == guided.deal()
