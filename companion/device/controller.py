@@ -418,6 +418,8 @@ def _scan(ui: UiState, state: GameState, card: str | None, ctx: Context) -> Step
             return _enter(ui, state, card, ctx)
         case Mode.REVEAL if not catalog.is_card(card):
             return _notice(ui, state, ctx, words.refusal(name, words.NOT_AN_AGE_CARD))
+        case Mode.REVEAL if refused := guided.reveal_refusal(state, card, name):
+            return _notice(ui, state, ctx, refused)
         case Mode.REVEAL:
             return _confirm(ui, state, guided.reveal_event(state, card), ctx)
         case Mode.CARD if catalog.is_wonder(card):

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from companion.device import words
 from companion.engine.cards import CardId, Catalog
 from companion.engine.events import GUILD_BACK, Deal, IllegalEvent, Reveal
-from companion.engine.rules import unrevealed
+from companion.engine.rules import unrevealed, was_taken
 from companion.engine.state import GameState, Phase
 
 PLAIN_BACK = "back"
@@ -212,6 +212,26 @@ def reveal_prompt(state: GameState) -> str | None:
     if index is None:
         return None
     return words.turn_up(words.place(state.catalog, state.age, index))
+
+
+def reveal_refusal(state: GameState, card_id: str, name: str) -> str | None:
+    """Why the scanned card cannot be the one turned up, in one short line (None when the
+    engine is left to check it): another age, played, face up elsewhere, the wrong back."""
+    index = reveal_position(state)
+    structure = state.structure
+    catalog = state.catalog
+    if index is None or structure is None or not catalog.is_card(card_id):
+        return None
+    card = catalog.card(card_id)
+    if card.age != state.age:
+        return words.refusal(name, words.other_age(card.age))
+    if was_taken(state, card.id):
+        return words.refusal(name, words.ALREADY_PLAYED)
+    if card.id in structure.cards:
+        return words.refusal(name, words.FACE_UP_ELSEWHERE)
+    if card.is_guild != (structure.cards[index] == GUILD_BACK):
+        return words.refusal(name, words.A_GUILD if card.is_guild else words.NOT_A_GUILD)
+    return None
 
 
 def reveal_event(state: GameState, card_id: str) -> Reveal:

@@ -193,6 +193,8 @@ def _titles(ui: UiState, state: GameState, ctx: Context) -> tuple[str, str]:
             return _prompt_titles(ui, state, ctx)
         case Mode.GUIDED:
             entry = entered(ui, state)
+            if (back := entry.next_back) is not None:
+                return words.BACK_TITLE, words.place(state.catalog, state.age, back)
             title = words.guided_title(state.age, len(entry.cards), len(entry.wanted))
             return title, entry.prompt()
     return "", ""

@@ -97,6 +97,10 @@ REVEAL_TITLE = "Card uncovered"
 REVEAL_ASK = "Turn it up and scan it:"
 NOTHING_TO_REVEAL = "No card waits to be turned up"
 BACK_FIRST = "Answer for the back first"
+BACK_TITLE = "Age 3: which back?"
+FACE_UP_ELSEWHERE = "already face up"
+NOT_A_GUILD = "not a guild"
+A_GUILD = "a guild"
 
 
 def place(catalog: Catalog, age: int, index: int) -> str:

@@ -153,8 +153,11 @@ def test_an_uncovered_card_is_asked_for_by_its_position_and_its_scan_is_a_reveal
     assert view.lines == ("Turn it up and scan it:", "Row 4, card 5 of 5")
     # the face-up cards of the structure cannot lie under it
     refused = t.feed(Scan("press"))
-    assert refused.event is None and refused.ui.notice == "Press is already in the structure"
+    assert refused.event is None and refused.ui.notice == "Press: already face up"
     assert t.feed(Scan("the_pyramids")).ui.notice == "Pyramids: not an age card"
+    assert t.feed(Scan("garrison")).ui.notice == "Garrison: already played"
+    assert t.feed(Scan("sawmill")).ui.notice == "Sawmill: age 2 card"
+    assert t.feed(Scan("scientists_guild")).ui.notice == "Scientists Guild: age 3 card"
     shown = t.feed(Scan("theater"))
     assert shown.event == reveal
     assert shown.ui.lines[0] == "Turned up: Theater"
