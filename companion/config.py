@@ -101,6 +101,7 @@ class Config:
     language: str = "en"
     journal: Path = Path("var/journal.sqlite")
     decoder: str = "zxing"
+    guided: bool = False  # enter each age's structure by guided scans (docs/device.md)
     web: WebConfig = field(default_factory=WebConfig)
     buttons: ButtonsConfig = field(default_factory=ButtonsConfig)
     display: DisplayConfig = field(default_factory=DisplayConfig)
@@ -239,6 +240,8 @@ def _config(raw: Mapping[str, Any], base: Config, folder: Path) -> Config:
         values["decoder"] = _choice(raw, "decoder", DECODERS, "decoder")
     if "journal" in raw:
         values["journal"] = _path(raw, "journal", "journal", folder)
+    if "guided" in raw:
+        values["guided"] = _flag(raw, "guided", "guided")
     return replace(base, **values)
 
 
@@ -345,9 +348,7 @@ def _camera(raw: Mapping[str, Any], base: CameraConfig, folder: Path) -> CameraC
     if "image_seconds" in raw:
         values["image_seconds"] = _seconds(raw, "image_seconds", "camera.image_seconds", 60.0)
     if "loop" in raw:
-        if not isinstance(raw["loop"], bool):
-            raise _Refusal("camera.loop", f"expected true or false, got {_kind(raw['loop'])}")
-        values["loop"] = raw["loop"]
+        values["loop"] = _flag(raw, "loop", "camera.loop")
     if "scan_zone" in raw:
         values["scan_zone"] = _scan_zone(raw["scan_zone"])
     return replace(base, **values)
@@ -389,6 +390,13 @@ def _kind(value: Any) -> str:
     if isinstance(value, list | tuple):
         return "an array"
     return names.get(type(value), type(value).__name__)
+
+
+def _flag(raw: Mapping[str, Any], name: str, key: str) -> bool:
+    value = raw[name]
+    if not isinstance(value, bool):
+        raise _Refusal(key, f"expected true or false, got {_kind(value)}")
+    return value
 
 
 def _typed(raw: Mapping[str, Any], name: str, kind: type, key: str) -> Any:

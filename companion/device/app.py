@@ -82,6 +82,7 @@ class App:
         display: Display,
         *,
         language: str = "en",
+        guided: bool = False,
         score_url: Callable[[int], str] = lambda game_id: "",
         phone_url: str = "",
         on_event: Callable[[Mapping[str, Any]], object] | None = None,
@@ -92,6 +93,7 @@ class App:
         self.journal = journal
         self.display = display
         self.language = language
+        self.guided = guided
         self._score_url = score_url
         self.phone_url = phone_url
         self._on_event = on_event
@@ -124,6 +126,7 @@ class App:
             score_url=self._score_url(self.game.game_id),
             pairing=self.pairing,
             phone_url=self.phone_url if self.pairing else "",
+            guided=self.guided,
         )
 
     def _load_events(self) -> list[Event]:
@@ -601,7 +604,7 @@ def run_service(config: Config, options: ServiceOptions | None = None) -> int:
     catalog = default_catalog()
     journal = open_journal(config.journal)
     display = open_display(config, health)
-    app = App(catalog, journal, display, language=config.language,
+    app = App(catalog, journal, display, language=config.language, guided=config.guided,
               score_url=score_url_for(lan_address(config.web.host), config.web.port),
               phone_url=phone_url_for(lan_address(config.web.host), config.web.port),
               on_event=opts.on_event, on_undo=opts.on_undo)  # fmt: skip

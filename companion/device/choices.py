@@ -9,21 +9,24 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from companion.device import guided, words
 from companion.device.ui import Context, Mode, UiState
 from companion.device.words import DEFAULT_NAMES, Voice, coins, not_affordable, price
 from companion.engine.cards import CardId, Catalog, TokenId, WonderId
-from companion.engine.events import Build as BuildCard
 from companion.engine.events import (
+    GUILD_BACK,
     BuildFromDiscard,
     BuildWonder,
     ChooseStarter,
     Destroy,
     Discard,
     Event,
+    IllegalEvent,
     KeepLibraryToken,
     Setup,
     TakeProgress,
 )
+from companion.engine.events import Build as BuildCard
 from companion.engine.pricing import Payment, cheapest_payment
 from companion.engine.rules import (
     available_library_tokens,
@@ -74,7 +77,29 @@ def options(ui: UiState, state: GameState, context: Context | None = None) -> li
             return card_options(state, CardId(ui.card), voice)
         case Mode.PROMPT:
             return prompt_options(ui, state, voice)
+        case Mode.GUIDED:
+            return guided_options(ui, state)
     return []
+
+
+def guided_options(ui: UiState, state: GameState) -> list[Choice]:
+    """Guided entry: skip the age; in age 3, first the answers for a face-down card's back."""
+    skip = Choice(words.GUIDED_SKIP, value=guided.SKIP)
+    if entered(ui, state).next_back is None:
+        return [skip]
+    return [
+        Choice(words.PLAIN_BACK, value=guided.PLAIN_BACK),
+        Choice(words.GUILD_BACK, value=GUILD_BACK),
+        skip,
+    ]
+
+
+def entered(ui: UiState, state: GameState) -> guided.GuidedDeal:
+    """The guided deal of the screen `ui` (what a stale screen entered is forgotten)."""
+    try:
+        return guided.GuidedDeal.of(state.catalog, state.age, ui.dealt)
+    except IllegalEvent:
+        return guided.GuidedDeal(state.catalog, state.age)
 
 
 def card_options(state: GameState, card: CardId, voice: Voice) -> list[Choice]:

@@ -8,7 +8,9 @@ Inputs are `Press(name, long)` from the buttons or the keyboard, `Scan(card)` fr
 (`card` None: a foreign or unknown QR code), `Status(problem)` from the hardware watch, and
 `Tick(now)`. The button map: left/right move the cursor, select confirms, a long left goes
 back, a long select asks to undo the last confirmed action, a long right shows the button map
-(then right shows the phone page's address and QR code). Nothing changes the game until select
+(then right shows the phone page's address and QR code). With `Context.guided`, each age
+begins by scanning its face-up cards and an uncovered card is asked for by its position
+(modes GUIDED and REVEAL, `companion.device.guided`). Nothing changes the game until select
 confirms a choice, and the end screen asks before select leaves it for a new game; a scan only
 fills in what the camera saw (a card to act on, the revealed wonders, the tokens on the board)
 or moves the cursor.
@@ -18,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from companion.device import present, words
+from companion.device import guided, present, words
 from companion.device.choices import (
     REVEALED_PER_ROUND,
     Choice,
@@ -48,6 +50,7 @@ from companion.engine.cards import CardId, Catalog
 from companion.engine.events import (
     BuildFromDiscard,
     BuildWonder,
+    Deal,
     Destroy,
     Discard,
     Event,
@@ -112,7 +115,7 @@ class Step:
         """The step when the journal's game refused `event`: the screen says why."""
         ui = replace(self.ui, notice=reason, lines=(), until=None)
         if ui.mode is Mode.FEEDBACK:
-            ui = settle(state, context)
+            ui = settle(state, context, status=ui.status, skipped=ui.skipped)
             ui = replace(ui, notice=reason)
         return Step(ui, present.view(ui, state, context))
 
@@ -136,24 +139,30 @@ def welcome(ui: UiState, context: Context) -> UiState:
     return UiState(mode=Mode.PHONE, status=ui.status, under=ui, events=ui.events)
 
 
-def settle(state: GameState, context: Context, *, status: str = "") -> UiState:
-    """The natural screen of the game state: setup, idle, a prompt, or the end."""
+def settle(state: GameState, context: Context, *, status: str = "", skipped: int = 0) -> UiState:
+    """The natural screen of the game state: setup, idle, a prompt, or the end; with guided
+    entry also an age's structure to scan (unless the players `skipped` that age) or a card
+    uncovered to turn up."""
     if state.phase is Phase.SETUP:
         mode = Mode.FIRST_PLAYER
     elif state.phase is Phase.FINISHED:
         mode = Mode.END
+    elif context.guided and guided.wants_deal(state, skipped):
+        mode = Mode.GUIDED
+    elif guided.reveal_position(state) is not None:
+        mode = Mode.REVEAL
     elif state.pending is not None:
         mode = Mode.PROMPT
     else:
         mode = Mode.IDLE
-    return UiState(mode=mode, status=status, events=context.events)
+    return UiState(mode=mode, status=status, skipped=skipped, events=context.events)
 
 
 def resume(saved: UiState | None, state: GameState, context: Context) -> UiState:
     """The screen to show after a restart: the saved one if it matches the journal."""
     if saved is None or saved.events != context.events:
         return initial(state, context)
-    expected = settle(state, context).mode
+    expected = settle(state, context, skipped=saved.skipped).mode
     setup_modes = {Mode.FIRST_PLAYER, Mode.WONDER_SETUP, Mode.DRAFT, Mode.TOKENS, Mode.START}
     base = saved.under.mode if saved.under is not None else saved.mode
     if base in (Mode.FEEDBACK, Mode.CARD) and expected in (Mode.IDLE, Mode.PROMPT, Mode.END):
@@ -190,7 +199,7 @@ def step(ui: UiState, state: GameState, given: Input, context: Context | None = 
 
 
 def _next(ui: UiState, state: GameState, ctx: Context) -> UiState:
-    return settle(state, ctx, status=ui.status)
+    return settle(state, ctx, status=ui.status, skipped=ui.skipped)
 
 
 def _show(ui: UiState, state: GameState, ctx: Context, event: Event | None = None) -> Step:
@@ -231,7 +240,7 @@ def _press(ui: UiState, state: GameState, press: Press, ctx: Context) -> Step:
 def _overlay_press(ui: UiState, state: GameState, press: Press, ctx: Context) -> Step:
     """A short press on a screen shown over another: select confirms the undo or the new
     game; right on the button map shows the phone page; anything else goes back."""
-    under = ui.under or settle(state, ctx, status=ui.status)
+    under = ui.under or _next(ui, state, ctx)
     if press.name == "select" and ui.mode is Mode.UNDO:
         return Step(replace(under, notice=""), None, undo=True)
     if press.name == "select" and ui.mode is Mode.NEW_GAME:
@@ -246,8 +255,15 @@ def undone(ui: UiState, before: GameState, after: GameState, event: Event, ctx: 
     if isinstance(event, Setup) and (screens := setup_screens(event, after.catalog)):
         ready = replace(screens, notice=words.SETUP_UNDONE, status=ui.status, events=ctx.events)
         return Step(ready, present.view(ready, after, ctx))  # nothing to scan again
-    lines = ("Undone:", words.event_line(Voice.oled(before, ctx.language), before, event))
-    done = UiState(mode=Mode.FEEDBACK, lines=lines, status=ui.status, events=ctx.events)
+    line = words.event_line(Voice.oled(before, ctx.language), before, event)
+    if isinstance(event, Deal) and ctx.guided:  # back to the guided entry, last card unscanned
+        entries = guided.deal_entries(after.catalog, event)[:-1]
+        again = UiState(mode=Mode.GUIDED, dealt=entries, notice=words.undone(line),
+                        status=ui.status, events=ctx.events)  # fmt: skip
+        return Step(again, present.view(again, after, ctx))
+    lines = ("Undone:", line)
+    done = UiState(mode=Mode.FEEDBACK, lines=lines, status=ui.status, skipped=ui.skipped,
+                   events=ctx.events)  # fmt: skip
     return Step(done, present.view(done, after, ctx))
 
 
@@ -287,7 +303,7 @@ def _back(ui: UiState, state: GameState, ctx: Context) -> Step:
     """Long left: leave a card or a half-made choice; in setup, go one step back."""
     match ui.mode:
         case Mode.CARD:
-            return _show(settle(state, ctx, status=ui.status), state, ctx)
+            return _show(_next(ui, state, ctx), state, ctx)
         case Mode.PROMPT if ui.tokens:
             return _show(replace(ui, tokens=ui.tokens[:-1], cursor=0), state, ctx)
         case Mode.WONDER_SETUP:
@@ -316,6 +332,8 @@ def _back(ui: UiState, state: GameState, ctx: Context) -> Step:
             return _show(replace(ui, mode=Mode.WONDER_SETUP, cursor=0), state, ctx)
         case Mode.START:
             return _show(replace(ui, mode=Mode.TOKENS, tokens=ui.tokens[:-1]), state, ctx)
+        case Mode.GUIDED if ui.dealt:
+            return _show(replace(ui, dealt=ui.dealt[:-1], cursor=0), state, ctx)
     return _show(ui, state, ctx)
 
 
@@ -326,7 +344,8 @@ def _confirm(ui: UiState, state: GameState, event: Event, ctx: Context) -> Step:
     except IllegalEvent as refused:
         return _notice(ui, state, ctx, str(refused))
     lines = words.told(Voice.oled(after, ctx.language), state, after, event)
-    done = UiState(mode=Mode.FEEDBACK, lines=lines, status=ui.status, events=ctx.events + 1)
+    done = UiState(mode=Mode.FEEDBACK, lines=lines, status=ui.status, skipped=ui.skipped,
+                   events=ctx.events + 1)  # fmt: skip
     next_ctx = replace(ctx, events=ctx.events + 1, last=event)
     return Step(done, present.view(done, after, next_ctx), event)
 
@@ -349,6 +368,10 @@ def _local_choice(ui: UiState, state: GameState, value: str, ctx: Context) -> St
             return _confirm(ui, state, setup_event(ui, state.catalog), ctx)
         case Mode.PROMPT:  # the Great Library: a token drawn
             return _show(replace(ui, tokens=(*ui.tokens, value), cursor=0), state, ctx)
+        case Mode.GUIDED if value == guided.SKIP:
+            return _show(settle(state, ctx, status=ui.status, skipped=state.age), state, ctx)
+        case Mode.GUIDED:  # age 3: the back of a face-down card
+            return _enter(ui, state, value, ctx)
     return _show(ui, state, ctx)
 
 
@@ -369,7 +392,7 @@ def _pick_wonder(ui: UiState, catalog: Catalog, wonder: str) -> UiState:
 
 def _scan(ui: UiState, state: GameState, card: str | None, ctx: Context) -> Step:
     if ui.mode in OVERLAYS:
-        ui = ui.under or settle(state, ctx, status=ui.status)
+        ui = ui.under or _next(ui, state, ctx)
     if card is None:
         return _notice(ui, state, ctx, words.UNKNOWN_CODE)
     catalog = state.catalog
@@ -391,9 +414,28 @@ def _scan(ui: UiState, state: GameState, card: str | None, ctx: Context) -> Step
             return _notice(ui, state, ctx, words.GAME_OVER)
         case Mode.PROMPT:
             return _scan_prompt(ui, state, card, name, ctx)
+        case Mode.GUIDED:
+            return _enter(ui, state, card, ctx)
+        case Mode.REVEAL if not catalog.is_card(card):
+            return _notice(ui, state, ctx, words.refusal(name, words.NOT_AN_AGE_CARD))
+        case Mode.REVEAL if refused := guided.reveal_refusal(state, card, name):
+            return _notice(ui, state, ctx, refused)
+        case Mode.REVEAL:
+            return _confirm(ui, state, guided.reveal_event(state, card), ctx)
         case Mode.CARD if catalog.is_wonder(card):
             return _point_at(ui, state, ctx, card, words.refusal(name, words.NOT_YOUR_WONDER))
     return _scan_card(ui, state, card, name, ctx)
+
+
+def _enter(ui: UiState, state: GameState, entry: str, ctx: Context) -> Step:
+    """Guided entry: a card scanned (or age 3's answer for a back); the deal once complete."""
+    try:
+        entered = guided.GuidedDeal.of(state.catalog, state.age, (*ui.dealt, entry))
+    except IllegalEvent as refused:
+        return _notice(ui, state, ctx, str(refused))
+    if entered.done:
+        return _confirm(ui, state, entered.deal(), ctx)
+    return _show(replace(ui, dealt=entered.entries, cursor=0), state, ctx)
 
 
 def _scan_draft(ui: UiState, state: GameState, card: str, name: str, ctx: Context) -> Step:

@@ -2,35 +2,43 @@
 
 At the start of an age the box asks for the face-up cards in layout order ("Row 3, card 2
 of 4") and the player scans each; the face-down cards stay unknown, so the result is a
-partial `Deal` (docs/game-record.md). When a card is uncovered later, `reveal_prompt` names
-the position to turn up and scan, and `reveal_event` makes the `Reveal` of the card scanned.
-Skipping is allowed: the age then goes on in table mode (no deal).
+partial `Deal` (docs/game-record.md). In age 3 the box then asks, for face-down cards, whether
+their back shows a guild, until the 3 guilds are placed. When a card is uncovered later,
+`reveal_prompt` names the position to turn up and scan, and `reveal_event` makes the `Reveal`
+of the card scanned. Skipping is allowed: the age then goes on in table mode (no deal).
 
-Pure logic over the engine's state and events: the controller asks `prompt`, feeds scans to
-`scan`, and submits `deal()` once `done`; nothing here draws or reads hardware. The device's
-controller does not call it yet (the hook is `GuidedDeal` plus `reveal_prompt`).
+Pure logic over the engine's state and events: the controller (`companion.device.controller`,
+modes GUIDED and REVEAL) keeps what was entered as `UiState.dealt` and rebuilds a
+`GuidedDeal` from it with `GuidedDeal.of`; nothing here draws or reads hardware. The words
+come from `companion.device.words`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from companion.device import words
 from companion.engine.cards import CardId, Catalog
 from companion.engine.events import GUILD_BACK, Deal, IllegalEvent, Reveal
-from companion.engine.rules import unrevealed
-from companion.engine.state import GameState
+from companion.engine.rules import unrevealed, was_taken
+from companion.engine.state import GameState, Phase
+
+PLAIN_BACK = "back"
+"""An answer in `GuidedDeal.entries`: the face-down card asked shows an age 3 back."""
+SKIP = "skip"
+"""The value of the option that skips the guided entry of an age."""
 
 
-def place_words(catalog: Catalog, age: int, index: int) -> str:
-    """A position as the OLED asks for it: "Row 3, card 2 of 4"."""
-    positions = catalog.layout(age).positions
-    row = positions[index].row
-    same_row = [p.index for p in positions if p.row == row]
-    return f"Row {row}, card {same_row.index(index) + 1} of {len(same_row)}"
-
-
-def _lower_first(text: str) -> str:
-    return text[:1].lower() + text[1:]
+def wants_deal(state: GameState, skipped: int) -> bool:
+    """Whether the age waits for its structure: playing, no decision pending, not dealt, no
+    card taken yet, and not skipped (`skipped` is the age the players skipped, 0 if none)."""
+    return (
+        state.phase is Phase.PLAYING
+        and state.pending is None
+        and state.structure is None
+        and state.taken == 0
+        and skipped != state.age
+    )
 
 
 @dataclass
@@ -42,6 +50,34 @@ class GuidedDeal:
     guild_backs: frozenset[int] = frozenset()
     """Age 3: the face-down positions whose back shows a guild (the player says so)."""
     cards: dict[int, CardId] = field(default_factory=dict)
+    plain_backs: frozenset[int] = frozenset()
+    """Age 3: the face-down positions the player said show an age 3 back."""
+
+    @classmethod
+    def of(cls, catalog: Catalog, age: int, entries: tuple[str, ...]) -> GuidedDeal:
+        """The guided deal after `entries` (the `entries` of an earlier one).
+
+        Raises:
+            IllegalEvent: an entry the deal refuses.
+        """
+        guided = cls(catalog, age)
+        for entry in entries:
+            if entry in (GUILD_BACK, PLAIN_BACK):
+                guided.answer_back(guild=entry == GUILD_BACK)
+            else:
+                guided.scan(entry)
+        return guided
+
+    @property
+    def entries(self) -> tuple[str, ...]:
+        """What was entered, in the order asked: the cards, then age 3's answers."""
+        cards = tuple(self.cards[i] for i in self.wanted if i in self.cards)
+        backs = tuple(
+            GUILD_BACK if i in self.guild_backs else PLAIN_BACK
+            for i in self._face_down
+            if i in self.guild_backs or i in self.plain_backs
+        )
+        return cards + backs
 
     @property
     def wanted(self) -> list[int]:
@@ -49,40 +85,87 @@ class GuidedDeal:
         return [p.index for p in self.catalog.layout(self.age).positions if p.face_up]
 
     @property
+    def _face_down(self) -> list[int]:
+        return [p.index for p in self.catalog.layout(self.age).positions if not p.face_up]
+
+    @property
     def next_position(self) -> int | None:
         """The position asked for now, None once every face-up card is scanned."""
         return next((i for i in self.wanted if i not in self.cards), None)
 
     @property
+    def _guilds_missing(self) -> int:
+        if self.age != 3:
+            return 0
+        face_up = sum(self.catalog.card(c).is_guild for c in self.cards.values())
+        return self.catalog.rules.guilds_in_age_3 - face_up - len(self.guild_backs)
+
+    @property
+    def _unanswered(self) -> list[int]:
+        answered = self.guild_backs | self.plain_backs
+        return [i for i in self._face_down if i not in answered]
+
+    @property
+    def next_back(self) -> int | None:
+        """Age 3, once the face-up cards are in: the face-down position whose back is asked
+        (None when the guilds are all placed, or the ones left must all be guilds)."""
+        if self.age != 3 or self.next_position is not None:
+            return None
+        unanswered, missing = self._unanswered, self._guilds_missing
+        if missing <= 0 or len(unanswered) <= missing:
+            return None
+        return unanswered[0]
+
+    @property
     def done(self) -> bool:
-        """Every face-up card has been scanned."""
-        return self.next_position is None
+        """Every face-up card has been scanned and every question answered."""
+        return self.next_position is None and self.next_back is None
 
     def prompt(self) -> str:
-        """What the OLED asks: "Scan row 3, card 2 of 4", or that the deal is complete."""
+        """What the OLED asks: "Scan row 3, card 2 of 4", the back of a face-down card of age
+        3, or that the deal is complete."""
         index = self.next_position
-        if index is None:
-            return f"Age {self.age} entered"
-        return f"Scan {_lower_first(place_words(self.catalog, self.age, index))}"
+        if index is not None:
+            return words.scan_place(words.place(self.catalog, self.age, index))
+        back = self.next_back
+        if back is not None:
+            return words.back_question(words.place(self.catalog, self.age, back))
+        return words.age_entered(self.age)
 
     def scan(self, card_id: str) -> None:
         """Take the scanned card for the position asked.
 
         Raises:
-            IllegalEvent: not a card, of another age, or already scanned for this deal.
+            IllegalEvent: not a card, of another age, already scanned for this deal, or no
+                card is asked (complete, or age 3's backs are asked).
         """
         index = self.next_position
         if index is None:
-            raise IllegalEvent(f"Age {self.age} is already entered")
+            raise IllegalEvent(words.BACK_FIRST if self.next_back else self.prompt())
         if not self.catalog.is_card(card_id):
-            raise IllegalEvent(f"Unknown card {card_id!r}")
+            name = self.catalog.short_name(card_id)
+            raise IllegalEvent(words.refusal(name, words.NOT_AN_AGE_CARD))
         card = self.catalog.card(card_id)
-        name = self.catalog.name(card.id)
+        name = self.catalog.short_name(card.id)
         if card.age != self.age:
-            raise IllegalEvent(f"{name} is an age {card.age} card, not age {self.age}")
+            raise IllegalEvent(words.refusal(name, words.other_age(card.age)))
         if card.id in self.cards.values():
-            raise IllegalEvent(f"{name} is already scanned")
+            raise IllegalEvent(words.refusal(name, words.ALREADY_SCANNED))
         self.cards[index] = card.id
+
+    def answer_back(self, *, guild: bool) -> None:
+        """Age 3: say whether the face-down card asked shows a guild's back.
+
+        Raises:
+            IllegalEvent: no back is asked now.
+        """
+        index = self.next_back
+        if index is None:
+            raise IllegalEvent(self.prompt())
+        if guild:
+            self.guild_backs |= {index}
+        else:
+            self.plain_backs |= {index}
 
     def undo(self) -> None:
         """Forget the last card scanned (nothing when none is)."""
@@ -90,30 +173,65 @@ class GuidedDeal:
             del self.cards[max(self.cards, key=self.wanted.index)]
 
     def deal(self) -> Deal:
-        """The partial deal: the cards scanned, None (or the guild marker) face down.
+        """The partial deal: the cards scanned, None (or the guild marker) face down; in age 3
+        the face-down cards not asked about are guilds when guilds are still missing.
 
         Raises:
             IllegalEvent: not every face-up card has been scanned.
         """
         if not self.done:
-            raise IllegalEvent(f"Not complete: {self.prompt()}")
+            raise IllegalEvent(words.not_complete(self.prompt()))
+        guilds = self.guild_backs
+        if self._guilds_missing > 0:
+            guilds |= frozenset(self._unanswered)
         layout: list[CardId | None] = []
         for p in self.catalog.layout(self.age).positions:
             if p.face_up:
                 layout.append(self.cards[p.index])
             else:
-                layout.append(GUILD_BACK if p.index in self.guild_backs else None)
+                layout.append(GUILD_BACK if p.index in guilds else None)
         return Deal(self.age, tuple(layout))
+
+
+def deal_entries(catalog: Catalog, deal: Deal) -> tuple[str, ...]:
+    """The face-up cards of `deal` in the order a guided entry asks for them."""
+    layout = catalog.layout(deal.age).positions
+    return tuple(str(card) for p, card in zip(layout, deal.layout, strict=True) if p.face_up)
+
+
+def reveal_position(state: GameState) -> int | None:
+    """The first position uncovered whose card is not named yet (None: nothing waits)."""
+    waiting = unrevealed(state)
+    return waiting[0] if waiting else None
 
 
 def reveal_prompt(state: GameState) -> str | None:
     """What to ask when a face-down card has been uncovered and not yet named: "Turn up
     row 4, card 2 of 5 and scan it"; None when nothing waits."""
-    waiting = unrevealed(state)
-    if not waiting:
+    index = reveal_position(state)
+    if index is None:
         return None
-    words = place_words(state.catalog, state.age, waiting[0])
-    return f"Turn up {_lower_first(words)} and scan it"
+    return words.turn_up(words.place(state.catalog, state.age, index))
+
+
+def reveal_refusal(state: GameState, card_id: str, name: str) -> str | None:
+    """Why the scanned card cannot be the one turned up, in one short line (None when the
+    engine is left to check it): another age, played, face up elsewhere, the wrong back."""
+    index = reveal_position(state)
+    structure = state.structure
+    catalog = state.catalog
+    if index is None or structure is None or not catalog.is_card(card_id):
+        return None
+    card = catalog.card(card_id)
+    if card.age != state.age:
+        return words.refusal(name, words.other_age(card.age))
+    if was_taken(state, card.id):
+        return words.refusal(name, words.ALREADY_PLAYED)
+    if card.id in structure.cards:
+        return words.refusal(name, words.FACE_UP_ELSEWHERE)
+    if card.is_guild != (structure.cards[index] == GUILD_BACK):
+        return words.refusal(name, words.A_GUILD if card.is_guild else words.NOT_A_GUILD)
+    return None
 
 
 def reveal_event(state: GameState, card_id: str) -> Reveal:
@@ -122,7 +240,7 @@ def reveal_event(state: GameState, card_id: str) -> Reveal:
     Raises:
         IllegalEvent: no position waits to be named.
     """
-    waiting = unrevealed(state)
-    if not waiting:
-        raise IllegalEvent("No card waits to be turned up")
-    return Reveal(waiting[0], CardId(card_id))
+    index = reveal_position(state)
+    if index is None:
+        raise IllegalEvent(words.NOTHING_TO_REVEAL)
+    return Reveal(index, CardId(card_id))

@@ -18,19 +18,23 @@ from typing import Any
 
 from PIL import Image
 
-from companion.device.choices import is_library_draw, options
+from companion.device.choices import entered, is_library_draw, options
+from companion.device.guided import PLAIN_BACK, SKIP
 from companion.device.ui import Context, Input, Mode, Press, Scan, Tick, UiState
 from companion.device.words import Voice, result
-from companion.engine.events import Build as BuildCard
 from companion.engine.events import (
+    GUILD_BACK,
     BuildWonder,
+    Deal,
     Discard,
     Event,
     KeepLibraryToken,
     RecordError,
+    Reveal,
     Setup,
     event_from_record,
 )
+from companion.engine.events import Build as BuildCard
 from companion.engine.scoring import score_sheet
 from companion.engine.state import GameState, Phase, Player
 
@@ -96,6 +100,10 @@ class TablePlayer:
             return mistake
         if isinstance(target, Setup):
             return self._setup(ui, state, target, context)
+        if ui.mode is Mode.GUIDED:
+            return self._guided(ui, state, target, context)
+        if ui.mode is Mode.REVEAL and isinstance(target, Reveal):
+            return Scan(target.card)
         if isinstance(target, BuildCard | Discard | BuildWonder):
             if ui.mode is Mode.IDLE:
                 return Scan(target.card)
@@ -164,6 +172,18 @@ class TablePlayer:
             case Mode.TOKENS:
                 return Scan(target.progress_tokens[len(ui.tokens)])
         return Press("select")
+
+    def _guided(self, ui: UiState, state: GameState, target: Event, context: Context) -> Input:
+        """Guided entry: scan the record's deal as asked, or skip an age dealt without one."""
+        if not isinstance(target, Deal):
+            return self._choose(ui, state, context, lambda c: c.value == SKIP)
+        entry = entered(ui, state)
+        if (index := entry.next_position) is not None:
+            return Scan(target.layout[index])
+        back = entry.next_back
+        guild = back is not None and target.layout[back] == GUILD_BACK
+        answer = GUILD_BACK if guild else PLAIN_BACK
+        return self._choose(ui, state, context, lambda c: c.value == answer)
 
     def _choose(
         self, ui: UiState, state: GameState, context: Context, wanted: Callable[[Any], bool]

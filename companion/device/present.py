@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from companion.device import words
+from companion.device import guided, words
 from companion.device.choices import (
     REVEALED_PER_ROUND,
     Choice,
     draft_picker,
+    entered,
     is_library_draw,
     options,
 )
@@ -81,6 +82,10 @@ def view(ui: UiState, state: GameState, ctx: Context) -> View:
                                status)  # fmt: skip
         case Mode.END:
             return end_view(state, ctx, notice, status)
+        case Mode.REVEAL:
+            index = guided.reveal_position(state)
+            where = "" if index is None else words.place(state.catalog, state.age, index)
+            return MessageView(words.REVEAL_TITLE, (words.REVEAL_ASK, where), notice, status)
     title, subtitle = _titles(ui, state, ctx)
     choices = tuple(_option(c) for c in options(ui, state, ctx))
     cursor = min(ui.cursor, max(len(choices) - 1, 0))
@@ -186,6 +191,12 @@ def _titles(ui: UiState, state: GameState, ctx: Context) -> tuple[str, str]:
             return name(ui.card), f"{player_name(state, state.current)}: {coins(money)}"
         case Mode.PROMPT if state.pending is not None:
             return _prompt_titles(ui, state, ctx)
+        case Mode.GUIDED:
+            entry = entered(ui, state)
+            if (back := entry.next_back) is not None:
+                return words.BACK_TITLE, words.place(state.catalog, state.age, back)
+            title = words.guided_title(state.age, len(entry.cards), len(entry.wanted))
+            return title, entry.prompt()
     return "", ""
 
 

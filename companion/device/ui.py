@@ -65,6 +65,8 @@ class Mode(StrEnum):
     DRAFT = "draft"  # setup: scan the 4 revealed wonders, then pick
     TOKENS = "tokens"  # setup: scan the 5 progress tokens on the board
     START = "start"  # setup: confirm the whole setup
+    GUIDED = "guided"  # the start of an age: scan its face-up cards (companion.device.guided)
+    REVEAL = "reveal"  # a card was uncovered: turn it up and scan it
     IDLE = "idle"  # waiting for a card
     CARD = "card"  # a card was scanned: build, discard or wonder
     PROMPT = "prompt"  # a pending decision of the rules
@@ -95,6 +97,8 @@ class UiState:
     tokens: tuple[str, ...] = ()  # setup: tokens on the board; Great Library: tokens drawn
     lines: tuple[str, ...] = ()  # feedback lines
     until: float | None = None  # feedback: Tick time when it gives way
+    dealt: tuple[str, ...] = ()  # guided entry: what was entered (`GuidedDeal.entries`)
+    skipped: int = 0  # the age whose guided entry the players skipped (0: none)
     notice: str = ""  # one-line reason for the last refusal
     status: str = ""  # a hardware problem, e.g. "camera lost"
     under: UiState | None = None
@@ -111,6 +115,8 @@ class UiState:
             "revealed": list(self.revealed),
             "tokens": list(self.tokens),
             "lines": list(self.lines),
+            "dealt": list(self.dealt),
+            "skipped": self.skipped,
             "notice": self.notice,
             "under": None if self.under is None else self.under.to_json(),
             "events": self.events,
@@ -134,6 +140,8 @@ class UiState:
                 revealed=tuple(str(x) for x in raw["revealed"]),
                 tokens=tuple(str(x) for x in raw["tokens"]),
                 lines=tuple(str(x) for x in raw["lines"]),
+                dealt=tuple(str(x) for x in raw.get("dealt", ())),
+                skipped=int(raw.get("skipped", 0)),
                 notice=str(raw["notice"]),
                 under=None if under is None else cls.from_json(under),
                 events=int(raw["events"]),
@@ -146,7 +154,8 @@ class UiState:
 class Context:
     """What the controller reads besides the state: language, the last effective event
     (for the undo question), how many effective events there are, the score page URL, the
-    phone pages' address and their pairing code (empty when the pages are not served)."""
+    phone pages' address and their pairing code (empty when the pages are not served), and
+    whether each age's structure is entered by guided scans (`guided`)."""
 
     language: str = "en"
     last: Event | None = None
@@ -154,3 +163,4 @@ class Context:
     score_url: str = ""
     pairing: str = ""
     phone_url: str = ""
+    guided: bool = False

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
+from companion.engine.cards import Catalog
 from companion.engine.events import (
     Build,
     BuildFromDiscard,
@@ -85,6 +86,63 @@ def other_age(age: int) -> str:
 def not_affordable(cost: int, has: int) -> str:
     """The one refusal of a build or wonder the player cannot pay: "Costs 9 coins, has 6"."""
     return f"Costs {coins(cost)}, has {has}"
+
+
+# --- guided entry of a structure (docs/device.md, "Guided entry") ------------------------
+
+GUIDED_SKIP = "Skip: no deal"  # the option that leaves the age in table mode
+PLAIN_BACK = "Age 3 back"  # the answers for a face-down card of age 3
+GUILD_BACK = "Guild back"
+REVEAL_TITLE = "Card uncovered"
+REVEAL_ASK = "Turn it up and scan it:"
+NOTHING_TO_REVEAL = "No card waits to be turned up"
+BACK_FIRST = "Answer for the back first"
+BACK_TITLE = "Age 3: which back?"
+FACE_UP_ELSEWHERE = "already face up"
+NOT_A_GUILD = "not a guild"
+A_GUILD = "a guild"
+
+
+def place(catalog: Catalog, age: int, index: int) -> str:
+    """A layout position as the OLED asks for it: "Row 3, card 2 of 4"."""
+    positions = catalog.layout(age).positions
+    row = positions[index].row
+    same_row = [p.index for p in positions if p.row == row]
+    return f"Row {row}, card {same_row.index(index) + 1} of {len(same_row)}"
+
+
+def _lower_first(text: str) -> str:
+    return text[:1].lower() + text[1:]
+
+
+def scan_place(where: str) -> str:
+    """What to scan next in a guided deal: "Scan row 3, card 2 of 4"."""
+    return f"Scan {_lower_first(where)}"
+
+
+def age_entered(age: int) -> str:
+    """A guided deal with every face-up card scanned: "Age 2 entered"."""
+    return f"Age {age} entered"
+
+
+def not_complete(asked: str) -> str:
+    """A guided deal submitted too early: "Not complete: Scan row 3, card 1 of 4"."""
+    return f"Not complete: {asked}"
+
+
+def guided_title(age: int, scanned: int, face_up: int) -> str:
+    """The title of a guided deal: "Age 1: 3/11 cards"."""
+    return f"Age {age}: {scanned}/{face_up} cards"
+
+
+def back_question(where: str) -> str:
+    """Age 3's question for a face-down card: "Row 2, card 1 of 3: back?"."""
+    return f"{where}: back?"
+
+
+def turn_up(where: str) -> str:
+    """A card uncovered, in one sentence: "Turn up row 4, card 2 of 5 and scan it"."""
+    return f"Turn up {_lower_first(where)} and scan it"
 
 
 # --- coins and prices ------------------------------------------------------------------------

@@ -29,7 +29,18 @@ from companion.device.views import (
     PhoneView,
     View,
 )
-from companion.device.words import IDLE_HINT, NEW_GAME_QUESTION, SEE_PHONE, already_read
+from companion.device.words import (
+    BACK_TITLE,
+    GUIDED_SKIP,
+    GUILD_BACK,
+    IDLE_HINT,
+    NEW_GAME_QUESTION,
+    PLAIN_BACK,
+    REVEAL_ASK,
+    REVEAL_TITLE,
+    SEE_PHONE,
+    already_read,
+)
 
 REFERENCE = Path(__file__).parent / "reference"
 PRICES = (("wood", 2), ("clay", 3), ("stone", 2), ("glass", 4), ("papyrus", 1))
@@ -128,6 +139,27 @@ SCREENS: dict[str, View] = {
         0,
         hint="Scan the board's tokens:",
         seen=("Law", "Masonry"),
+    ),
+    # guided entry (the presenter's words: tests/device/test_device_controller_guided.py)
+    "guided_deal": ChoiceView(
+        "Age 1: 2/12 cards", "Scan row 3, card 1 of 4", (Option(GUIDED_SKIP),), 0
+    ),
+    "guided_refused": ChoiceView(
+        "Age 1: 2/12 cards",
+        "Scan row 3, card 1 of 4",
+        (Option(GUIDED_SKIP),),
+        0,
+        notice="Sawmill: age 2 card",
+    ),
+    "guided_guild_back": ChoiceView(
+        BACK_TITLE,
+        "Row 2, card 1 of 3",
+        (Option(PLAIN_BACK), Option(GUILD_BACK), Option(GUIDED_SKIP)),
+        1,
+    ),
+    "reveal": MessageView(REVEAL_TITLE, (REVEAL_ASK, "Row 4, card 5 of 5")),
+    "reveal_refused": MessageView(
+        REVEAL_TITLE, (REVEAL_ASK, "Row 4, card 5 of 5"), "Press: already face up"
     ),
     "prompt_destroy": ChoiceView(
         "Destroy", "Ann destroys one", tuple(Option(n) for n in ("Clay Pool", "Quarry")), 1
