@@ -27,11 +27,13 @@ from PIL import Image
 
 from companion.config import Config, is_raspberry_pi
 from companion.device import controller, present, words
+from companion.device.coach import coach_view
 from companion.device.controller import Context, Input, Press, Scan, Status, Step, Tick, UiState
 from companion.engine.cards import Catalog
 from companion.engine.events import Event, IllegalEvent, event_from_record, event_to_record
 from companion.records.game import SCREEN_KEY, Game
 from companion.records.journal import Journal, JournalError
+from companion.search.player import LEVELS, Level
 from hardware.buttons import Buttons
 from hardware.faults import Health, Reconnecting, StuckButtonGuard
 from hardware.keyboard import cbreak, read_keys
@@ -58,6 +60,17 @@ class NewGame:
 
 
 @dataclass(frozen=True, slots=True)
+class Coached:
+    """Input: the coach's answer from its worker thread, for the coach request `ticket`
+    made after `events` effective events of game `game_id` (a stale answer is dropped)."""
+
+    ticket: int
+    game_id: int
+    events: int
+    view: present.ChoiceView
+
+
+@dataclass(frozen=True, slots=True)
 class Call:
     """Input: run `action(app)` on the loop thread (phone page changes), then set `done`."""
 
@@ -71,6 +84,9 @@ class App:
 
     `on_event(record)` is called after each event is committed and `on_undo()` after an undo,
     both before the screen shows it (the crash test reads them). `render` draws a view.
+    `post` puts an input on the run loop's queue: the coach's search runs on a worker thread
+    and posts its answer (`Coached`); without `post` (a script, a test) it runs on the loop.
+    `coach` is the search's level and clock limit.
     """
 
     def __init__(
@@ -85,6 +101,8 @@ class App:
         on_event: Callable[[Mapping[str, Any]], object] | None = None,
         on_undo: Callable[[], object] | None = None,
         render: Callable[[present.View], Image.Image] = present.render,
+        post: Callable[[Any], object] | None = None,
+        coach: tuple[Level, float | None] = (LEVELS["normal"], 1.0),
     ) -> None:
         self.catalog = catalog
         self.journal = journal
@@ -95,6 +113,10 @@ class App:
         self._on_event = on_event
         self._on_undo = on_undo
         self._render = render
+        self._post = post
+        self._coach_level, self._coach_seconds = coach
+        self._coach: Coached | None = None  # the latest answer
+        self._tickets = 0  # coach requests made; only the latest one's answer is shown
         self.pairing = ""
         self.game = Game.resume_or_start(catalog, journal)
         self._events = self._load_events()
@@ -121,6 +143,16 @@ class App:
             score_url=self._score_url(self.game.game_id),
             pairing=self.pairing,
             phone_url=self.phone_url if self.pairing else "",
+            coach=self._coach.view if self._coach and self._fresh(self._coach) else None,
+        )
+
+    def _fresh(self, answer: Coached | None) -> bool:
+        """Whether a coach answer belongs to the latest request and the game as it is now."""
+        return (
+            answer is not None
+            and answer.ticket == self._tickets
+            and answer.game_id == self.game.game_id
+            and answer.events == len(self._events)
         )
 
     def _load_events(self) -> list[Event]:
@@ -145,8 +177,13 @@ class App:
             self.ui = controller.welcome(self.ui, self.context())
         self._show(present.view(self.ui, self.state, self.context()))
 
-    def handle(self, given: Input | NewGame | Call) -> None:
+    def handle(self, given: Input | NewGame | Call | Coached) -> None:
         """One input: step, submit or undo, remember the screen, show it."""
+        if isinstance(given, Coached):
+            if self._fresh(given):  # else the game moved on or another request followed
+                self._coach = given
+                self._show(present.view(self.ui, self.state, self.context()))
+            return
         if isinstance(given, Call):
             try:
                 given.result.append(given.action(self))
@@ -170,8 +207,26 @@ class App:
         self.ui = step.ui
         self._remember()
         self._show(step.view or present.view(self.ui, self.state, self.context()))
+        if step.coach:
+            self._ask_coach()
         if isinstance(given, Scan) and given.at is not None:
             self.latencies.append(time.perf_counter() - given.at)
+
+    def _ask_coach(self) -> None:
+        """Start the coach's search on the state now; its answer comes back as `Coached`."""
+        self._tickets += 1
+        self._coach = None
+        state, level, seconds = self.state, self._coach_level, self._coach_seconds
+        key = (self._tickets, self.game.game_id, len(self._events))
+
+        def think() -> Coached:
+            return Coached(*key, coach_view(state, level, seconds=seconds, language=self.language))
+
+        if self._post is None:
+            self.handle(think())
+            return
+        post = self._post
+        threading.Thread(target=lambda: post(think()), name="coach", daemon=True).start()
 
     def _submit(self, step: Step) -> Step:
         assert step.event is not None
@@ -520,7 +575,8 @@ def run_service(config: Config, options: ServiceOptions | None = None) -> int:
     app = App(catalog, journal, display, language=config.language,
               score_url=score_url_for(lan_address(config.web.host), config.web.port),
               phone_url=phone_url_for(lan_address(config.web.host), config.web.port),
-              on_event=opts.on_event, on_undo=opts.on_undo)  # fmt: skip
+              on_event=opts.on_event, on_undo=opts.on_undo, post=inbox.put,
+              coach=(LEVELS[config.coach_level], 1.0))  # fmt: skip
     threads: list[threading.Thread] = []
     restore: Callable[[], None] = lambda: None  # noqa: E731 - the terminal, if put in cbreak
 

@@ -187,3 +187,9 @@ def setup_event(ui: UiState, catalog: Catalog) -> Setup:
         wonders=(tuple(WonderId(w) for w in p1), tuple(WonderId(w) for w in p2)),
         players=DEFAULT_NAMES,
     )
+
+
+def coachable(ui: UiState, state: GameState) -> bool:
+    """Whether the coach can be asked over the screen `ui`: idle or a decision of the rules
+    (not while a Great Library draw is being scanned), during a game."""
+    return ui.mode in (Mode.IDLE, Mode.PROMPT) and not ui.tokens and not state.finished

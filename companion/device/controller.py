@@ -23,6 +23,7 @@ from companion.device.choices import (
     REVEALED_PER_ROUND,
     Choice,
     card_options,
+    coachable,
     destroyable,
     draft_picker,
     is_library_draw,
@@ -73,6 +74,7 @@ __all__ = [  # the UI's values and the screens' options, for the run loop, adapt
     "Tick",
     "UiState",
     "card_options",
+    "coachable",
     "destroyable",
     "draft_picker",
     "initial",
@@ -99,7 +101,8 @@ class Step:
     """The outcome of one input: the next UI state, its screen, and an event to submit.
 
     `undo` asks the run loop to undo the last confirmed event (then `undone` gives the
-    screen); `new_game` asks it to start the next game after a finished one.
+    screen); `new_game` asks it to start the next game after a finished one; `coach` asks it
+    to search for the coach's advice off the loop (the screen says "Thinking..." until then).
     """
 
     ui: UiState
@@ -107,6 +110,7 @@ class Step:
     event: Event | None = None
     undo: bool = False
     new_game: bool = False
+    coach: bool = False  # asks the run loop to start the coach's search
 
     def refused(self, reason: str, state: GameState, context: Context) -> Step:
         """The step when the journal's game refused `event`: the screen says why."""
@@ -120,7 +124,7 @@ class Step:
 # --- the machine ----------------------------------------------------------------------------
 
 
-OVERLAYS = (Mode.HELP, Mode.PHONE, Mode.UNDO, Mode.NEW_GAME)  # screens over another one
+OVERLAYS = (Mode.HELP, Mode.PHONE, Mode.UNDO, Mode.NEW_GAME, Mode.COACH)  # over another one
 
 
 def initial(state: GameState, context: Context | None = None) -> UiState:
@@ -230,8 +234,16 @@ def _press(ui: UiState, state: GameState, press: Press, ctx: Context) -> Step:
 
 def _overlay_press(ui: UiState, state: GameState, press: Press, ctx: Context) -> Step:
     """A short press on a screen shown over another: select confirms the undo or the new
-    game; right on the button map shows the phone page; anything else goes back."""
+    game; right on the button map shows the phone page, left the coach (during a game);
+    left/right on the coach move through its moves; anything else goes back."""
     under = ui.under or settle(state, ctx, status=ui.status)
+    if press.name == "left" and ui.mode is Mode.HELP and coachable(under, state):
+        coach = replace(ui, mode=Mode.COACH, cursor=0)
+        return Step(coach, present.view(coach, state, ctx), coach=True)
+    if press.name in ("left", "right") and ui.mode is Mode.COACH and ctx.coach is not None:
+        count = max(len(ctx.coach.options), 1)
+        delta = -1 if press.name == "left" else 1
+        return _show(replace(ui, cursor=(ui.cursor + delta) % count), state, ctx)
     if press.name == "select" and ui.mode is Mode.UNDO:
         return Step(replace(under, notice=""), None, undo=True)
     if press.name == "select" and ui.mode is Mode.NEW_GAME:

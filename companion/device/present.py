@@ -13,6 +13,7 @@ from companion.device import words
 from companion.device.choices import (
     REVEALED_PER_ROUND,
     Choice,
+    coachable,
     draft_picker,
     is_library_draw,
     options,
@@ -68,8 +69,12 @@ def view(ui: UiState, state: GameState, ctx: Context) -> View:
                 return MessageView("Undone", ui.lines[1:], notice, status)
             return MessageView("Done", ui.lines, notice, status)
         case Mode.HELP:
-            phone = words.SEE_PHONE if ctx.phone_url else ""
-            return HelpView(BUTTON_MAP, ctx.pairing, phone, notice, status)
+            return HelpView(BUTTON_MAP, ctx.pairing, _help_line(ui, state, ctx), notice, status)
+        case Mode.COACH if ctx.coach is not None:
+            cursor = min(ui.cursor, max(len(ctx.coach.options) - 1, 0))
+            return replace(ctx.coach, cursor=cursor, notice=notice, status=status)
+        case Mode.COACH:
+            return MessageView("Coach", (words.THINKING,), notice, status)
         case Mode.PHONE:
             return PhoneView(ctx.phone_url, ctx.pairing, notice, status)
         case Mode.NEW_GAME:
@@ -89,6 +94,16 @@ def view(ui: UiState, state: GameState, ctx: Context) -> View:
         scanned = "scanned: " + ", ".join(seen)
         choices = tuple(replace(c, note=c.note or scanned) for c in choices)
     return ChoiceView(title, subtitle, choices, cursor, hint, seen, notice, status)
+
+
+def _help_line(ui: UiState, state: GameState, ctx: Context) -> str:
+    """The button map's last line: what left (the coach) and right (the phone page) show."""
+    coach = coachable(ui.under or UiState(), state)
+    if coach and ctx.phone_url:
+        return words.SEE_BOTH
+    if coach:
+        return words.SEE_COACH
+    return words.SEE_PHONE if ctx.phone_url else ""
 
 
 def _option(choice: Choice) -> Option:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from companion.device.views import ChoiceView
 from companion.engine.events import Event
 from companion.engine.state import Player
 
@@ -72,6 +73,7 @@ class Mode(StrEnum):
     UNDO = "undo"  # confirm an undo
     HELP = "help"  # the button map
     PHONE = "phone"  # the phone page's address, its QR code and the pairing code
+    COACH = "coach"  # the search's top three moves (from the button map: left)
     END = "end"  # the game is over
     NEW_GAME = "new_game"  # confirm leaving the end screen for a new game
 
@@ -146,7 +148,8 @@ class UiState:
 class Context:
     """What the controller reads besides the state: language, the last effective event
     (for the undo question), how many effective events there are, the score page URL, the
-    phone pages' address and their pairing code (empty when the pages are not served)."""
+    phone pages' address and their pairing code (empty when the pages are not served), and
+    the coach's answer once the run loop's worker has it (None: still thinking)."""
 
     language: str = "en"
     last: Event | None = None
@@ -154,3 +157,4 @@ class Context:
     score_url: str = ""
     pairing: str = ""
     phone_url: str = ""
+    coach: ChoiceView | None = None

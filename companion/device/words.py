@@ -42,6 +42,9 @@ VICTORIES = {
 
 IDLE_HINT = "scan a card"  # after the player's name: "Ann: scan a card"
 SEE_PHONE = "right: address and QR"  # on the button map, under the pairing code
+SEE_COACH = "left: coach"  # on the button map during a game
+SEE_BOTH = "left: coach  right: phone"  # both, when the phone pages are served
+THINKING = "Thinking\u2026"  # the coach while the search runs
 NEW_GAME_QUESTION = (
     "Leave this result?",
     "It stays in the history.",
@@ -185,6 +188,28 @@ def event_line(voice: Voice, state: GameState, event: Event) -> str:
         case Reveal():
             return f"Turned up: {name(event.card)}"
     return f"{who} {event.type}".strip()  # pragma: no cover - every event is named above
+
+
+def move_label(voice: Voice, event: Event) -> str:
+    """A move proposed, not yet made, in a few words (the coach and the solo box's turn):
+    "Build Lumber Yard", "Pyramids with Baths", "Take Law", "Ben begins"."""
+    name = voice.name
+    match event:
+        case Build():
+            return f"Build {name(event.card)}"
+        case Discard():
+            return f"Discard {name(event.card)}"
+        case BuildWonder():
+            return f"{name(event.wonder)} with {name(event.card)}"
+        case TakeProgress() | KeepLibraryToken():
+            return f"Take {name(event.token)}"
+        case Destroy():
+            return f"Destroy {name(event.card)}"
+        case BuildFromDiscard():
+            return f"Rebuild {name(event.card)}"
+        case ChooseStarter():
+            return f"{voice.player(event.starter)} begins"
+    return event.type  # pragma: no cover - the search proposes only the moves above
 
 
 def told(voice: Voice, before: GameState, after: GameState, event: Event) -> tuple[str, ...]:

@@ -27,7 +27,7 @@ from companion.device.views import (
     PhoneView,
     View,
 )
-from companion.device.words import IDLE_HINT, NEW_GAME_QUESTION, SEE_PHONE
+from companion.device.words import IDLE_HINT, NEW_GAME_QUESTION, SEE_BOTH, SEE_PHONE, THINKING
 
 REFERENCE = Path(__file__).parent / "reference"
 PRICES = (("wood", 2), ("clay", 3), ("stone", 2), ("glass", 4), ("papyrus", 1))
@@ -173,6 +173,18 @@ SCREENS: dict[str, View] = {
     ),
     "undo": MessageView("Undo?", ("Ann builds Lumber Yard", "select: undo it", "left/right: keep")),
     "help": HelpView(BUTTON_MAP, pairing="482193", phone=SEE_PHONE),
+    "help_coach": HelpView(BUTTON_MAP, pairing="482193", phone=SEE_BOTH),
+    "coach_thinking": MessageView("Coach", (THINKING,)),
+    "coach_top_three": ChoiceView(
+        "Coach",
+        "Player 2 to play",
+        (
+            Option("Discard Stone Pit", "79%", note="coins"),
+            Option("Discard Theater", "76%", note="coins"),
+            Option("Circus Maximus with Baths", "73%", note="extra turn"),
+        ),
+        0,
+    ),
     "phone": PhoneView("http://192.168.1.23:8000/", "482193"),
     "new_game": MessageView("New game?", NEW_GAME_QUESTION),
     "end_civilian": EndView("Ben", "civilian", (59, 64), URL),
