@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from companion.device.solo import box_acts
 from companion.device.ui import Context, Mode, UiState
 from companion.device.words import DEFAULT_NAMES, Voice, coins, not_affordable, price
 from companion.engine.cards import CardId, Catalog, TokenId, WonderId
@@ -72,6 +73,9 @@ def options(ui: UiState, state: GameState, context: Context | None = None) -> li
             return [Choice("Start the game", value="start")]
         case Mode.CARD if ui.card is not None:
             return card_options(state, CardId(ui.card), voice)
+        case Mode.PROMPT if box_acts(state, ctx) and not is_library_draw(ui, state):
+            # solo: the box's answer is the only option, once the search has it
+            return [c for c in prompt_options(ui, state, voice) if c.event == ctx.box_move]
         case Mode.PROMPT:
             return prompt_options(ui, state, voice)
     return []

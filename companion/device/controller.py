@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from companion.device import present, words
+from companion.device import present, solo, words
 from companion.device.choices import (
     REVEALED_PER_ROUND,
     Choice,
@@ -405,6 +405,11 @@ def _scan(ui: UiState, state: GameState, card: str | None, ctx: Context) -> Step
             return _scan_prompt(ui, state, card, name, ctx)
         case Mode.CARD if catalog.is_wonder(card):
             return _point_at(ui, state, ctx, card, words.refusal(name, words.NOT_YOUR_WONDER))
+        case Mode.IDLE if solo.box_acts(state, ctx):  # the scan of the box's card confirms it
+            move = solo.check_scan(state, ctx, card)
+            if isinstance(move, str):
+                return _notice(ui, state, ctx, move)
+            return _confirm(ui, state, move, ctx)
     return _scan_card(ui, state, card, name, ctx)
 
 

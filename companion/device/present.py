@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from companion.device import words
+from companion.device import solo, words
 from companion.device.choices import (
     REVEALED_PER_ROUND,
     Choice,
@@ -62,6 +62,9 @@ def view(ui: UiState, state: GameState, ctx: Context) -> View:
     """The screen for the UI state `ui` over the game `state`."""
     notice, status = ui.notice, ui.status
     match ui.mode:
+        case Mode.IDLE if solo.box_acts(state, ctx):
+            shown = idle_view(state, notice, status)
+            return replace(shown, player=words.BOX, hint=solo.hint(state, ctx))
         case Mode.IDLE:
             return idle_view(state, notice, status)
         case Mode.FEEDBACK:
@@ -129,6 +132,8 @@ def _hint(ui: UiState, state: GameState, ctx: Context) -> tuple[str, tuple[str, 
         case Mode.PROMPT if is_library_draw(ui, state):
             # after a restart mid-draw, the players see which tokens already count
             return "Scan the tokens drawn:", tuple(name(t) for t in ui.tokens)
+        case Mode.PROMPT if solo.box_acts(state, ctx):
+            return words.THINKING, ()
     return "", ()
 
 

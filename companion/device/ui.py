@@ -149,7 +149,8 @@ class Context:
     """What the controller reads besides the state: language, the last effective event
     (for the undo question), how many effective events there are, the score page URL, the
     phone pages' address and their pairing code (empty when the pages are not served), and
-    the coach's answer once the run loop's worker has it (None: still thinking)."""
+    the coach's answer once the run loop's worker has it (None: still thinking); in a solo
+    game the box's side and its move now (companion/device/solo.py)."""
 
     language: str = "en"
     last: Event | None = None
@@ -158,3 +159,5 @@ class Context:
     pairing: str = ""
     phone_url: str = ""
     coach: ChoiceView | None = None
+    box: Player | None = None  # solo: the side the box plays
+    box_move: Event | None = None  # solo: the box's move now, once the search has it

@@ -45,6 +45,9 @@ SEE_PHONE = "right: address and QR"  # on the button map, under the pairing code
 SEE_COACH = "left: coach"  # on the button map during a game
 SEE_BOTH = "left: coach  right: phone"  # both, when the phone pages are served
 THINKING = "Thinking\u2026"  # the coach while the search runs
+BOX = "Box"  # the side the box plays in a solo game, on the idle screen
+BOX_THINKING = "The box is thinking"
+BOX_NEEDS_TABLE = "needs the deal"  # after "Box: ", when the age's structure is unknown
 NEW_GAME_QUESTION = (
     "Leave this result?",
     "It stays in the history.",
@@ -210,6 +213,20 @@ def move_label(voice: Voice, event: Event) -> str:
         case ChooseStarter():
             return f"{voice.player(event.starter)} begins"
     return event.type  # pragma: no cover - the search proposes only the moves above
+
+
+def box_move(voice: Voice, event: Event) -> str:
+    """What the box does in a solo game, after "Box: ": "build Lumber Yard", "discard Baths",
+    "Pyramids with Stable" (a wonder: its name first, so that the line fits), "take Law"."""
+    label = move_label(voice, event)
+    if isinstance(event, BuildWonder):
+        return label
+    return label[:1].lower() + label[1:]
+
+
+def box_takes(card: str) -> str:
+    """The refusal of another card on the box's turn."""
+    return f"box takes {card}"
 
 
 def told(voice: Voice, before: GameState, after: GameState, event: Event) -> tuple[str, ...]:

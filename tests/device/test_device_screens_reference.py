@@ -27,7 +27,7 @@ from companion.device.views import (
     PhoneView,
     View,
 )
-from companion.device.words import IDLE_HINT, NEW_GAME_QUESTION, SEE_BOTH, SEE_PHONE, THINKING
+from companion.device.words import BOX, IDLE_HINT, NEW_GAME_QUESTION, SEE_BOTH, SEE_PHONE, THINKING
 
 REFERENCE = Path(__file__).parent / "reference"
 PRICES = (("wood", 2), ("clay", 3), ("stone", 2), ("glass", 4), ("papyrus", 1))
@@ -54,6 +54,21 @@ SCREENS: dict[str, View] = {
         0,
         ("P1", "P2"),
         hint=HINT,
+    ),
+    "idle_solo_box": IdleView(
+        1, 17, BOX, (7, 4), 1, ALL_LOOT, PRICES, 1, ("P1", "P2"), hint="build Lumber Yard"
+    ),
+    "idle_solo_box_wonder": IdleView(
+        2,
+        9,
+        BOX,
+        (5, 11),
+        -2,
+        ALL_LOOT,
+        PRICES,
+        1,
+        ("P1", "P2"),
+        hint="Pyramids with Stable",
     ),
     "idle_age_2": IdleView(
         2, 13, "Ben", (12, 4), 4, ALL_LOOT[:3], PRICES, 1, ("Ann", "Ben"), hint=HINT
