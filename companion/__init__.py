@@ -2,4 +2,8 @@
 
 from __future__ import annotations
 
+from companion import engine_loader
+
 __version__ = "0.1.0"
+
+engine_loader.install()  # the compiled engine when built and current, else pure Python

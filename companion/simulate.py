@@ -1,8 +1,9 @@
 """Random legal games from a seed, with the engine's invariants checked after every event.
 
-Randomness lives here, never in the engine: the simulator draws the setup (tokens, a wonder
-draft, the first player) and each age's structure from `random.Random(seed)` and submits them
-as `setup` and `deal` events, so every simulated game is an ordinary game record.
+Randomness lives here and in `playout`, never in the engine: the simulator draws the setup
+(tokens, a wonder draft, the first player) and each age's structure from `random.Random(seed)`
+and submits them as `setup` and `deal` events, so every simulated game is an ordinary game
+record.
 """
 
 from __future__ import annotations
@@ -16,101 +17,26 @@ from pathlib import Path
 
 from companion.engine.cards import CardId, Catalog
 from companion.engine.events import (
-    Build,
-    BuildWonder,
     Deal,
-    Discard,
     Event,
-    KeepLibraryToken,
-    Setup,
     event_from_record,
     event_to_record,
 )
-from companion.engine.pricing import cheapest_payment
 from companion.engine.rules import (
     accessible_cards,
     apply,
-    available_library_tokens,
-    check_draft,
-    draft_pickers,
-    legal_events,
     new_game,
 )
-from companion.engine.state import GameState, PendingKind, Player, evolve
+from companion.engine.state import GameState, evolve
+from companion.playout import random_game
 
 VICTORY_KINDS = ("military", "science", "civilian", "shared")
 MAX_EVENTS = 400
 """More events than any game can have: a longer game is a failure (the engine loops)."""
 
 
-WONDER_CHANCE = 0.3
-"""How often a random turn tries to build a wonder (then a building, else a discard)."""
-
-
 class InvariantError(AssertionError):
     """A simulated game broke an invariant of the rules."""
-
-
-def random_setup(catalog: Catalog, rng: random.Random) -> Setup:
-    """A setup drawn at random: 5 tokens on the board, a wonder draft, the first player."""
-    tokens = [t.id for t in catalog.progress_tokens]
-    rng.shuffle(tokens)
-    first = rng.choice((Player.P1, Player.P2))
-    wonders = [w.id for w in catalog.wonders]
-    rng.shuffle(wonders)
-    per_round = len(catalog.rules.draft_order) // 2
-    revealed = (wonders[:per_round], wonders[per_round : 2 * per_round])
-    picks: list[tuple[Player, str]] = []
-    for number, picker in enumerate(draft_pickers(catalog.rules, first)):
-        left = [w for w in revealed[number // per_round] if w not in {p for _, p in picks}]
-        picks.append((picker, rng.choice(left)))
-    allocated = check_draft(catalog, first, revealed, picks)
-    return Setup(
-        first_player=first,
-        progress_tokens=tuple(tokens[: catalog.rules.tokens_on_board]),
-        wonders=allocated,
-        players=("Ann", "Ben"),
-    )
-
-
-def random_deal(catalog: Catalog, rng: random.Random, age: int) -> Deal:
-    """An age's structure: the deck less 3 random cards (plus 3 random guilds in age 3),
-    shuffled into layout order."""
-    deck = [c.id for c in catalog.age_deck(age)]
-    rng.shuffle(deck)
-    deck = deck[catalog.rules.removed_per_age :]
-    if age == 3:
-        guilds = [c.id for c in catalog.guilds]
-        deck += rng.sample(guilds, catalog.rules.guilds_in_age_3)
-    rng.shuffle(deck)
-    return Deal(age=age, layout=tuple(deck))
-
-
-def random_turn(state: GameState, rng: random.Random) -> tuple[Event, GameState]:
-    """A random legal event for the state (a structure must be dealt), and the state after it."""
-    pending = state.pending
-    if pending is not None:
-        if pending.kind is PendingKind.GREAT_LIBRARY:
-            drawn = tuple(rng.sample(available_library_tokens(state), 3))
-            event: Event = KeepLibraryToken(pending.player, drawn, rng.choice(drawn))
-        else:
-            event = rng.choice(legal_events(state))
-        return event, apply(state, event)
-    player = state.current
-    card = rng.choice(accessible_cards(state))
-    city, opponent = state.city(player), state.city(player.opponent)
-    catalog = state.catalog
-    if city.wonders_unbuilt and rng.random() < WONDER_CHANCE:
-        wonder = rng.choice(city.wonders_unbuilt)
-        price = cheapest_payment(catalog, city, opponent, catalog.wonder(wonder)).total
-        if price <= city.coins:
-            event = BuildWonder(player, wonder, card)
-            return event, apply(state, event)
-    if cheapest_payment(catalog, city, opponent, catalog.card(card)).total <= city.coins:
-        event = Build(player, card)
-    else:
-        event = Discard(player, card)
-    return event, apply(state, event)
 
 
 @dataclass
@@ -132,18 +58,20 @@ def play(catalog: Catalog, rng: random.Random, *, check: bool = True) -> Playout
     event and that the record replays to the same states."""
     game = Playout(states=[new_game(catalog)])
     dealt: list[CardId] = []
+
+    def checked(before: GameState, event: Event, after: GameState) -> None:
+        _check_event(game, dealt, before, event, after)
+
     try:
-        _submit(game, random_setup(catalog, rng), dealt, check)
-        while not game.states[-1].finished:
-            state = game.states[-1]
-            if state.structure is None and state.pending is None:
-                event: Event = random_deal(catalog, rng, state.age)
-                _submit(game, event, dealt, check)
-            else:
-                event, after = random_turn(state, rng)
-                _submit(game, event, dealt, check, after)
-            if len(game.events) > MAX_EVENTS:
-                raise InvariantError(f"no end after {MAX_EVENTS} events")
+        random_game(
+            rng,
+            game.events,
+            game.states,
+            after_event=checked if check else None,
+            max_events=MAX_EVENTS,
+        )
+        if len(game.events) > MAX_EVENTS:
+            raise InvariantError(f"no end after {MAX_EVENTS} events")
         if check:
             _check_replay(catalog, game)
     except Exception as broken:  # any crash or refusal is a failure to report, with its record
@@ -151,26 +79,17 @@ def play(catalog: Catalog, rng: random.Random, *, check: bool = True) -> Playout
     return game
 
 
-def _submit(
-    game: Playout,
-    event: Event,
-    dealt: list[CardId],
-    check: bool,
-    after: GameState | None = None,
+def _check_event(
+    game: Playout, dealt: list[CardId], before: GameState, event: Event, after: GameState
 ) -> None:
-    game.events.append(event)  # recorded first, so a failing event is in the record
-    before = game.states[-1]
-    if after is None:
-        after = apply(before, event)
+    """The invariants after `event`, which `random_game` has just played."""
     if isinstance(event, Deal):
         dealt.extend(c for c in event.layout if c is not None)  # simulated deals are whole
-    game.states.append(after)
-    if check:
-        check_invariants(after, dealt)
-        if event_from_record(json.loads(json.dumps(event_to_record(event)))) != event:
-            raise InvariantError(f"{event.type} does not survive its record")
-        if game.states[-2] is not before or apply(before, event) != after:
-            raise InvariantError("undo does not restore the previous state")
+    check_invariants(after, dealt)
+    if event_from_record(json.loads(json.dumps(event_to_record(event)))) != event:
+        raise InvariantError(f"{event.type} does not survive its record")
+    if game.states[-2] is not before or apply(before, event) != after:
+        raise InvariantError("undo does not restore the previous state")
 
 
 def check_invariants(state: GameState, dealt: list[CardId]) -> None:

@@ -13,8 +13,13 @@ cd "$(dirname "$0")/.."
 want_test=0
 [ "${1:-}" = "--test" ] && want_test=1
 
-# Debian packages the companion needs, as "command-or-file:package".
-needs=("/usr/lib/$(uname -m)-linux-gnu/libzbar.so.0:libzbar0")
+python=${PYTHON:-python3}
+
+# Debian packages the companion needs, as "command-or-file:package". gcc and the Python
+# headers compile the rules engine with mypyc (setup.py; without them it installs pure Python).
+python_h="$("$python" -c 'import sysconfig; print(sysconfig.get_paths()["include"])')/Python.h"
+needs=("/usr/lib/$(uname -m)-linux-gnu/libzbar.so.0:libzbar0" "/usr/bin/gcc:gcc"
+       "$python_h:python3-dev")
 if [ "$want_test" = 1 ]; then
     needs+=("/usr/bin/chromium:chromium" "/usr/bin/systemd-analyze:systemd"
             "/usr/bin/shellcheck:shellcheck")
@@ -48,7 +53,6 @@ if [ -n "$packages" ]; then
     DEBIAN_FRONTEND=noninteractive "${apt[@]}" install -y -qq $packages >/dev/null
 fi
 
-python=${PYTHON:-python3}
 if [ ! -x .venv/bin/python ]; then
     "$python" -m venv .venv
 fi
@@ -56,4 +60,6 @@ extras=""
 [ "$want_test" = 1 ] && extras="[test]"
 .venv/bin/python -m pip install --quiet --disable-pip-version-check --upgrade pip
 .venv/bin/python -m pip install --quiet --disable-pip-version-check -e ".${extras}"
-echo "bootstrap: ready (.venv)"
+engine=$(.venv/bin/python -c 'from companion.engine_loader import engine_is_compiled as c
+print("compiled" if c() else "pure Python")')
+echo "bootstrap: ready (.venv; rules engine: $engine)"

@@ -9,7 +9,8 @@
 #
 # What it does, in order (each step is safe to repeat):
 #   1. apt: python3-venv, python3-picamera2 (the CSI camera works only through Picamera2),
-#      python3-lgpio (GPIO on the Pi 5), i2c-tools, libzbar0.
+#      python3-lgpio (GPIO on the Pi 5), i2c-tools, libzbar0, gcc and python3-dev (pip
+#      compiles the rules engine with mypyc: about 3 times faster than pure Python).
 #   2. Enables I2C (raspi-config nonint) and camera auto-detection (config.txt) if needed.
 #   3. Creates the system user `duel` (groups gpio, i2c, video).
 #   4. Creates /opt/duel-companion/venv with --system-site-packages, so that Debian's
@@ -26,7 +27,8 @@ CONFIG_DIR=/etc/duel-companion
 UNIT_DIR=/etc/systemd/system
 SERVICE=duel-companion
 USER_NAME=duel
-APT_PACKAGES=(python3-venv python3-pip python3-picamera2 python3-lgpio i2c-tools libzbar0)
+APT_PACKAGES=(python3-venv python3-pip python3-picamera2 python3-lgpio i2c-tools libzbar0
+              gcc python3-dev)
 
 SOURCE=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 ROOT=""

@@ -8,7 +8,7 @@ from .cards import Card, CardId, Color, TokenId, Wonder, WonderId
 from .effects import add_shields, construct
 from .events import Build, BuildWonder, Discard, IllegalEvent
 from .pricing import cheapest_payment
-from .state import COLOR_INDEX, City, GameState, Pending, PendingKind, Player, evolve
+from .state import COLOR_INDEX, City, GameState, Pending, PendingKind, Player, evolve, with_coins
 from .structure import take_card
 from .turn import Turn, end_turn
 
@@ -54,7 +54,7 @@ def build(state: GameState, event: Build) -> GameState:
     if payment.chain and URBANISM in city.tokens:
         coins += URBANISM_COINS
     if payment.to_opponent:
-        turn.opponent = evolve(opponent, coins=opponent.coins + payment.to_opponent)
+        turn.opponent = with_coins(opponent, opponent.coins + payment.to_opponent)
     construct(turn, card, coins)
     if not turn.finished and turn.pending is None:
         end_turn(turn, extra_turn=False)
@@ -69,7 +69,7 @@ def discard(state: GameState, event: Discard) -> GameState:
     """
     turn, card = _take(state, event.player, event.card)
     city = turn.city
-    turn.city = evolve(city, coins=city.coins + discard_gain(city))
+    turn.city = with_coins(city, city.coins + discard_gain(city))
     turn.discard = (*turn.discard, card.id)
     end_turn(turn, extra_turn=False)
     return turn.state()
@@ -120,9 +120,8 @@ def build_wonder(state: GameState, event: BuildWonder) -> GameState:
         choices=(*city.choices, wonder.produces_one_of) if wonder.produces_one_of else city.choices,
     )
     if payment.to_opponent or wonder.opponent_loses:
-        turn.opponent = evolve(
-            opponent,
-            coins=max(0, opponent.coins + payment.to_opponent - wonder.opponent_loses),
+        turn.opponent = with_coins(
+            opponent, max(0, opponent.coins + payment.to_opponent - wonder.opponent_loses)
         )
     # The 7th wonder boxes the 8th; shields may win; then a decision or the turn ends.
     _limit_wonders(turn)

@@ -10,12 +10,19 @@ from .cards import NO_RESOURCES, Card, Catalog, TokenId
 from .military import move_pawn
 from .science import has_supremacy, makes_pair
 from .scoring import count_in
-from .state import COLOR_INDEX, City, Pending, PendingKind, Victory, constructor, evolve
+from .state import (
+    COLOR_INDEX,
+    City,
+    Pending,
+    PendingKind,
+    Victory,
+    evolve,
+    new_city,
+    with_coins,
+)
 from .turn import Turn, win
 
 __all__ = ["add_card", "add_shields", "city_of", "construct", "gain_token", "remove_card"]
-
-_make_city = constructor(City)
 
 STRATEGY_SHIELDS = 1
 STRATEGY = TokenId("strategy")
@@ -30,7 +37,7 @@ def add_card(city: City, card: Card, coins: int) -> City:
         w, c, s, g, p = produces
         aw, ac, as_, ag, ap = card.produces
         produces = (w + aw, c + ac, s + as_, g + ag, p + ap)
-    return _make_city(  # every field, in declaration order
+    return new_city(  # every field, in declaration order
         coins,
         (*city.cards, card.id),
         city.wonders_built,
@@ -58,7 +65,7 @@ def construct(turn: Turn, card: Card, coins: int) -> None:
         counts = card.guild.counts
         gained += card.guild.coins * max(count_in(city, counts), count_in(turn.opponent, counts))
     if gained:
-        city = evolve(city, coins=city.coins + gained)
+        city = with_coins(city, city.coins + gained)
     turn.city = city
     if card.shields:
         add_shields(turn, card.shields + (STRATEGY_SHIELDS if STRATEGY in city.tokens else 0))
@@ -75,8 +82,8 @@ def add_shields(turn: Turn, shields: int) -> None:
     if move.lost != (0, 0):
         one, two = turn.cities
         turn.cities = [
-            evolve(one, coins=max(0, one.coins - move.lost[0])) if move.lost[0] else one,
-            evolve(two, coins=max(0, two.coins - move.lost[1])) if move.lost[1] else two,
+            with_coins(one, max(0, one.coins - move.lost[0])) if move.lost[0] else one,
+            with_coins(two, max(0, two.coins - move.lost[1])) if move.lost[1] else two,
         ]
     turn.position = move.position
     turn.loot = move.loot

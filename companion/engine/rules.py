@@ -124,7 +124,7 @@ def _answer(state: GameState, pending: Pending, event: Event) -> GameState:
     if isinstance(event, ChooseStarter):
         return choose_starter(state, event)
     turn = Turn(state, pending.player)
-    turn.pending = None
+    turn.clear_pending()  # a call, not `turn.pending = None`: the answer may ask again
     match event:
         case TakeProgress():
             take_progress(turn, event)

@@ -8,10 +8,11 @@ counts, science symbols) so that pricing and the rules never walk the card list.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, TypeVar
+from typing import Any, Final, TypeVar
 
 from .cards import (
     NO_RESOURCES,
@@ -54,20 +55,23 @@ _SLOT_SETS: dict[type, frozenset[str]] = {}
 
 
 def _copier(cls: type) -> Callable[[Any, dict[str, Any]], Any]:
-    """Generate `copy(obj, changes)` for `cls`: one line per slot, set through the slot's
+    """Generate `copy(obj, changes)` for `cls`: one line per field, set through the field's
     descriptor (which a frozen dataclass's `__setattr__` cannot refuse), as `dataclasses`
     itself generates `__init__`."""
-    slots: tuple[str, ...] = cls.__slots__  # type: ignore[attr-defined]
-    _SLOT_SETS[cls] = frozenset(slots)
-    namespace: dict[str, Any] = {"_new": object.__new__, "_cls": cls}
+    names = _field_names(cls)
+    _SLOT_SETS[cls] = frozenset(names)
+    native = native_maker(cls)
+    if native is not None:
+        return _native_copier(native, names)
+    namespace: dict[str, Any] = {"_new": cls.__new__, "_cls": cls}
     lines = ["def copy(obj, changes):", "    new = _new(_cls)"]
-    for index, name in enumerate(slots):
+    for index, name in enumerate(names):
         namespace[f"_set{index}"] = getattr(cls, name).__set__
         lines.append(
             f"    _set{index}(new, changes[{name!r}] if {name!r} in changes else obj.{name})"
         )
     lines.append("    return new")
-    exec("\n".join(lines), namespace)  # the code is built above from slot names only
+    exec("\n".join(lines), namespace)  # the code is built above from field names only
     copier: Callable[[Any, dict[str, Any]], Any] = namespace["copy"]
     return copier
 
@@ -80,16 +84,40 @@ def constructor(cls: type[_T]) -> Callable[..., _T]:
     more than the 18 stores); a missing or unknown argument is a TypeError, as for
     `__init__`. Only for the classes of this package, which have no `__post_init__`.
     """
-    slots: tuple[str, ...] = cls.__slots__  # type: ignore[attr-defined]
-    namespace: dict[str, Any] = {"_new": object.__new__, "_cls": cls}
-    lines = [f"def make({', '.join(slots)}):", "    new = _new(_cls)"]
-    for index, name in enumerate(slots):
+    native = native_maker(cls)
+    if native is not None:
+        built: Callable[..., _T] = native
+        return built
+    names = _field_names(cls)
+    namespace: dict[str, Any] = {"_new": cls.__new__, "_cls": cls}
+    lines = [f"def make({', '.join(names)}):", "    new = _new(_cls)"]
+    for index, name in enumerate(names):
         namespace[f"_set{index}"] = getattr(cls, name).__set__
         lines.append(f"    _set{index}(new, {name})")
     lines.append("    return new")
-    exec("\n".join(lines), namespace)  # the code is built above from slot names only
+    exec("\n".join(lines), namespace)  # the code is built above from field names only
     make: Callable[..., _T] = namespace["make"]
     return make
+
+
+def _native_copier(
+    make: Callable[..., Any], names: tuple[str, ...]
+) -> Callable[[Any, dict[str, Any]], Any]:
+    """`copy(obj, changes)` through a compiled maker."""
+
+    def copy(obj: Any, changes: dict[str, Any]) -> Any:
+        return make(*[changes[n] if n in changes else getattr(obj, n) for n in names])
+
+    return copy
+
+
+def _field_names(cls: type) -> tuple[str, ...]:
+    """The fields of a dataclass of this package, in declaration order: its slots, or for a
+    class compiled by mypyc (which has none: its fields are its own) the dataclass fields."""
+    slots: tuple[str, ...] | None = getattr(cls, "__slots__", None)
+    if slots is not None:
+        return slots
+    return tuple(getattr(cls, "__dataclass_fields__"))  # noqa: B009 (not typed on `type`)
 
 
 class Player(StrEnum):
@@ -246,3 +274,189 @@ class GameState:
     def with_city(self, player: Player, city: City) -> tuple[City, City]:
         """The pair of cities with `player`'s replaced by `city`."""
         return (city, self.cities[1]) if player is Player.P1 else (self.cities[0], city)
+
+
+# Compiled by mypyc, the classes above are native classes without slots, whose
+# dataclass-generated `__init__` is interpreted code (a store through `object.__setattr__` per
+# field). Compiled code may store into their fields directly, which Python refuses on a
+# frozen dataclass: the makers below build the values the rules build at every event, and
+# `constructor` and `evolve` use them when compiled (see docs/engine.md, "Compiled engine").
+
+COMPILED: Final = not hasattr(GameState, "__slots__")
+"""Whether this module runs compiled (mypyc); the pure-Python engine has slotted classes."""
+
+
+def new_city(
+    coins: int,
+    cards: tuple[CardId, ...],
+    wonders_built: tuple[WonderId, ...],
+    wonders_unbuilt: tuple[WonderId, ...],
+    tokens: frozenset[TokenId],
+    produces: Amounts,
+    choices: tuple[tuple[Resource, ...], ...],
+    fixed_price: frozenset[Resource],
+    chain_symbols: frozenset[str],
+    colors: tuple[int, ...],
+    symbols: frozenset[Science],
+    tucked: tuple[CardId, ...],
+) -> City:
+    """A City from every field, in declaration order (the rules' hot paths build cities so).
+
+    Compiled, fields are stored directly; in pure Python by the function `constructor`
+    generates.
+    """
+    if not COMPILED:
+        return _pure_city(
+            coins,
+            cards,
+            wonders_built,
+            wonders_unbuilt,
+            tokens,
+            produces,
+            choices,
+            fixed_price,
+            chain_symbols,
+            colors,
+            symbols,
+            tucked,
+        )
+    city = City.__new__(City)
+    city.coins = coins  # type: ignore[misc]
+    city.cards = cards  # type: ignore[misc]
+    city.wonders_built = wonders_built  # type: ignore[misc]
+    city.wonders_unbuilt = wonders_unbuilt  # type: ignore[misc]
+    city.tokens = tokens  # type: ignore[misc]
+    city.produces = produces  # type: ignore[misc]
+    city.choices = choices  # type: ignore[misc]
+    city.fixed_price = fixed_price  # type: ignore[misc]
+    city.chain_symbols = chain_symbols  # type: ignore[misc]
+    city.colors = colors  # type: ignore[misc]
+    city.symbols = symbols  # type: ignore[misc]
+    city.tucked = tucked  # type: ignore[misc]
+    return city
+
+
+def _native_structure(
+    age: int,
+    cards: tuple[CardId | None, ...],
+    covered_by: tuple[tuple[int, ...], ...],
+    accessible: tuple[int, ...] | None,
+) -> Structure:
+    """A Structure from every field (compiled only)."""
+    structure = Structure.__new__(Structure)
+    structure.age = age  # type: ignore[misc]
+    structure.cards = cards  # type: ignore[misc]
+    structure.covered_by = covered_by  # type: ignore[misc]
+    structure.accessible = accessible  # type: ignore[misc]
+    return structure
+
+
+def new_state(
+    catalog: Catalog,
+    phase: Phase,
+    age: int,
+    current: Player,
+    cities: tuple[City, City],
+    names: tuple[str, str],
+    position: int,
+    loot: frozenset[int],
+    board_tokens: tuple[TokenId, ...],
+    boxed_tokens: frozenset[TokenId],
+    boxed_wonders: tuple[WonderId, ...],
+    structure: Structure | None,
+    taken: int,
+    discard: tuple[CardId, ...],
+    pending: Pending | None,
+    winner: Player | None,
+    shared: bool,
+    victory: Victory | None,
+) -> GameState:
+    """A GameState from every field, in declaration order (a new state per event is built so).
+
+    Compiled, fields are stored directly; in pure Python by the function `constructor`
+    generates.
+    """
+    if not COMPILED:
+        return _pure_state(
+            catalog,
+            phase,
+            age,
+            current,
+            cities,
+            names,
+            position,
+            loot,
+            board_tokens,
+            boxed_tokens,
+            boxed_wonders,
+            structure,
+            taken,
+            discard,
+            pending,
+            winner,
+            shared,
+            victory,
+        )
+    state = GameState.__new__(GameState)
+    state.catalog = catalog  # type: ignore[misc]
+    state.phase = phase  # type: ignore[misc]
+    state.age = age  # type: ignore[misc]
+    state.current = current  # type: ignore[misc]
+    state.cities = cities  # type: ignore[misc]
+    state.names = names  # type: ignore[misc]
+    state.position = position  # type: ignore[misc]
+    state.loot = loot  # type: ignore[misc]
+    state.board_tokens = board_tokens  # type: ignore[misc]
+    state.boxed_tokens = boxed_tokens  # type: ignore[misc]
+    state.boxed_wonders = boxed_wonders  # type: ignore[misc]
+    state.structure = structure  # type: ignore[misc]
+    state.taken = taken  # type: ignore[misc]
+    state.discard = discard  # type: ignore[misc]
+    state.pending = pending  # type: ignore[misc]
+    state.winner = winner  # type: ignore[misc]
+    state.shared = shared  # type: ignore[misc]
+    state.victory = victory  # type: ignore[misc]
+    return state
+
+
+NATIVE_MAKERS: dict[type, Callable[..., Any]] = {
+    City: new_city,
+    Structure: _native_structure,
+    GameState: new_state,
+}
+"""The compiled makers by class. One whose parameters are no longer the class's fields (a
+field added to the class but not here) is not used: `test_engine_compiled.py` says so."""
+
+
+def native_maker(cls: type) -> Callable[..., Any] | None:
+    """The maker of `cls` when compiled and in step with its fields, else None."""
+    maker = NATIVE_MAKERS.get(cls)
+    if not COMPILED or maker is None:
+        return None
+    if tuple(inspect.signature(maker).parameters) != _field_names(cls):
+        return None
+    return maker
+
+
+_pure_city: Callable[..., City] = constructor(City)
+_pure_state: Callable[..., GameState] = constructor(GameState)
+"""The makers `new_city` and `new_state` call in pure Python (compiled: unused)."""
+
+
+def with_coins(city: City, coins: int) -> City:
+    """`city` holding `coins` coins: the copy the rules make most often (`evolve` with its
+    keywords costs several times more, compiled or not)."""
+    return new_city(  # every field, in declaration order
+        coins,
+        city.cards,
+        city.wonders_built,
+        city.wonders_unbuilt,
+        city.tokens,
+        city.produces,
+        city.choices,
+        city.fixed_price,
+        city.chain_symbols,
+        city.colors,
+        city.symbols,
+        city.tucked,
+    )

@@ -7,12 +7,10 @@ from __future__ import annotations
 from .cards import Catalog
 from .military import weaker_side
 from .scoring import score_sheet
-from .state import City, GameState, Pending, PendingKind, Phase, Player, Victory, constructor
+from .state import City, GameState, Pending, PendingKind, Phase, Player, Victory, new_state
 from .structure import CARDS_PER_AGE
 
 __all__ = ["Turn", "end_turn", "win"]
-
-_make_state = constructor(GameState)
 
 
 class Turn:
@@ -61,6 +59,14 @@ class Turn:
         self.shared = state.shared
         self.victory = state.victory
 
+    def clear_pending(self) -> None:
+        """Nothing is pending while a decision is answered (the answer may ask for another).
+
+        A method, so that type checkers (and mypyc, which trusts them) do not take
+        `pending` for None for the rest of the caller.
+        """
+        self.pending = None
+
     @property
     def catalog(self) -> Catalog:
         """The cards, wonders, tokens and rules of the game."""
@@ -92,7 +98,7 @@ class Turn:
     def state(self) -> GameState:
         """The new state."""
         base = self.base
-        return _make_state(  # every field, in declaration order
+        return new_state(  # every field, in declaration order
             base.catalog,
             self.phase,
             self.age,

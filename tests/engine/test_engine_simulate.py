@@ -74,3 +74,22 @@ def test_simulate_is_deterministic_for_a_seed(catalog: Any) -> None:
     one = list(play(catalog, random.Random(42), check=False).record_lines())
     two = list(play(catalog, random.Random(42), check=False).record_lines())
     assert one == two
+
+
+def test_simulate_without_checks_plays_the_same_games_and_says_which_engine(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from companion.engine_loader import engine_is_compiled
+
+    runs = []
+    for flags in ([], ["--no-checks"]):
+        status = cli(["simulate", "--games", "12", "--seed", "5", "--json",
+                      "--failures", str(tmp_path), *flags])  # fmt: skip
+        assert status == 0
+        runs.append(json.loads(capsys.readouterr().out))
+    checked, bare = runs
+    assert checked["checked"] is True and bare["checked"] is False
+    assert bare["victories"] == checked["victories"]  # the same 12 games
+    assert bare["games_per_second"] > 0
+    assert 0 <= bare["cpu_seconds"] <= bare["seconds"] + 0.01  # one thread: CPU within wall
+    assert bare["engine"] == ("compiled" if engine_is_compiled() else "pure")

@@ -1,7 +1,7 @@
 """Five hand-counted Duel games in a journal, built through the real Journal and Game APIs.
 
 Their final scores are those of the golden records in tests/records (the `.expected.json`
-files; for random_shared_victory.jsonl, a random game of seed 1270 ending in a tie on points
+files; for simulated_shared_victory.jsonl, a random game of seed 1270 ending in a tie on points
 and on blue cards, the rows below, read off its score pad):
 
 game record          how               finished    p1       p2       first  result
@@ -89,7 +89,7 @@ def build_journal(catalog: Catalog, path: Path, clock: Clock | None = None) -> J
     )  # 66 events: 130 minutes
     clock.now = datetime(2026, 3, 10, 18, 0, tzinfo=UTC)
     import_record(
-        catalog, journal, [json.dumps(r) for r in golden("random_shared_victory", ann_ben)]
+        catalog, journal, [json.dumps(r) for r in golden("simulated_shared_victory", ann_ben)]
     )
     clock.now = datetime(2026, 4, 2, 20, 0, tzinfo=UTC)
     play_at_box(

@@ -84,7 +84,7 @@ def test_dry_run_prints_every_step_and_runs_nothing(shims: Path) -> None:
     printed = result.stdout
     expected = [
         "+ apt-get install -y --no-install-recommends python3-venv python3-pip "
-        "python3-picamera2 python3-lgpio i2c-tools libzbar0",
+        "python3-picamera2 python3-lgpio i2c-tools libzbar0 gcc python3-dev",
         "+ raspi-config nonint do_i2c 0",
         "+ python3 -m venv --system-site-packages /opt/duel-companion/venv",
         f"+ /opt/duel-companion/venv/bin/pip install --quiet --constraint "

@@ -1,0 +1,170 @@
+"""Random legal events, the simulator's hot path: compiled with the engine (mypyc) when built.
+
+Randomness lives here and in `simulate`, never in the engine. Every draw is the one
+`random.Random` would make (`choice`, `shuffle` below give the very same results as the
+methods of that name, with fewer Python calls), so a seed gives the same game, compiled or
+not, as it always has.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from typing import TypeVar
+
+from companion.engine.cards import Catalog
+from companion.engine.events import (
+    Build,
+    BuildWonder,
+    Deal,
+    Discard,
+    Event,
+    KeepLibraryToken,
+    Setup,
+)
+from companion.engine.pricing import cheapest_payment
+from companion.engine.rules import (
+    accessible_cards,
+    apply,
+    available_library_tokens,
+    check_draft,
+    draft_pickers,
+    legal_events,
+)
+from companion.engine.state import GameState, PendingKind, Player, constructor
+
+_T = TypeVar("_T")
+
+# The events of a turn, built without their interpreted `__init__` (see state.constructor).
+_build = constructor(Build)
+_discard = constructor(Discard)
+_build_wonder = constructor(BuildWonder)
+
+WONDER_CHANCE = 0.3
+"""How often a random turn tries to build a wonder (then a building, else a discard)."""
+
+
+def below(rng: random.Random, n: int) -> int:
+    """A random int in [0, n), n > 0: `Random._randbelow` (rejection sampling on
+    `getrandbits`), so the stream of draws is the standard library's."""
+    k = n.bit_length()
+    r = rng.getrandbits(k)
+    while r >= n:
+        r = rng.getrandbits(k)
+    return r
+
+
+def choice(rng: random.Random, items: Sequence[_T]) -> _T:
+    """`rng.choice(items)`, the same element for the same state of `rng`.
+
+    Raises:
+        IndexError: `items` is empty.
+    """
+    if not items:
+        raise IndexError("Cannot choose from an empty sequence")
+    return items[below(rng, len(items))]
+
+
+def shuffle(rng: random.Random, items: list[_T]) -> None:
+    """`rng.shuffle(items)`: the same order for the same state of `rng`."""
+    for i in range(len(items) - 1, 0, -1):
+        j = below(rng, i + 1)
+        items[i], items[j] = items[j], items[i]
+
+
+def random_setup(catalog: Catalog, rng: random.Random) -> Setup:
+    """A setup drawn at random: 5 tokens on the board, a wonder draft, the first player."""
+    tokens = [t.id for t in catalog.progress_tokens]
+    shuffle(rng, tokens)
+    first = choice(rng, (Player.P1, Player.P2))
+    wonders = [w.id for w in catalog.wonders]
+    shuffle(rng, wonders)
+    per_round = len(catalog.rules.draft_order) // 2
+    revealed = (wonders[:per_round], wonders[per_round : 2 * per_round])
+    picks: list[tuple[Player, str]] = []
+    for number, picker in enumerate(draft_pickers(catalog.rules, first)):
+        left = [w for w in revealed[number // per_round] if w not in {p for _, p in picks}]
+        picks.append((picker, choice(rng, left)))
+    allocated = check_draft(catalog, first, revealed, picks)
+    return Setup(
+        first_player=first,
+        progress_tokens=tuple(tokens[: catalog.rules.tokens_on_board]),
+        wonders=allocated,
+        players=("Ann", "Ben"),
+    )
+
+
+def random_deal(catalog: Catalog, rng: random.Random, age: int) -> Deal:
+    """An age's structure: the deck less 3 random cards (plus 3 random guilds in age 3),
+    shuffled into layout order."""
+    deck = [c.id for c in catalog.age_deck(age)]
+    shuffle(rng, deck)
+    deck = deck[catalog.rules.removed_per_age :]
+    if age == 3:
+        guilds = [c.id for c in catalog.guilds]
+        deck += rng.sample(guilds, catalog.rules.guilds_in_age_3)
+    shuffle(rng, deck)
+    return Deal(age=age, layout=tuple(deck))
+
+
+def random_turn(state: GameState, rng: random.Random) -> tuple[Event, GameState]:
+    """A random legal event for the state (a structure must be dealt), and the state after it."""
+    pending = state.pending
+    if pending is not None:
+        if pending.kind is PendingKind.GREAT_LIBRARY:
+            drawn = tuple(rng.sample(available_library_tokens(state), 3))
+            event: Event = KeepLibraryToken(pending.player, drawn, choice(rng, drawn))
+        else:
+            event = choice(rng, legal_events(state))
+        return event, apply(state, event)
+    player = state.current
+    card = choice(rng, accessible_cards(state))
+    city, opponent = state.city(player), state.city(player.opponent)
+    catalog = state.catalog
+    if city.wonders_unbuilt and rng.random() < WONDER_CHANCE:
+        wonder = choice(rng, city.wonders_unbuilt)
+        price = cheapest_payment(catalog, city, opponent, catalog.wonder(wonder)).total
+        if price <= city.coins:
+            event = _build_wonder(player, wonder, card)
+            return event, apply(state, event)
+    if cheapest_payment(catalog, city, opponent, catalog.card(card)).total <= city.coins:
+        event = _build(player, card)
+    else:
+        event = _discard(player, card)
+    return event, apply(state, event)
+
+
+def random_game(
+    rng: random.Random,
+    events: list[Event],
+    states: list[GameState],
+    *,
+    after_event: Callable[[GameState, Event, GameState], None] | None = None,
+    max_events: int = 400,
+) -> None:
+    """Play a random game from `states[-1]` (a new game) until it ends or has more than
+    `max_events` events, appending each event and the state after it.
+
+    A setup or deal is appended before it is applied, so that a refused one is in the
+    record; `after_event(before, event, after)` runs after each (the simulator's checks).
+    """
+    state = states[-1]
+    catalog = state.catalog
+    scripted: Event | None = random_setup(catalog, rng)
+    while True:
+        if scripted is not None:  # a setup or a deal: in the record before it is applied
+            event = scripted
+            events.append(event)
+            after = apply(state, event)
+        else:
+            event, after = random_turn(state, rng)
+            events.append(event)
+        states.append(after)
+        if after_event is not None:
+            after_event(state, event, after)
+        state = after
+        if state.finished or len(events) > max_events:
+            return
+        scripted = None
+        if state.structure is None and state.pending is None:
+            scripted = random_deal(catalog, rng, state.age)
