@@ -31,6 +31,8 @@ LANGUAGES = ("en", "nb", "sv", "da")
 DECODERS = ("zxing", "zbar")
 DRIVERS = ("ssd1306", "sh1106", "emulated")
 BUTTON_NAMES = ("left", "select", "right")
+SOLO_SIDES = ("", "p1", "p2")  # solo: the side the box plays ("" nobody: two humans)
+LEVELS = ("easy", "normal", "hard")  # the search player's levels (companion/search/player.py)
 # BCM pins of the 40-pin header that a button may not take, and why.
 RESERVED_PINS = {
     0: "GPIO0 is ID_SD, reserved for HAT EEPROMs",
@@ -102,6 +104,9 @@ class Config:
     journal: Path = Path("var/journal.sqlite")
     decoder: str = "zxing"
     guided: bool = False  # enter each age's structure by guided scans (docs/device.md)
+    solo: str = ""  # "p1" or "p2": the box plays that side (docs/device.md, Play solo)
+    solo_level: str = "normal"  # the box's level in solo games
+    coach_level: str = "normal"  # the coach's level (button map, then left)
     web: WebConfig = field(default_factory=WebConfig)
     buttons: ButtonsConfig = field(default_factory=ButtonsConfig)
     display: DisplayConfig = field(default_factory=DisplayConfig)
@@ -242,6 +247,11 @@ def _config(raw: Mapping[str, Any], base: Config, folder: Path) -> Config:
         values["journal"] = _path(raw, "journal", "journal", folder)
     if "guided" in raw:
         values["guided"] = _flag(raw, "guided", "guided")
+    if "solo" in raw:
+        values["solo"] = _choice(raw, "solo", SOLO_SIDES, "solo")
+    for key in ("solo_level", "coach_level"):
+        if key in raw:
+            values[key] = _choice(raw, key, LEVELS, key)
     return replace(base, **values)
 
 

@@ -56,7 +56,7 @@ def create_app(config: Config, **overrides: Any) -> Flask:
     """The phone pages, reading the journal that the device loop writes.
 
     Overrides (Flask config keys): `JOURNAL`, `LANGUAGE`, `CATALOG`, `PAIRING_CODE`,
-    `CONTROL`, `POLL_SECONDS`, `TESTING`, `STATS_WARM_UP` (count the statistics in a
+    `CONTROL`, `POLL_SECONDS`, `COACH_LEVEL`, `TESTING`, `STATS_WARM_UP` (count the statistics in a
     background thread at start; default: when not testing), ...
     """
     app = Flask(__name__)
@@ -70,6 +70,7 @@ def create_app(config: Config, **overrides: Any) -> Flask:
         SEND_FILE_MAX_AGE_DEFAULT=STATIC_MAX_AGE,  # else Flask sends "no-cache" for static
         POLL_SECONDS=2.0,
         PAIRING_FAILURES_PER_MINUTE=10,
+        COACH_LEVEL=config.coach_level,
     )
     app.config.update(overrides)
     app.config.setdefault("CONTROL", JournalControl(app.config["JOURNAL"], catalog))

@@ -22,16 +22,21 @@ from flask import (
 from werkzeug.exceptions import BadRequest, Conflict, NotFound
 from werkzeug.wrappers import Response
 
+from companion.device.coach import advice
+from companion.device.words import Voice
 from companion.engine.events import IllegalEvent
 from companion.records.journal import JournalError, UnknownGame
 from companion.records.players import recent_names
 from companion.records.reader import check_name
+from companion.search.player import LEVELS
 
 from .access import catalog, get_journal, language, loaded_or_404, summary_or_404
 from .present import live_view, log_view
 from .security import require_pairing, require_same_origin_form
 
 bp = Blueprint("live", __name__)
+
+COACH_SECONDS = 1.0  # the coach's clock limit: a page thread waits at most about this long
 
 
 @bp.get("/games/<game:game_id>")
@@ -54,6 +59,17 @@ def board_fragment(game_id: int) -> str:
 def board_json(game_id: int) -> Response:
     """The JSON twin of the live board."""
     return jsonify(live_view(catalog(), language(), loaded_or_404(game_id)))
+
+
+@bp.get("/games/<game:game_id>/coach.json")
+def coach_json(game_id: int) -> Response:
+    """The coach on demand: the search's top three moves for whoever acts, with the chance
+    to win and a short reason, worded like the box's coach (companion/device/coach.py)."""
+    loaded = loaded_or_404(game_id)
+    state = loaded.state
+    voice = Voice.page(state, language(), loaded.summary.players)
+    level = LEVELS[current_app.config.get("COACH_LEVEL", "normal")]
+    return jsonify(advice(state, voice, level, seconds=COACH_SECONDS).to_json())
 
 
 @bp.get("/games/<game:game_id>/log")

@@ -27,12 +27,16 @@ from PIL import Image
 
 from companion.config import Config, is_raspberry_pi
 from companion.device import controller, family_scan, present, words
+from companion.device import solo as solo_rules
+from companion.device.coach import coach_view
 from companion.device.controller import Context, Input, Press, Scan, Status, Step, Tick, UiState
 from companion.device.family_scan import BaseGameScan, Reading
 from companion.engine.cards import Catalog
 from companion.engine.events import Event, IllegalEvent, event_from_record, event_to_record
+from companion.engine.state import Player
 from companion.records.game import SCREEN_KEY, Game
 from companion.records.journal import Journal, JournalError
+from companion.search.player import LEVELS, Level
 from hardware.buttons import Buttons
 from hardware.faults import Health, Reconnecting, StuckButtonGuard
 from hardware.keyboard import cbreak, read_keys
@@ -59,6 +63,27 @@ class NewGame:
 
 
 @dataclass(frozen=True, slots=True)
+class Coached:
+    """Input: the coach's answer from its worker thread, for the coach request `ticket`
+    made after `events` effective events of game `game_id` (a stale answer is dropped)."""
+
+    ticket: int
+    game_id: int
+    events: int
+    view: present.ChoiceView
+
+
+@dataclass(frozen=True, slots=True)
+class BoxMoved:
+    """Input: the solo box's move from its worker thread, for the answer `want` of game
+    `game_id` (dropped unless the box still waits for exactly that answer)."""
+
+    game_id: int
+    want: solo_rules.Wanted
+    event: Event | None
+
+
+@dataclass(frozen=True, slots=True)
 class Call:
     """Input: run `action(app)` on the loop thread (phone page changes), then set `done`."""
 
@@ -73,6 +98,10 @@ class App:
 
     `on_event(record)` is called after each event is committed and `on_undo()` after an undo,
     both before the screen shows it (the crash test reads them). `render` draws a view.
+    `post` puts an input on the run loop's queue: the coach's search runs on a worker thread
+    and posts its answer (`Coached`); without `post` (a script, a test) it runs on the loop.
+    `coach` is the search's level and clock limit. `solo` is the side the box plays and its
+    level (companion/device/solo.py); its moves are searched the same way.
     """
 
     def __init__(
@@ -88,6 +117,9 @@ class App:
         on_event: Callable[[Mapping[str, Any]], object] | None = None,
         on_undo: Callable[[], object] | None = None,
         render: Callable[[present.View], Image.Image] = present.render,
+        post: Callable[[Any], object] | None = None,
+        coach: tuple[Level, float | None] = (LEVELS["normal"], 1.0),
+        solo: tuple[Player, Level] | None = None,
     ) -> None:
         self.catalog = catalog
         self.journal = journal
@@ -99,6 +131,13 @@ class App:
         self._on_event = on_event
         self._on_undo = on_undo
         self._render = render
+        self._post = post
+        self._coach_level, self._coach_seconds = coach
+        self._coach: Coached | None = None  # the latest answer
+        self._tickets = 0  # coach requests made; only the latest one's answer is shown
+        self._solo = solo
+        self._box_asked: tuple[int, solo_rules.Wanted] | None = None  # the search running
+        self._box: BoxMoved | None = None  # its answer
         self.pairing = ""
         self.game = Game.resume_or_start(catalog, journal)
         self._events = self._load_events()
@@ -119,6 +158,14 @@ class App:
 
     def context(self) -> Context:
         """What the controller reads besides the game state."""
+        ctx = self._base_context()
+        if self._box is None or self._box.game_id != self.game.game_id:
+            return ctx
+        if self._box.want != solo_rules.wanted(self.ui, self.state, ctx):
+            return ctx
+        return replace(ctx, box_move=self._box.event)
+
+    def _base_context(self) -> Context:
         return Context(
             language=self.language,
             last=self._events[-1] if self._events else None,
@@ -127,6 +174,17 @@ class App:
             pairing=self.pairing,
             phone_url=self.phone_url if self.pairing else "",
             guided=self.guided,
+            coach=self._coach.view if self._coach and self._fresh(self._coach) else None,
+            box=self._solo[0] if self._solo is not None else None,
+        )
+
+    def _fresh(self, answer: Coached | None) -> bool:
+        """Whether a coach answer belongs to the latest request and the game as it is now."""
+        return (
+            answer is not None
+            and answer.ticket == self._tickets
+            and answer.game_id == self.game.game_id
+            and answer.events == len(self._events)
         )
 
     def _load_events(self) -> list[Event]:
@@ -157,9 +215,20 @@ class App:
         if welcome:
             self.ui = controller.welcome(self.ui, self.context())
         self._show(self._screen(None))  # a reading of cities resumes on its own screen
+        self._ask_box()
 
-    def handle(self, given: Input | BaseGameScan | NewGame | Call) -> None:
+    def handle(self, given: Input | BaseGameScan | NewGame | Call | Coached | BoxMoved) -> None:
         """One input: step, submit or undo, remember the screen, show it."""
+        if isinstance(given, Coached):
+            if self._fresh(given):  # else the game moved on or another request followed
+                self._coach = given
+                self._show(self._screen(None))
+            return
+        if isinstance(given, BoxMoved):
+            if (given.game_id, given.want) == self._box_asked:  # else the game moved on
+                self._box = given
+                self._show(self._screen(None))
+            return
         if isinstance(given, Call):
             try:
                 given.result.append(given.action(self))
@@ -171,6 +240,7 @@ class App:
                 self._after_outside_change()
             else:
                 self._show(self._screen(None))
+            self._ask_box()
             return
         if isinstance(given, NewGame):
             self.new_game()
@@ -191,8 +261,46 @@ class App:
         self.ui = step.ui
         self._remember()
         self._show(self._screen(step.view))
+        if step.coach:
+            self._ask_coach()
+        self._ask_box()
         if isinstance(given, Scan) and given.at is not None:
             self.latencies.append(time.perf_counter() - given.at)
+
+    def _ask_coach(self) -> None:
+        """Start the coach's search on the state now; its answer comes back as `Coached`."""
+        self._tickets += 1
+        self._coach = None
+        state, level, seconds = self.state, self._coach_level, self._coach_seconds
+        key = (self._tickets, self.game.game_id, len(self._events))
+
+        def think() -> Coached:
+            return Coached(*key, coach_view(state, level, seconds=seconds, language=self.language))
+
+        if self._post is None:
+            self.handle(think())
+            return
+        post = self._post
+        threading.Thread(target=lambda: post(think()), name="coach", daemon=True).start()
+
+    def _ask_box(self) -> None:
+        """Solo: start the search for the box's move when the box acts and waits for it."""
+        if self._solo is None:
+            return
+        want = solo_rules.wanted(self.ui, self.state, self._base_context())
+        if want is None or (self.game.game_id, want) == self._box_asked:
+            return
+        self._box_asked = (self.game.game_id, want)
+        state, level, game_id = self.state, self._solo[1], self.game.game_id
+
+        def think() -> BoxMoved:
+            return BoxMoved(game_id, want, solo_rules.box_move(state, want, level))
+
+        if self._post is None:
+            self.handle(think())
+            return
+        post = self._post
+        threading.Thread(target=lambda: post(think()), name="box", daemon=True).start()
 
     def _submit(self, step: Step) -> Step:
         assert step.event is not None
@@ -229,6 +337,7 @@ class App:
         self.ui = controller.initial(self.state, self.context())
         self._remember()
         self._show(present.view(self.ui, self.state, self.context()))
+        self._ask_box()
 
     def _after_outside_change(self) -> None:
         """A page changed the game through the loop: reload it and settle the screen."""
@@ -607,7 +716,9 @@ def run_service(config: Config, options: ServiceOptions | None = None) -> int:
     app = App(catalog, journal, display, language=config.language, guided=config.guided,
               score_url=score_url_for(lan_address(config.web.host), config.web.port),
               phone_url=phone_url_for(lan_address(config.web.host), config.web.port),
-              on_event=opts.on_event, on_undo=opts.on_undo)  # fmt: skip
+              on_event=opts.on_event, on_undo=opts.on_undo, post=inbox.put,
+              coach=(LEVELS[config.coach_level], 1.0),
+              solo=solo_of(config))  # fmt: skip
     threads: list[threading.Thread] = []
     restore: Callable[[], None] = lambda: None  # noqa: E731 - the terminal, if put in cbreak
 
@@ -659,6 +770,11 @@ def run_service(config: Config, options: ServiceOptions | None = None) -> int:
             restore()
             journal.close()
     return 0
+
+
+def solo_of(config: Config) -> tuple[Player, Level] | None:
+    """The side the box plays and its level, in a solo game (None: two players)."""
+    return (Player(config.solo), LEVELS[config.solo_level]) if config.solo else None
 
 
 def startup_message(config: Config, server: Any, buttons: Any, pairing: str) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from companion.device import guided, words
+from companion.device.solo import box_acts
 from companion.device.ui import Context, Mode, UiState
 from companion.device.words import DEFAULT_NAMES, Voice, coins, not_affordable, price
 from companion.engine.cards import CardId, Catalog, TokenId, WonderId
@@ -75,6 +76,9 @@ def options(ui: UiState, state: GameState, context: Context | None = None) -> li
             return [Choice("Start the game", value="start")]
         case Mode.CARD if ui.card is not None:
             return card_options(state, CardId(ui.card), voice)
+        case Mode.PROMPT if box_acts(state, ctx) and not is_library_draw(ui, state):
+            # solo: the box's answer is the only option, once the search has it
+            return [c for c in prompt_options(ui, state, voice) if c.event == ctx.box_move]
         case Mode.PROMPT:
             return prompt_options(ui, state, voice)
         case Mode.GUIDED:
@@ -212,3 +216,9 @@ def setup_event(ui: UiState, catalog: Catalog) -> Setup:
         wonders=(tuple(WonderId(w) for w in p1), tuple(WonderId(w) for w in p2)),
         players=DEFAULT_NAMES,
     )
+
+
+def coachable(ui: UiState, state: GameState) -> bool:
+    """Whether the coach can be asked over the screen `ui`: idle or a decision of the rules
+    (not while a Great Library draw is being scanned), during a game."""
+    return ui.mode in (Mode.IDLE, Mode.PROMPT) and not ui.tokens and not state.finished

@@ -1,53 +1,91 @@
-"""The coach on the OLED: the search player's top three moves with their chances and a short
-reason, as a choice screen (`ChoiceView`, drawn by `screens.render` like any other).
+"""The coach: the search player's top three moves with their chances and a short reason, as
+a choice screen on the OLED (`coach_view`) and as a JSON object for the phone's live page
+(`advice`). One search, one wording (`words.move_label`) for both.
 
 Pure like the presenter: the search uses public information only and a seed, so the same
-table gives the same advice. The controller shows it on demand (see docs/search.md for the
-hook still to wire); `seconds` caps the time the buttons wait.
+table gives the same advice. The run loop computes it on a worker thread (the search takes
+up to `seconds`) and shows "Thinking..." meanwhile (docs/device.md).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any
+
 from companion.device.views import ChoiceView, Option
-from companion.engine.events import (
-    Build,
-    BuildFromDiscard,
-    BuildWonder,
-    ChooseStarter,
-    Destroy,
-    Discard,
-    Event,
-    KeepLibraryToken,
-    TakeProgress,
-)
+from companion.device.words import Voice, move_label
+from companion.engine.events import event_to_record
 from companion.engine.state import GameState
 from companion.search.player import LEVELS, Level, NoDecision, suggest
 
-__all__ = ["ADVICE", "coach_view", "move_label"]
+__all__ = ["ADVICE", "Advice", "Move", "advice", "coach_view"]
 
 ADVICE = 3
 """Moves the coach shows."""
 
 
-def move_label(state: GameState, event: Event, language: str = "en") -> str:
-    """A move in a few words: "Build Lumber Yard", "Pyramids with Baths", "Take Law"."""
-    name = state.catalog.name
-    match event:
-        case Build():
-            return f"Build {name(event.card, language)}"
-        case Discard():
-            return f"Discard {name(event.card, language)}"
-        case BuildWonder():
-            return f"{name(event.wonder, language)} with {name(event.card, language)}"
-        case TakeProgress() | KeepLibraryToken():
-            return f"Take {name(event.token, language)}"
-        case Destroy():
-            return f"Destroy {name(event.card, language)}"
-        case BuildFromDiscard():
-            return f"Rebuild {name(event.card, language)}"
-        case ChooseStarter():
-            return f"{state.names[0 if event.starter.value == 'p1' else 1] or event.starter} begins"
-    return event.type
+@dataclass(frozen=True, slots=True)
+class Move:
+    """One move advised: its words, the record line that plays it, the chance to win
+    (0..1) and the main reason ("" when none stands out)."""
+
+    label: str
+    record: dict[str, Any]
+    win: float
+    reason: str
+
+    @property
+    def percent(self) -> str:
+        """The chance as the screens show it: "71%"."""
+        return f"{round(100 * self.win)}%"
+
+
+@dataclass(frozen=True, slots=True)
+class Advice:
+    """Who acts (their name and "p1"/"p2") and the best moves, best first; `message` is the
+    one line said instead when there is nothing to advise (then `moves` is empty)."""
+
+    name: str
+    player: str
+    moves: tuple[Move, ...]
+    message: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        """The phone's JSON: player, name, moves (label, event, win, reason), message."""
+        return {
+            "player": self.player,
+            "name": self.name,
+            "moves": [
+                {"label": m.label, "event": m.record, "win": round(m.win, 3), "reason": m.reason}
+                for m in self.moves
+            ],
+            "message": self.message,
+        }
+
+
+def advice(
+    state: GameState,
+    voice: Voice,
+    level: Level = LEVELS["normal"],
+    seed: int = 0,
+    *,
+    seconds: float | None = 1.0,
+) -> Advice:
+    """The top three answers for whoever acts after `state`, worded by `voice`."""
+    try:
+        answer = suggest(state, level, seed, seconds=seconds)
+    except NoDecision as nothing:
+        return Advice("", "", (), str(nothing))
+    moves = tuple(
+        Move(
+            move_label(voice, move.event),
+            event_to_record(move.event),
+            move.win,
+            str(move.reason) if move.reason is not None else "",
+        )
+        for move in answer.moves[:ADVICE]
+    )
+    return Advice(voice.player(answer.player), answer.player.value, moves)
 
 
 def coach_view(
@@ -58,19 +96,10 @@ def coach_view(
     seconds: float | None = 1.0,
     language: str = "en",
 ) -> ChoiceView:
-    """The top three answers for whoever acts: label, chance to win beside it, the reason on
-    the bottom line; a one-line message instead when there is nothing to advise."""
-    try:
-        answer = suggest(state, level, seed, seconds=seconds)
-    except NoDecision as nothing:
-        return ChoiceView("Coach", str(nothing), (), 0)
-    options = tuple(
-        Option(
-            move_label(state, move.event, language),
-            f"{round(100 * move.win)}%",
-            note=str(move.reason) if move.reason is not None else "",
-        )
-        for move in answer.moves[:ADVICE]
-    )
-    who = state.names[0 if answer.player.value == "p1" else 1] or answer.player.value
-    return ChoiceView("Coach", f"Best moves for {who}", options, 0)
+    """The OLED's coach: label, chance to win beside it, the reason on the bottom line; a
+    one-line message instead when there is nothing to advise."""
+    told = advice(state, Voice.oled(state, language), level, seed, seconds=seconds)
+    if not told.moves:
+        return ChoiceView("Coach", told.message, (), 0)
+    options = tuple(Option(m.label, m.percent, note=m.reason) for m in told.moves)
+    return ChoiceView("Coach", f"{told.name} to play", options, 0)

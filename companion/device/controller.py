@@ -20,11 +20,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from companion.device import guided, present, words
+from companion.device import guided, present, solo, words
 from companion.device.choices import (
     REVEALED_PER_ROUND,
     Choice,
     card_options,
+    coachable,
     destroyable,
     draft_picker,
     is_library_draw,
@@ -76,6 +77,7 @@ __all__ = [  # the UI's values and the screens' options, for the run loop, adapt
     "Tick",
     "UiState",
     "card_options",
+    "coachable",
     "destroyable",
     "draft_picker",
     "initial",
@@ -102,7 +104,8 @@ class Step:
     """The outcome of one input: the next UI state, its screen, and an event to submit.
 
     `undo` asks the run loop to undo the last confirmed event (then `undone` gives the
-    screen); `new_game` asks it to start the next game after a finished one.
+    screen); `new_game` asks it to start the next game after a finished one; `coach` asks it
+    to search for the coach's advice off the loop (the screen says "Thinking..." until then).
     """
 
     ui: UiState
@@ -110,6 +113,7 @@ class Step:
     event: Event | None = None
     undo: bool = False
     new_game: bool = False
+    coach: bool = False  # asks the run loop to start the coach's search
 
     def refused(self, reason: str, state: GameState, context: Context) -> Step:
         """The step when the journal's game refused `event`: the screen says why."""
@@ -123,7 +127,7 @@ class Step:
 # --- the machine ----------------------------------------------------------------------------
 
 
-OVERLAYS = (Mode.HELP, Mode.PHONE, Mode.UNDO, Mode.NEW_GAME)  # screens over another one
+OVERLAYS = (Mode.HELP, Mode.PHONE, Mode.UNDO, Mode.NEW_GAME, Mode.COACH)  # over another one
 
 
 def initial(state: GameState, context: Context | None = None) -> UiState:
@@ -239,8 +243,16 @@ def _press(ui: UiState, state: GameState, press: Press, ctx: Context) -> Step:
 
 def _overlay_press(ui: UiState, state: GameState, press: Press, ctx: Context) -> Step:
     """A short press on a screen shown over another: select confirms the undo or the new
-    game; right on the button map shows the phone page; anything else goes back."""
+    game; right on the button map shows the phone page, left the coach (during a game);
+    left/right on the coach move through its moves; anything else goes back."""
     under = ui.under or _next(ui, state, ctx)
+    if press.name == "left" and ui.mode is Mode.HELP and coachable(under, state):
+        coach = replace(ui, mode=Mode.COACH, cursor=0)
+        return Step(coach, present.view(coach, state, ctx), coach=True)
+    if press.name in ("left", "right") and ui.mode is Mode.COACH and ctx.coach is not None:
+        count = max(len(ctx.coach.options), 1)
+        delta = -1 if press.name == "left" else 1
+        return _show(replace(ui, cursor=(ui.cursor + delta) % count), state, ctx)
     if press.name == "select" and ui.mode is Mode.UNDO:
         return Step(replace(under, notice=""), None, undo=True)
     if press.name == "select" and ui.mode is Mode.NEW_GAME:
@@ -424,6 +436,11 @@ def _scan(ui: UiState, state: GameState, card: str | None, ctx: Context) -> Step
             return _confirm(ui, state, guided.reveal_event(state, card), ctx)
         case Mode.CARD if catalog.is_wonder(card):
             return _point_at(ui, state, ctx, card, words.refusal(name, words.NOT_YOUR_WONDER))
+        case Mode.IDLE if solo.box_acts(state, ctx):  # the scan of the box's card confirms it
+            move = solo.check_scan(state, ctx, card)
+            if isinstance(move, str):
+                return _notice(ui, state, ctx, move)
+            return _confirm(ui, state, move, ctx)
     return _scan_card(ui, state, card, name, ctx)
 
 

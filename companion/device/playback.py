@@ -90,8 +90,8 @@ class TablePlayer:
         if ui.mode is Mode.FEEDBACK:
             self.now += 5.0
             return Tick(self.now)
-        if ui.mode in (Mode.HELP, Mode.PHONE):
-            return Press("left")
+        if ui.mode in (Mode.HELP, Mode.PHONE, Mode.COACH):
+            return Press("select")  # left on the button map would ask the coach
         index = context.events
         if index >= len(self.events):
             return None
@@ -143,7 +143,7 @@ class TablePlayer:
             case 6:
                 return self._once("other_age", Scan("arena"))
             case 8:
-                return self._once("help", Press("right", long=True), Press("left"))
+                return self._once("help", Press("right", long=True), Press("select"))
             case 12:  # undo the last action (a long press, then select to confirm)
                 return self._once("undo", Press("select", long=True), Press("select"))
         return None

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from companion.device import guided, words
+from companion.device import guided, solo, words
 from companion.device.choices import (
     REVEALED_PER_ROUND,
     Choice,
+    coachable,
     draft_picker,
     entered,
     is_library_draw,
@@ -62,6 +63,9 @@ def view(ui: UiState, state: GameState, ctx: Context) -> View:
     """The screen for the UI state `ui` over the game `state`."""
     notice, status = ui.notice, ui.status
     match ui.mode:
+        case Mode.IDLE if solo.box_acts(state, ctx):
+            shown = idle_view(state, notice, status)
+            return replace(shown, player=words.BOX, hint=solo.hint(state, ctx))
         case Mode.IDLE:
             return idle_view(state, notice, status)
         case Mode.FEEDBACK:
@@ -69,8 +73,12 @@ def view(ui: UiState, state: GameState, ctx: Context) -> View:
                 return MessageView("Undone", ui.lines[1:], notice, status)
             return MessageView("Done", ui.lines, notice, status)
         case Mode.HELP:
-            phone = words.SEE_PHONE if ctx.phone_url else ""
-            return HelpView(BUTTON_MAP, ctx.pairing, phone, notice, status)
+            return HelpView(BUTTON_MAP, ctx.pairing, _help_line(ui, state, ctx), notice, status)
+        case Mode.COACH if ctx.coach is not None:
+            cursor = min(ui.cursor, max(len(ctx.coach.options) - 1, 0))
+            return replace(ctx.coach, cursor=cursor, notice=notice, status=status)
+        case Mode.COACH:
+            return MessageView("Coach", (words.THINKING,), notice, status)
         case Mode.PHONE:
             return PhoneView(ctx.phone_url, ctx.pairing, notice, status)
         case Mode.NEW_GAME:
@@ -96,6 +104,16 @@ def view(ui: UiState, state: GameState, ctx: Context) -> View:
     return ChoiceView(title, subtitle, choices, cursor, hint, seen, notice, status)
 
 
+def _help_line(ui: UiState, state: GameState, ctx: Context) -> str:
+    """The button map's last line: what left (the coach) and right (the phone page) show."""
+    coach = coachable(ui.under or UiState(), state)
+    if coach and ctx.phone_url:
+        return words.SEE_BOTH
+    if coach:
+        return words.SEE_COACH
+    return words.SEE_PHONE if ctx.phone_url else ""
+
+
 def _option(choice: Choice) -> Option:
     """The option of a choice: a price beside it, what is bought (or why it cannot be paid)
     on the bottom line."""
@@ -119,6 +137,8 @@ def _hint(ui: UiState, state: GameState, ctx: Context) -> tuple[str, tuple[str, 
         case Mode.PROMPT if is_library_draw(ui, state):
             # after a restart mid-draw, the players see which tokens already count
             return "Scan the tokens drawn:", tuple(name(t) for t in ui.tokens)
+        case Mode.PROMPT if solo.box_acts(state, ctx):
+            return words.THINKING, ()
     return "", ()
 
 

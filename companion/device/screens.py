@@ -217,11 +217,16 @@ def draw_idle(draw: Draw, v: IdleView, fonts: Fonts) -> None:
     """Whose turn and what to do ("Ann: scan a card"); the coins (bold), the age and the
     cards left in it; the conflict track with its pawn and loot tokens; the active player's
     price for one unit of each resource."""
-    # whose turn and what to do, on a lit bar (the name gives way to the hint)
+    # whose turn and what to do, on a lit bar (the name gives way to the hint; a long hint,
+    # such as the solo box's move, takes the smaller font so that the name stays)
     draw.rectangle((0, 0, WIDTH - 1, 10), fill=1)
     hint = f": {v.hint}" if v.hint else ""
     room = WIDTH - 2 - text_width(hint, fonts.title)
-    draw_text(draw, (1, 1), fit(v.player, fonts.title, room) + hint, fonts.title, fill=0)
+    if room < text_width(v.player[:3], fonts.title):
+        line = fit(v.player + hint, fonts.text, WIDTH - 2)
+        draw_text(draw, (1, 2), line, fonts.text, fill=0)
+    else:
+        draw_text(draw, (1, 1), fit(v.player, fonts.title, room) + hint, fonts.title, fill=0)
     # both players' coins, player 1 on the left (their capital is on the left of the track)
     _draw_coins(draw, v, fonts)
     draw_centred(draw, WIDTH // 2, 12, f"Age {v.age}", fonts.text)

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from companion.device.views import ChoiceView
 from companion.engine.events import Event
 from companion.engine.state import Player
 
@@ -74,6 +75,7 @@ class Mode(StrEnum):
     UNDO = "undo"  # confirm an undo
     HELP = "help"  # the button map
     PHONE = "phone"  # the phone page's address, its QR code and the pairing code
+    COACH = "coach"  # the search's top three moves (from the button map: left)
     END = "end"  # the game is over
     NEW_GAME = "new_game"  # confirm leaving the end screen for a new game
 
@@ -155,7 +157,9 @@ class Context:
     """What the controller reads besides the state: language, the last effective event
     (for the undo question), how many effective events there are, the score page URL, the
     phone pages' address and their pairing code (empty when the pages are not served), and
-    whether each age's structure is entered by guided scans (`guided`)."""
+    whether each age's structure is entered by guided scans (`guided`); the coach's answer
+    once the run loop's worker has it (None: still thinking); in a solo game the box's side and
+    its move now (companion/device/solo.py)."""
 
     language: str = "en"
     last: Event | None = None
@@ -164,3 +168,6 @@ class Context:
     pairing: str = ""
     phone_url: str = ""
     guided: bool = False
+    coach: ChoiceView | None = None
+    box: Player | None = None  # solo: the side the box plays
+    box_move: Event | None = None  # solo: the box's move now, once the search has it

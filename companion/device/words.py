@@ -43,6 +43,12 @@ VICTORIES = {
 
 IDLE_HINT = "scan a card"  # after the player's name: "Ann: scan a card"
 SEE_PHONE = "right: address and QR"  # on the button map, under the pairing code
+SEE_COACH = "left: coach"  # on the button map during a game
+SEE_BOTH = "left: coach  right: phone"  # both, when the phone pages are served
+THINKING = "Thinking\u2026"  # the coach while the search runs
+BOX = "Box"  # the side the box plays in a solo game, on the idle screen
+BOX_THINKING = "The box is thinking"
+BOX_NEEDS_TABLE = "needs the deal"  # after "Box: ", when the age's structure is unknown
 NEW_GAME_QUESTION = (
     "Leave this result?",
     "It stays in the history.",
@@ -243,6 +249,42 @@ def event_line(voice: Voice, state: GameState, event: Event) -> str:
         case Reveal():
             return f"Turned up: {name(event.card)}"
     return f"{who} {event.type}".strip()  # pragma: no cover - every event is named above
+
+
+def move_label(voice: Voice, event: Event) -> str:
+    """A move proposed, not yet made, in a few words (the coach and the solo box's turn):
+    "Build Lumber Yard", "Pyramids with Baths", "Take Law", "Ben begins"."""
+    name = voice.name
+    match event:
+        case Build():
+            return f"Build {name(event.card)}"
+        case Discard():
+            return f"Discard {name(event.card)}"
+        case BuildWonder():
+            return f"{name(event.wonder)} with {name(event.card)}"
+        case TakeProgress() | KeepLibraryToken():
+            return f"Take {name(event.token)}"
+        case Destroy():
+            return f"Destroy {name(event.card)}"
+        case BuildFromDiscard():
+            return f"Rebuild {name(event.card)}"
+        case ChooseStarter():
+            return f"{voice.player(event.starter)} begins"
+    return event.type  # pragma: no cover - the search proposes only the moves above
+
+
+def box_move(voice: Voice, event: Event) -> str:
+    """What the box does in a solo game, after "Box: ": "build Lumber Yard", "discard Baths",
+    "Pyramids with Stable" (a wonder: its name first, so that the line fits), "take Law"."""
+    label = move_label(voice, event)
+    if isinstance(event, BuildWonder):
+        return label
+    return label[:1].lower() + label[1:]
+
+
+def box_takes(card: str) -> str:
+    """The refusal of another card on the box's turn."""
+    return f"box takes {card}"
 
 
 def told(voice: Voice, before: GameState, after: GameState, event: Event) -> tuple[str, ...]:

@@ -105,6 +105,9 @@ def test_file_values_override_and_the_rest_stays_default(tmp_path: Path, pc_mode
         """
         language = "sv"
         decoder = "zbar"
+        solo = "p2"
+        solo_level = "hard"
+        coach_level = "easy"
         [web]
         port = 8080
         [buttons]
@@ -125,6 +128,7 @@ def test_file_values_override_and_the_rest_stays_default(tmp_path: Path, pc_mode
     )
     config = load_config(path, environ={}, model_file=pc_model)
     assert (config.language, config.decoder) == ("sv", "zbar")
+    assert (config.solo, config.solo_level, config.coach_level) == ("p2", "hard", "easy")
     assert config.web == WebConfig(host="127.0.0.1", port=8080, threads=4)
     assert config.buttons.hold_time == 2.0
     assert isinstance(config.buttons.hold_time, float)

@@ -80,6 +80,9 @@ def test_invalid_toml_is_refused_with_its_line(tmp_path: Path) -> None:
         # Choices.
         ('language = "fr"', "language", "'fr' is not one of en, nb, sv, da"),
         ('decoder = "quirc"', "decoder", "'quirc' is not one of zxing, zbar"),
+        ('solo = "p3"', "solo", "'p3' is not one of , p1, p2"),
+        ('solo_level = "expert"', "solo_level", "'expert' is not one of easy, normal, hard"),
+        ("coach_level = 2", "coach_level", "expected"),
         ('[display]\ndriver = "ssd1309"', "display.driver", "'ssd1309' is not one of ssd1306"),
         ('[camera]\nsource = "usb"', "camera.source", "'usb' is not a camera source"),
         ('[camera]\nsource = "opencv:first"', "camera.source", "'opencv:first' is not a camera"),

@@ -19,7 +19,7 @@ def test_the_coach_shows_the_searchs_top_three_with_chances(catalog: Catalog) ->
     state = replay_record(lines, catalog)[-1]
     view = coach_view(state, QUICK, 2, seconds=None)
     answer = suggest(state, QUICK, 2)
-    assert view.title == "Coach" and view.subtitle == "Best moves for Ben"  # the setup names p2 Ben
+    assert view.title == "Coach" and view.subtitle == "Ben to play"  # the setup names p2 Ben
     assert len(view.options) == 3
     for option, move in zip(view.options, answer.moves, strict=False):
         assert option.detail == f"{round(100 * move.win)}%"

@@ -31,6 +31,7 @@ from companion.device.views import (
 )
 from companion.device.words import (
     BACK_TITLE,
+    BOX,
     GUIDED_SKIP,
     GUILD_BACK,
     IDLE_HINT,
@@ -38,7 +39,9 @@ from companion.device.words import (
     PLAIN_BACK,
     REVEAL_ASK,
     REVEAL_TITLE,
+    SEE_BOTH,
     SEE_PHONE,
+    THINKING,
     already_read,
 )
 
@@ -67,6 +70,21 @@ SCREENS: dict[str, View] = {
         0,
         ("P1", "P2"),
         hint=HINT,
+    ),
+    "idle_solo_box": IdleView(
+        1, 17, BOX, (7, 4), 1, ALL_LOOT, PRICES, 1, ("P1", "P2"), hint="build Lumber Yard"
+    ),
+    "idle_solo_box_wonder": IdleView(
+        2,
+        9,
+        BOX,
+        (5, 11),
+        -2,
+        ALL_LOOT,
+        PRICES,
+        1,
+        ("P1", "P2"),
+        hint="Pyramids with Stable",
     ),
     "idle_age_2": IdleView(
         2, 13, "Ben", (12, 4), 4, ALL_LOOT[:3], PRICES, 1, ("Ann", "Ben"), hint=HINT
@@ -207,6 +225,18 @@ SCREENS: dict[str, View] = {
     ),
     "undo": MessageView("Undo?", ("Ann builds Lumber Yard", "select: undo it", "left/right: keep")),
     "help": HelpView(BUTTON_MAP, pairing="482193", phone=SEE_PHONE),
+    "help_coach": HelpView(BUTTON_MAP, pairing="482193", phone=SEE_BOTH),
+    "coach_thinking": MessageView("Coach", (THINKING,)),
+    "coach_top_three": ChoiceView(
+        "Coach",
+        "Player 2 to play",
+        (
+            Option("Discard Stone Pit", "79%", note="coins"),
+            Option("Discard Theater", "76%", note="coins"),
+            Option("Circus Maximus with Baths", "73%", note="extra turn"),
+        ),
+        0,
+    ),
     "phone": PhoneView("http://192.168.1.23:8000/", "482193"),
     "new_game": MessageView("New game?", NEW_GAME_QUESTION),
     "end_civilian": EndView("Ben", "civilian", (59, 64), URL),

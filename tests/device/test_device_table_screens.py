@@ -90,7 +90,8 @@ def test_the_help_screen_leads_to_the_phone_page(catalog: Catalog) -> None:
     idle = UiState(mode=Mode.IDLE, events=1)
     helped = step(idle, state, Press("right", long=True), PHONE)
     assert isinstance(helped.view, HelpView)
-    assert (helped.view.pairing, helped.view.phone) == ("482193", "right: address and QR")
+    # during a game the last line offers the coach too (left)
+    assert (helped.view.pairing, helped.view.phone) == ("482193", "left: coach  right: phone")
     phone = step(helped.ui, state, Press("right"), PHONE)
     assert isinstance(phone.view, PhoneView)
     assert step(phone.ui, state, Press("left"), PHONE).ui.mode is Mode.IDLE

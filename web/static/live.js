@@ -33,3 +33,31 @@
   }
   later();
 })();
+
+// The coach on demand: opening it asks the search for the top three moves of the game now.
+(function () {
+  "use strict";
+  var coach = document.getElementById("coach");
+  if (!coach || !window.fetch) return;
+  var answer = coach.querySelector(".coach-answer");
+  var list = coach.querySelector(".coach-moves");
+  coach.addEventListener("toggle", function () {
+    if (!coach.open) return;
+    answer.textContent = "Thinking\u2026";
+    list.textContent = "";
+    fetch(coach.dataset.url, { cache: "no-store" }).then(function (r) {
+      if (!r.ok) throw new Error(r.status);
+      return r.json();
+    }).then(function (d) {
+      answer.textContent = d.message || d.name + " to play";
+      d.moves.forEach(function (m) {
+        var item = document.createElement("li");
+        item.textContent = m.label + " \u2014 " + Math.round(100 * m.win) + "%" +
+          (m.reason ? " (" + m.reason + ")" : "");
+        list.appendChild(item);
+      });
+    }).catch(function () {
+      answer.textContent = "The coach did not answer; try again.";
+    });
+  });
+})();

@@ -1,0 +1,94 @@
+"""Solo: the box plays one side (`solo = "p1"` or `"p2"` in the configuration).
+
+When the box is to act, the run loop asks the search for its move on a worker thread
+(`wanted` says which answer is needed; `box_move` is the search). The idle screen then says
+what the box takes and what it does with it ("Box: build Lumber Yard"); the human moves the
+physical card and scans it, and that scan confirms the box's move (`check_scan`); another card
+is refused in one line. A decision of the rules for the box (progress token, destroy,
+Mausoleum, Great Library after its draw is scanned, who begins the next age) shows the box's
+answer as the only option, and select confirms it. The box's move needs the deal of the age
+(a record's `deal`, given through the loop); until it is known the screen says so. Pure: no
+I/O, no clock.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from companion.device import words
+from companion.device.ui import Context, Mode, UiState
+from companion.engine.cards import TokenId
+from companion.engine.events import Event
+from companion.engine.rules import library_draw
+from companion.engine.state import GameState, PendingKind, Phase
+from companion.search.determinize import needs_deal
+from companion.search.player import Level, NoDecision, suggest
+from companion.search.policy import acting_player
+
+__all__ = ["Wanted", "box_acts", "box_move", "check_scan", "hint", "table_known", "wanted"]
+
+
+@dataclass(frozen=True, slots=True)
+class Wanted:
+    """An answer the box needs: after `events` effective events, with the Great Library
+    tokens `drawn` (empty for any other move)."""
+
+    events: int
+    drawn: tuple[str, ...] = ()
+
+
+def box_acts(state: GameState, ctx: Context) -> bool:
+    """Whether the box plays the side that acts now."""
+    if ctx.box is None or state.phase is not Phase.PLAYING or state.finished:
+        return False
+    return acting_player(state) is ctx.box
+
+
+def wanted(ui: UiState, state: GameState, ctx: Context) -> Wanted | None:
+    """The answer the box needs on the screen `ui`, if any (None: not the box's turn, or a
+    Great Library draw still being scanned)."""
+    if not box_acts(state, ctx):
+        return None
+    pending = state.pending
+    if pending is not None and pending.kind is PendingKind.GREAT_LIBRARY:
+        base = ui.under if ui.under is not None else ui
+        if base.mode is not Mode.PROMPT or len(base.tokens) < library_draw(state):
+            return None
+        return Wanted(ctx.events, base.tokens)
+    if pending is None and not table_known(state):
+        return None
+    return Wanted(ctx.events)
+
+
+def table_known(state: GameState) -> bool:
+    """Whether the structure of the age is known (its deal), which the box's move needs."""
+    return state.structure is not None and not needs_deal(state)
+
+
+def box_move(state: GameState, want: Wanted, level: Level, seed: int = 0) -> Event | None:
+    """The box's move: the search's best answer (None when it has none, e.g. no deal)."""
+    drawn: Sequence[TokenId] | None = tuple(TokenId(t) for t in want.drawn) or None
+    try:
+        return suggest(state, level, seed, seconds=None, drawn=drawn).moves[0].event
+    except NoDecision:
+        return None
+
+
+def hint(state: GameState, ctx: Context) -> str:
+    """The idle screen's line on the box's turn: its move, or that it thinks."""
+    if ctx.box_move is None:
+        return words.THINKING if table_known(state) else words.BOX_NEEDS_TABLE
+    return words.box_move(words.Voice.oled(state, ctx.language), ctx.box_move)
+
+
+def check_scan(state: GameState, ctx: Context, card: str) -> Event | str:
+    """A scan on the box's turn: the box's move when it is the box's card, else a refusal."""
+    voice = words.Voice.oled(state, ctx.language)
+    move = ctx.box_move
+    if move is None:
+        return words.BOX_THINKING if table_known(state) else words.BOX_NEEDS_TABLE
+    wanted_card = getattr(move, "card", None)
+    if card != wanted_card:
+        return words.refusal(voice.name(card), words.box_takes(voice.name(str(wanted_card))))
+    return move
