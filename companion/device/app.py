@@ -33,9 +33,10 @@ from companion.device.controller import Context, Input, Press, Scan, Status, Ste
 from companion.device.family_scan import BaseGameScan, Reading
 from companion.engine.cards import Catalog
 from companion.engine.events import Event, IllegalEvent, event_from_record, event_to_record
-from companion.engine.state import Player
+from companion.engine.state import Phase, Player
 from companion.records.game import SCREEN_KEY, Game
 from companion.records.journal import Journal, JournalError
+from companion.records.players import recent_names
 from companion.search.player import LEVELS, Level
 from hardware.buttons import Buttons
 from hardware.faults import Health, Reconnecting, StuckButtonGuard
@@ -138,6 +139,7 @@ class App:
         self._solo = solo
         self._box_asked: tuple[int, solo_rules.Wanted] | None = None  # the search running
         self._box: BoxMoved | None = None  # its answer
+        self._known: tuple[str, ...] | None = None  # recent_names, read once per setup
         self.pairing = ""
         self.game = Game.resume_or_start(catalog, journal)
         self._events = self._load_events()
@@ -176,7 +178,18 @@ class App:
             guided=self.guided,
             coach=self._coach.view if self._coach and self._fresh(self._coach) else None,
             box=self._solo[0] if self._solo is not None else None,
+            known=self._known_players() if self.state.phase is Phase.SETUP else (),
         )
+
+    def _known_players(self) -> tuple[str, ...]:
+        """The remembered players, the most recent first (read once per setup)."""
+        if self._known is None:
+            try:
+                self._known = tuple(recent_names(self.journal))
+            except JournalError as failed:  # the sides can still be unnamed
+                log.error("journal refused the players: %s", failed)
+                return ()
+        return self._known
 
     def _fresh(self, answer: Coached | None) -> bool:
         """Whether a coach answer belongs to the latest request and the game as it is now."""
@@ -230,6 +243,7 @@ class App:
                 self._show(self._screen(None))
             return
         if isinstance(given, Call):
+            self._known = None  # a page may have added or renamed a player
             try:
                 given.result.append(given.action(self))
             except Exception as error:  # handed back to the page's thread
@@ -314,6 +328,13 @@ class App:
         self._events.append(step.event)
         if self._on_event is not None:
             self._on_event(event_to_record(step.event))
+        if step.names:  # the sides named on the ready screen: as the phone names them
+            self._known = None
+            try:
+                self.game.name_players(step.names)
+            except JournalError as failed:  # the setup is kept; the phone can name them later
+                log.error("journal refused the names: %s", failed)
+                return replace(step, ui=replace(step.ui, notice=words.NOT_NAMED))
         return step
 
     def _undo(self, step: Step) -> Step:

@@ -38,6 +38,7 @@ from companion.engine.rules import (
 from companion.engine.state import GameState, PendingKind, Player
 
 REVEALED_PER_ROUND = 4  # the draft reveals 4 wonders a round
+NAMING = "players"  # the ready screen's option that opens the name list
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,7 +74,9 @@ def options(ui: UiState, state: GameState, context: Context | None = None) -> li
         case Mode.DRAFT if len(ui.revealed) == REVEALED_PER_ROUND:
             return [Choice(voice.name(w), value=w) for w in ui.revealed if w not in ui.picks]
         case Mode.START:
-            return [Choice("Start the game", value="start")]
+            return [Choice("Start the game", value="start"), Choice(words.PLAYERS, value=NAMING)]
+        case Mode.PLAYERS:
+            return name_options(ui, ctx)
         case Mode.CARD if ui.card is not None:
             return card_options(state, CardId(ui.card), voice)
         case Mode.PROMPT if box_acts(state, ctx) and not is_library_draw(ui, state):
@@ -84,6 +87,14 @@ def options(ui: UiState, state: GameState, context: Context | None = None) -> li
         case Mode.GUIDED:
             return guided_options(ui, state)
     return []
+
+
+def name_options(ui: UiState, ctx: Context) -> list[Choice]:
+    """The names a side can take: the remembered players, the most recent first (without the
+    one the other side took), then unnamed."""
+    taken = ui.names[0] if ui.naming == 1 else ""
+    named = [Choice(name, value=name) for name in ctx.known if name != taken]
+    return [*named, Choice(words.UNNAMED, value="")]
 
 
 def guided_options(ui: UiState, state: GameState) -> list[Choice]:
@@ -214,7 +225,7 @@ def setup_event(ui: UiState, catalog: Catalog) -> Setup:
         first_player=ui.first,
         progress_tokens=tuple(TokenId(t) for t in ui.tokens),
         wonders=(tuple(WonderId(w) for w in p1), tuple(WonderId(w) for w in p2)),
-        players=DEFAULT_NAMES,
+        players=ui.names,  # "" for an unnamed side: "Player 1" is never a remembered player
     )
 
 

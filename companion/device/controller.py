@@ -22,6 +22,7 @@ from dataclasses import dataclass, replace
 
 from companion.device import guided, present, solo, words
 from companion.device.choices import (
+    NAMING,
     REVEALED_PER_ROUND,
     Choice,
     card_options,
@@ -104,8 +105,10 @@ class Step:
     """The outcome of one input: the next UI state, its screen, and an event to submit.
 
     `undo` asks the run loop to undo the last confirmed event (then `undone` gives the
-    screen); `new_game` asks it to start the next game after a finished one; `coach` asks it
-    to search for the coach's advice off the loop (the screen says "Thinking..." until then).
+    screen); `names` asks it to name the game's players once the setup is in the journal
+    (as the phone's naming does); `new_game` asks it to start the next game after a finished
+    one; `coach` asks it to search for the coach's advice off the loop (the screen says
+    "Thinking..." until then).
     """
 
     ui: UiState
@@ -114,6 +117,7 @@ class Step:
     undo: bool = False
     new_game: bool = False
     coach: bool = False  # asks the run loop to start the coach's search
+    names: dict[str, str] | None = None  # the setup's named sides ("p1"/"p2"), to name the game
 
     def refused(self, reason: str, state: GameState, context: Context) -> Step:
         """The step when the journal's game refused `event`: the screen says why."""
@@ -167,7 +171,14 @@ def resume(saved: UiState | None, state: GameState, context: Context) -> UiState
     if saved is None or saved.events != context.events:
         return initial(state, context)
     expected = settle(state, context, skipped=saved.skipped).mode
-    setup_modes = {Mode.FIRST_PLAYER, Mode.WONDER_SETUP, Mode.DRAFT, Mode.TOKENS, Mode.START}
+    setup_modes = {
+        Mode.FIRST_PLAYER,
+        Mode.WONDER_SETUP,
+        Mode.DRAFT,
+        Mode.TOKENS,
+        Mode.START,
+        Mode.PLAYERS,
+    }
     base = saved.under.mode if saved.under is not None else saved.mode
     if base in (Mode.FEEDBACK, Mode.CARD) and expected in (Mode.IDLE, Mode.PROMPT, Mode.END):
         return saved
@@ -290,8 +301,10 @@ def setup_screens(event: Setup, catalog: Catalog) -> UiState | None:
             picks = tuple(wonders[picker].pop(0) for picker in draft_pickers(catalog.rules, first))
         except IndexError:
             return None
-    ui = UiState(mode=Mode.START, first=first, picks=picks, tokens=tuple(event.progress_tokens))
-    return ui if setup_event(ui, catalog) == replace(event, players=DEFAULT_NAMES) else None
+    names = tuple("" if name in DEFAULT_NAMES else name for name in event.players)
+    ui = UiState(mode=Mode.START, first=first, picks=picks, tokens=tuple(event.progress_tokens),
+                 names=(names[0], names[1]))  # fmt: skip
+    return ui if setup_event(ui, catalog) == replace(event, players=ui.names) else None
 
 
 def _long_press(ui: UiState, state: GameState, name: str, ctx: Context) -> Step:
@@ -344,6 +357,10 @@ def _back(ui: UiState, state: GameState, ctx: Context) -> Step:
             return _show(replace(ui, mode=Mode.WONDER_SETUP, cursor=0), state, ctx)
         case Mode.START:
             return _show(replace(ui, mode=Mode.TOKENS, tokens=ui.tokens[:-1]), state, ctx)
+        case Mode.PLAYERS if ui.naming:
+            return _show(replace(ui, naming=0, cursor=0), state, ctx)
+        case Mode.PLAYERS:
+            return _show(replace(ui, mode=Mode.START, cursor=1), state, ctx)
         case Mode.GUIDED if ui.dealt:
             return _show(replace(ui, dealt=ui.dealt[:-1], cursor=0), state, ctx)
     return _show(ui, state, ctx)
@@ -376,8 +393,18 @@ def _local_choice(ui: UiState, state: GameState, value: str, ctx: Context) -> St
                          state, ctx)  # fmt: skip
         case Mode.DRAFT:
             return _show(_pick_wonder(ui, state.catalog, value), state, ctx)
+        case Mode.START if value == NAMING:
+            return _show(replace(ui, mode=Mode.PLAYERS, naming=0, cursor=0), state, ctx)
         case Mode.START:
-            return _confirm(ui, state, setup_event(ui, state.catalog), ctx)
+            step = _confirm(ui, state, setup_event(ui, state.catalog), ctx)
+            named = {seat: name for seat, name in zip(("p1", "p2"), ui.names, strict=True) if name}
+            return replace(step, names=named) if step.event and named else step
+        case Mode.PLAYERS:
+            names = (value, ui.names[1]) if ui.naming == 0 else (ui.names[0], value)
+            if ui.naming == 0:
+                return _show(replace(ui, names=names, naming=1, cursor=0), state, ctx)
+            return _show(replace(ui, mode=Mode.START, names=names, naming=0, cursor=0),
+                         state, ctx)  # fmt: skip
         case Mode.PROMPT:  # the Great Library: a token drawn
             return _show(replace(ui, tokens=(*ui.tokens, value), cursor=0), state, ctx)
         case Mode.GUIDED if value == guided.SKIP:
@@ -420,7 +447,7 @@ def _scan(ui: UiState, state: GameState, card: str | None, ctx: Context) -> Step
             tokens = (*ui.tokens, card)
             mode = Mode.START if len(tokens) == catalog.rules.tokens_on_board else Mode.TOKENS
             return _show(replace(ui, tokens=tokens, mode=mode, cursor=0), state, ctx)
-        case Mode.FIRST_PLAYER | Mode.WONDER_SETUP | Mode.START:
+        case Mode.FIRST_PLAYER | Mode.WONDER_SETUP | Mode.START | Mode.PLAYERS:
             return _notice(ui, state, ctx, words.FINISH_SETUP)
         case Mode.END:
             return _notice(ui, state, ctx, words.GAME_OVER)

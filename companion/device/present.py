@@ -205,7 +205,9 @@ def _titles(ui: UiState, state: GameState, ctx: Context) -> tuple[str, str]:
             count = state.catalog.rules.tokens_on_board
             return "Progress tokens", f"Scan token {len(ui.tokens) + 1}/{count}"
         case Mode.START:
-            return "Ready", "Player 1 vs Player 2"
+            return "Ready", words.versus(ui.names)
+        case Mode.PLAYERS:
+            return words.PLAYERS, words.who_is(ui.naming)
         case Mode.CARD if ui.card is not None:
             money = state.city(state.current).coins
             return name(ui.card), f"{player_name(state, state.current)}: {coins(money)}"

@@ -65,7 +65,8 @@ class Mode(StrEnum):
     WONDER_SETUP = "wonder_setup"  # setup: draft or first-game sets
     DRAFT = "draft"  # setup: scan the 4 revealed wonders, then pick
     TOKENS = "tokens"  # setup: scan the 5 progress tokens on the board
-    START = "start"  # setup: confirm the whole setup
+    START = "start"  # setup: confirm the whole setup (or name the players first)
+    PLAYERS = "players"  # setup: pick a side's name from the remembered players
     GUIDED = "guided"  # the start of an age: scan its face-up cards (companion.device.guided)
     REVEAL = "reveal"  # a card was uncovered: turn it up and scan it
     IDLE = "idle"  # waiting for a card
@@ -101,6 +102,8 @@ class UiState:
     until: float | None = None  # feedback: Tick time when it gives way
     dealt: tuple[str, ...] = ()  # guided entry: what was entered (`GuidedDeal.entries`)
     skipped: int = 0  # the age whose guided entry the players skipped (0: none)
+    names: tuple[str, str] = ("", "")  # setup: the players' names ("": unnamed)
+    naming: int = 0  # setup: the side whose name is being picked (0: Player 1, 1: Player 2)
     notice: str = ""  # one-line reason for the last refusal
     status: str = ""  # a hardware problem, e.g. "camera lost"
     under: UiState | None = None
@@ -119,6 +122,8 @@ class UiState:
             "lines": list(self.lines),
             "dealt": list(self.dealt),
             "skipped": self.skipped,
+            "names": list(self.names),
+            "naming": self.naming,
             "notice": self.notice,
             "under": None if self.under is None else self.under.to_json(),
             "events": self.events,
@@ -144,12 +149,20 @@ class UiState:
                 lines=tuple(str(x) for x in raw["lines"]),
                 dealt=tuple(str(x) for x in raw.get("dealt", ())),
                 skipped=int(raw.get("skipped", 0)),
+                names=_names(raw.get("names", ("", ""))),
+                naming=int(raw.get("naming", 0)) % 2,
                 notice=str(raw["notice"]),
                 under=None if under is None else cls.from_json(under),
                 events=int(raw["events"]),
             )
         except (KeyError, TypeError, AttributeError) as bad:
             raise ValueError(f"not a saved screen state: {bad}") from None
+
+
+def _names(raw: Any) -> tuple[str, str]:
+    """The two saved names of the setup ("" unnamed)."""
+    first, second = (str(name) for name in raw)  # ValueError: not two names
+    return first, second
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,7 +172,9 @@ class Context:
     phone pages' address and their pairing code (empty when the pages are not served), and
     whether each age's structure is entered by guided scans (`guided`); the coach's answer
     once the run loop's worker has it (None: still thinking); in a solo game the box's side and
-    its move now (companion/device/solo.py)."""
+    its move now (companion/device/solo.py); in setup, the remembered players to name the
+    sides from, the most recent first (`companion.records.players.recent_names`, read by the
+    run loop: the controller never opens the journal)."""
 
     language: str = "en"
     last: Event | None = None
@@ -171,3 +186,4 @@ class Context:
     coach: ChoiceView | None = None
     box: Player | None = None  # solo: the side the box plays
     box_move: Event | None = None  # solo: the box's move now, once the search has it
+    known: tuple[str, ...] = ()  # setup: the remembered players, the most recent first

@@ -41,6 +41,8 @@ VICTORIES = {
 
 # --- what to do next ------------------------------------------------------------------------
 
+PLAYERS = "Players"  # the ready screen's option to name the players, and its title
+UNNAMED = "unnamed"  # the last name offered: the side plays without a name
 IDLE_HINT = "scan a card"  # after the player's name: "Ann: scan a card"
 SEE_PHONE = "right: address and QR"  # on the button map, under the pairing code
 SEE_COACH = "left: coach"  # on the button map during a game
@@ -66,6 +68,7 @@ GAME_OVER = "The game is over"
 SETUP_UNDONE = "Setup undone"
 NOT_SAVED = "Journal error: not saved"
 NOT_UNDONE = "Journal error: not undone"
+NOT_NAMED = "Journal error: not named"
 NOT_A_TOKEN = "not a progress token"
 NOT_A_WONDER = "not a wonder"
 NOT_AN_AGE_CARD = "not an age card"
@@ -209,6 +212,21 @@ def player_names(state: GameState, given: Mapping[str, str] | None = None) -> tu
         chosen.get("p1") or state.names[0] or DEFAULT_NAMES[0],
         chosen.get("p2") or state.names[1] or DEFAULT_NAMES[1],
     )
+
+
+def sides(names: tuple[str, str]) -> tuple[str, str]:
+    """The names of a new game's sides: an unnamed one ("") is Player 1 / Player 2."""
+    return names[0] or DEFAULT_NAMES[0], names[1] or DEFAULT_NAMES[1]
+
+
+def versus(names: tuple[str, str]) -> str:
+    """The two sides of a new game: "Ann vs Player 2"."""
+    return " vs ".join(sides(names))
+
+
+def who_is(side: int) -> str:
+    """The question of the name list: "Who is Player 1?"."""
+    return f"Who is {DEFAULT_NAMES[side]}?"
 
 
 def player_name(state: GameState, player: Player) -> str:

@@ -7,7 +7,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from companion.device.app import App, open_journal
-from companion.device.controller import DEFAULT_NAMES, Mode
+from companion.device.controller import Mode
 from companion.device.playback import Camera, FrameRecorder, TablePlayer, play, read_record
 from companion.engine.cards import Catalog
 from companion.engine.events import Deal, Reveal, Setup, event_to_record
@@ -21,7 +21,7 @@ def test_a_game_entered_by_guided_scans_ends_in_the_journal_as_recorded(
     recorded = read_record(RECORD)
     first = recorded[0]
     assert isinstance(first, Setup)
-    events = [replace(first, players=DEFAULT_NAMES), *recorded[1:]]  # the box names no one
+    events = [replace(first, players=("", "")), *recorded[1:]]  # the box names no one
     recorder = FrameRecorder(tmp_path / "frames")
     app = App(catalog, open_journal(tmp_path / "journal.sqlite"), recorder, guided=True)
     camera = Camera()

@@ -14,9 +14,12 @@ import pytest
 from luma.core.device import dummy
 from PIL import Image, ImageChops
 
+from companion.catalog import default_catalog
+from companion.device import present
 from companion.device.family_scan import Reading, base_game_cards
 from companion.device.family_scan import view as reading_view
 from companion.device.screens import render
+from companion.device.ui import Context, Mode, UiState
 from companion.device.views import (
     BUTTON_MAP,
     ChoiceView,
@@ -44,6 +47,7 @@ from companion.device.words import (
     THINKING,
     already_read,
 )
+from companion.engine.rules import new_game
 
 REFERENCE = Path(__file__).parent / "reference"
 PRICES = (("wood", 2), ("clay", 3), ("stone", 2), ("glass", 4), ("papyrus", 1))
@@ -57,8 +61,19 @@ CARD_OPTIONS = (
 )
 URL = "http://192.168.1.23:8000/games/12/score"
 HINT = IDLE_HINT
+SETUP = new_game(default_catalog())
+KNOWN = ("Ben", "Ann", "Konstantina Alexandrou", "Cleo")  # remembered, most recent first
 
 SCREENS: dict[str, View] = {
+    # the presenter's own screens: the ready screen with named sides, and Player 2's name list
+    "setup_ready_named": present.view(
+        UiState(mode=Mode.START, names=("Ann", "Konstantina Alexandrou")), SETUP, Context()
+    ),
+    "setup_players": present.view(
+        UiState(mode=Mode.PLAYERS, names=("Ann", ""), naming=1, cursor=1),
+        SETUP,
+        Context(known=KNOWN),
+    ),
     "idle_start": IdleView(
         1,
         20,
