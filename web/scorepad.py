@@ -137,14 +137,7 @@ def pad_json() -> Response:
 def score() -> Response:
     """Score the sheet in the body: `scorepad --json`'s object plus the reasons of every
     number; 422 with the one-line refusal for a sheet that cannot be a real game."""
-    if not request.is_json:
-        raise BadRequest("Send the sheet as JSON (Content-Type: application/json)")
-    try:
-        sheet = request.get_json(silent=True)
-    except RecursionError:
-        sheet = None
-    if sheet is None:
-        raise BadRequest("The body is not JSON")
+    sheet = _sheet_body()
     try:
         scored = score_sheet(default_family_catalog(), sheet)
     except SheetError as refused:
@@ -156,6 +149,7 @@ def score() -> Response:
 
 
 def _sheet_body() -> Any:
+    """The JSON sheet in the request's body (400 for anything else)."""
     if not request.is_json:
         raise BadRequest("Send the sheet as JSON (Content-Type: application/json)")
     try:
