@@ -139,9 +139,7 @@ def _units(values: Amounts) -> list[str]:
 
 
 def _cost(cost: Cost) -> str:
-    parts = ([f"{cost.coins} coin{'s' if cost.coins > 1 else ''}"] if cost.coins else []) + _units(
-        cost.resources
-    )
+    parts = ([coins(cost.coins)] if cost.coins else []) + _units(cost.resources)
     return ", ".join(parts) or "free"
 
 

@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 from companion.catalog import default_catalog
+from companion.device.words import coins
 from companion.engine.state import GameState, Player
 from companion.records.reader import RecordRefused, read_record_file, read_records
 from companion.records.replay import replay, state_to_json
@@ -65,7 +66,7 @@ def describe(state: GameState) -> str:
         city = data["players"][player.value]
         score = city["score"]
         lines.append(
-            f"{player.value} {city['name'] or ''}: {city['coins']} coins, "
+            f"{player.value} {city['name'] or ''}: {coins(city['coins'])}, "
             f"{len(city['cards'])} cards, {len(city['wonders_built'])} wonders, "
             f"tokens {', '.join(city['progress_tokens']) or '-'}; score {score['total']}"
         )
