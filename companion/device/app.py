@@ -27,9 +27,21 @@ from PIL import Image
 
 from companion.config import Config, is_raspberry_pi
 from companion.device import controller, family_scan, present, words
+from companion.device import overhead as overhead_rules
 from companion.device import solo as solo_rules
 from companion.device.coach import coach_view
-from companion.device.controller import Context, Input, Press, Scan, Status, Step, Tick, UiState
+from companion.device.controller import (
+    Context,
+    Input,
+    Mode,
+    Press,
+    Scan,
+    Status,
+    Step,
+    Table,
+    Tick,
+    UiState,
+)
 from companion.device.family_scan import BaseGameScan, Reading
 from companion.engine.cards import Catalog
 from companion.engine.events import Event, IllegalEvent, event_from_record, event_to_record
@@ -61,6 +73,16 @@ class Display(Protocol):
 @dataclass(frozen=True, slots=True)
 class NewGame:
     """Input: start a new game (after a finished one)."""
+
+
+@dataclass(frozen=True, slots=True)
+class TableFrame:
+    """Input: the overhead camera's reading of one frame of age `age`'s structure (per
+    position a card id, "back", "empty" or None), captured at `at` (perf_counter)."""
+
+    slots: tuple[str | None, ...]
+    age: int
+    at: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +135,7 @@ class App:
         *,
         language: str = "en",
         guided: bool = False,
+        overhead: bool = False,
         score_url: Callable[[int], str] = lambda game_id: "",
         phone_url: str = "",
         on_event: Callable[[Mapping[str, Any]], object] | None = None,
@@ -127,6 +150,10 @@ class App:
         self.display = display
         self.language = language
         self.guided = guided
+        self.overhead = overhead
+        self.watch = overhead_rules.Watch()  # the overhead readings, to tables once they agree
+        self.table: Table | None = None  # the last table the overhead camera gave
+        self.table_latencies: list[float] = []  # first clear frame to the screen, seconds
         self._score_url = score_url
         self.phone_url = phone_url
         self._on_event = on_event
@@ -176,6 +203,7 @@ class App:
             pairing=self.pairing,
             phone_url=self.phone_url if self.pairing else "",
             guided=self.guided,
+            overhead=self.overhead,
             coach=self._coach.view if self._coach and self._fresh(self._coach) else None,
             box=self._solo[0] if self._solo is not None else None,
             known=self._known_players() if self.state.phase is Phase.SETUP else (),
@@ -230,8 +258,17 @@ class App:
         self._show(self._screen(None))  # a reading of cities resumes on its own screen
         self._ask_box()
 
-    def handle(self, given: Input | BaseGameScan | NewGame | Call | Coached | BoxMoved) -> None:
+    def handle(
+        self, given: Input | BaseGameScan | NewGame | Call | Coached | BoxMoved | TableFrame
+    ) -> None:
         """One input: step, submit or undo, remember the screen, show it."""
+        if isinstance(given, TableFrame):  # a table once frames in a row agree
+            table = self.watch.frame(given.slots, given.age, given.at)
+            if table is not None and self.overhead:
+                self.handle(table)
+            return
+        if isinstance(given, Table):
+            self.table = given
         if isinstance(given, Coached):
             if self._fresh(given):  # else the game moved on or another request followed
                 self._coach = given
@@ -264,14 +301,18 @@ class App:
             return
         if isinstance(given, BaseGameScan):  # a base-game sticker in a Duel: a foreign code
             given = Scan(None, at=given.at)
+        before = self.ui.mode
         step = controller.step(self.ui, self.state, given, self.context())
+        recorded = False
         if step.undo:
             step = self._undo(step)
         elif step.new_game:
             self.new_game()
             return
         elif step.event is not None:
+            events = len(self._events)
             step = self._submit(step)
+            recorded = len(self._events) > events
         self.ui = step.ui
         self._remember()
         self._show(self._screen(step.view))
@@ -280,6 +321,11 @@ class App:
         self._ask_box()
         if isinstance(given, Scan) and given.at is not None:
             self.latencies.append(time.perf_counter() - given.at)
+        if isinstance(given, Table) and given.at is not None and self.ui.mode is not before:
+            self.table_latencies.append(time.perf_counter() - given.at)
+        ended = before is Mode.FEEDBACK and self.ui.mode is not Mode.FEEDBACK
+        if self.overhead and self.table is not None and (recorded or ended):
+            self.handle(replace(self.table, at=None))  # what the table shows after it
 
     def _ask_coach(self) -> None:
         """Start the coach's search on the state now; its answer comes back as `Coached`."""
