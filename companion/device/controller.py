@@ -573,8 +573,13 @@ def _table(ui: UiState, state: GameState, table: Table, ctx: Context) -> Step:
             step = replace(step, ui=told, view=present.view(told, after, ctx))
         return step
     proposed = ui.mode is Mode.CARD and ui.card is not None
-    if len(seen.left) > 1:
-        return _notice(ui, state, ctx, words.cards_gone(len(seen.left)))
+    if len(seen.left) > 1:  # a hand in view, unless two cards are seen gone
+        many = len(seen.bare) > 1
+        return (
+            _notice(ui, state, ctx, words.cards_gone(len(seen.bare)))
+            if many
+            else _show(shown, state, ctx)
+        )
     if not seen.left:  # nothing gone; a proposed card seen back in its place is withdrawn
         back = proposed and ui.card in table.slots
         return _show(_next(ui, state, ctx) if back else shown, state, ctx)

@@ -7,9 +7,11 @@ hand over it, a sticker not read). A `Watch` keeps the readings of the frames in
 gives a `Table` input to the controller once `agree` frames in a row say the same about every
 position, and that differs from the last one given: a hand moving
 over the table changes what is seen from frame to frame, so it gives nothing until it has
-left (or rests for as long). A card has left the structure when its position is seen bare
-("empty"); a position the reader cannot tell (a hand over it, a sticker not read) changes
-nothing.
+left (or rests for as long). The `Table` carries the positions where a card was seen in
+an earlier table of the age (`seen`): a card has left the structure when its position is
+seen bare ("empty"), or cannot be told where the card was seen before. One card gone is
+proposed; more than one is a hand still in view (or cards moved at once: when two positions
+are seen bare, the box asks to put one back).
 
 `what_left` says what a table means for the game: the cards turned face up and read (each
 becomes a `reveal`, recorded without anyone asking), and the positions whose card has left
@@ -84,10 +86,12 @@ def offers(state: GameState, voice: Voice) -> tuple[Offer, ...]:
 @dataclass(frozen=True, slots=True)
 class Seen:
     """What a table means for the game now: a reveal to record (the first card turned face
-    up and read), and the positions whose card has left the structure (seen bare)."""
+    up and read), the positions whose card has left the structure, and which of those were
+    seen bare ("empty", not only unseen)."""
 
     reveal: Reveal | None = None
     left: tuple[int, ...] = ()
+    bare: tuple[int, ...] = ()
 
 
 def what_left(state: GameState, table: Table) -> Seen:
@@ -100,8 +104,13 @@ def what_left(state: GameState, table: Table) -> Seen:
         slot = table.slots[index]
         if slot not in (None, "back", "empty") and state.catalog.is_card(slot):
             return Seen(reveal=Reveal(index, CardId(slot)))
-    cards = structure.cards
-    return Seen(left=tuple(i for i, c in enumerate(cards) if c and table.slots[i] == "empty"))
+    slots = table.slots
+    left = tuple(
+        i
+        for i, card in enumerate(structure.cards)
+        if card is not None and (slots[i] == "empty" or (slots[i] is None and i in table.seen))
+    )
+    return Seen(left=left, bare=tuple(i for i in left if slots[i] == "empty"))
 
 
 def refusal(state: GameState, index: int, voice: Voice) -> str | None:
@@ -148,13 +157,14 @@ class Watch:
     _age: int = 0
     _row: list[tuple[tuple[str | None, ...], float | None]] = field(default_factory=list)
     _given: tuple[str | None, ...] | None = None
+    _seen: set[int] = field(default_factory=set)
     last: Table | None = None  # the last table given
 
     def frame(self, slots: Sequence[str | None], age: int, at: float | None = None) -> Table | None:
         """One frame's reading (`at`: when it was captured; the table's `at` is the capture
         of the first frame of the run that agreed, when the hand had left)."""
         if age != self._age:  # a new age: its structure is another one
-            self._age, self._row, self._given = age, [], None
+            self._age, self._row, self._given, self._seen = age, [], None, set()
         shape = tuple(slots)
         if not self._row or self._row[-1][0] != shape:
             self._row = []  # the run of frames agreeing starts again here
@@ -164,5 +174,7 @@ class Watch:
         if shape == self._given:
             return None
         self._given = shape
-        self.last = Table(shape, age, self._row[0][1])  # at: when the run began
+        seen = frozenset(self._seen)  # before this table: a card not seen now was there
+        self._seen |= {i for i, slot in enumerate(shape) if slot not in (None, "empty")}
+        self.last = Table(shape, age, seen, self._row[0][1])  # at: when the run began
         return self.last

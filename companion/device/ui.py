@@ -56,11 +56,13 @@ class Tick:
 class Table:
     """The overhead camera's reading of age `age`'s structure once frames in a row agreed
     (companion.device.overhead.Watch): per position in layout order a card id, "back",
-    "empty" or None (cannot tell). `at` is when the frames began to agree (perf_counter),
-    for the latency benchmark."""
+    "empty" or None (cannot tell); `seen` the positions where a card was seen in an earlier
+    table of the age. `at` is when the frames began to agree (perf_counter), for the latency
+    benchmark."""
 
     slots: tuple[str | None, ...]
     age: int
+    seen: frozenset[int] = frozenset()
     at: float | None = field(default=None, compare=False)
 
 

@@ -120,6 +120,20 @@ def test_two_cards_gone_at_once_ask_for_one_back_and_a_hand_in_view_changes_noth
     assert hand.event is None and hand.ui.mode is Mode.IDLE and not hand.ui.notice
 
 
+def test_a_card_seen_before_and_not_seen_now_is_gone_unless_a_hand_hides_more(
+    catalog: Catalog,
+) -> None:
+    state = _played(catalog, 2)
+    everything = frozenset(range(20))  # the whole structure was seen in earlier tables
+    alone = replace(_table(state, p18=None), seen=everything)
+    assert _step(state, alone).ui.card == "garrison"  # only Garrison's place is not seen
+    hand = replace(_table(state, p17=None, p18=None, p19=None), seen=everything)
+    waiting = _step(state, hand)  # a hand over three cards seen before: wait, say nothing
+    assert waiting.ui.mode is Mode.IDLE and waiting.event is None and not waiting.ui.notice
+    # never seen there (the sticker was never read): not taken for gone
+    assert _step(state, _table(state, p18=None)).ui.mode is Mode.IDLE
+
+
 def test_a_proposed_card_put_back_withdraws_the_proposal(catalog: Catalog) -> None:
     state = _played(catalog, 2)
     proposed = _step(state, _table(state, p18="empty")).ui
@@ -188,8 +202,9 @@ def test_the_watch_gives_a_table_once_frames_in_a_row_agree_and_only_once() -> N
     assert watch.frame(still, 1, at=6.0) is None  # the same table is not given twice
     for at in (7.0, 8.0):
         assert watch.frame(hand, 1, at=at) is None
-    assert watch.frame(hand, 1, at=9.0) == Table(hand, 1)
-    # a new age starts afresh: the same reading of another structure is a new table
+    # the card seen at position 0 in the first table is "seen" in the next one
+    assert watch.frame(hand, 1, at=9.0) == Table(hand, 1, frozenset({0}))
+    # a new age starts afresh: nothing of its structure seen yet
     for at in (10.0, 11.0):
-        assert watch.frame(hand, 2, at=at) is None
-    assert watch.frame(hand, 2, at=12.0) == Table(hand, 2)
+        assert watch.frame(still, 2, at=at) is None
+    assert watch.frame(still, 2, at=12.0) == Table(still, 2)
