@@ -697,15 +697,27 @@ def start_buttons(config: Config, inbox: queue.Queue[Any], health: Health | None
         return None
 
 
-def start_scanner(config: Config, inbox: queue.Queue[Any], health: Health | None = None) -> Any:
+def start_scanner(
+    config: Config,
+    inbox: queue.Queue[Any],
+    health: Health | None = None,
+    *,
+    on_frame: Callable[[Any, list[Any], float], object] | None = None,
+    source: str | None = None,
+) -> Any:
     """The camera on its own thread (companion.vision.scanner): each sticker newly shown in the
     scan zone becomes a Scan on the queue; a lost camera is a Status, retried until it is back.
+    `on_frame` also gets every frame and its codes (the overhead reading); `source` is another
+    camera than the [camera] one (a separate overhead camera, at the reading's resolution).
     """
     from companion.vision.scanner import Scanner
     from companion.vision.tracker import Tracker
     from hardware.camera import open_source
 
     camera = config.camera
+    if source is not None:
+        width, height = OVERHEAD_SIZE
+        camera = replace(camera, source=source, width=width, height=height, fps=OVERHEAD_FPS)
 
     def on_status(problem: str | None) -> None:
         if health is not None:
@@ -726,9 +738,32 @@ def start_scanner(config: Config, inbox: queue.Queue[Any], health: Health | None
         tracker=Tracker(zone=camera.scan_zone),  # in fractions of each frame's real size
         fps=camera.fps,
         clock=time.perf_counter,  # Scan.at is a perf_counter time, for the latency benchmark
+        on_frame=on_frame,
     )
     scanner.start()
     return scanner
+
+
+OVERHEAD_SIZE = (2304, 1296)  # a separate overhead camera: Camera Module 3's 2304x1296 mode
+OVERHEAD_FPS = 4  # frames a second asked of it (the reading takes longer than a frame)
+
+
+def table_reader(
+    catalog: Catalog, decoder: str, age: Callable[[], int], post: Callable[[Any], object]
+) -> Callable[[Any, list[Any], float], None]:
+    """The overhead reading of each camera frame (on the camera's thread): the structure of
+    the age being played, read from the codes the scanner decoded, posted as a `TableFrame`."""
+    from companion.vision.decode import make_decoder
+    from companion.vision.structure import read_structure
+
+    spare = make_decoder(decoder)  # read_structure's own, unused: the codes are given
+
+    def on_frame(frame: Any, stickers: list[Any], captured: float) -> None:
+        now = age()
+        read = read_structure(frame, now, spare, catalog=catalog, stickers=stickers)
+        post(TableFrame(read.slots, now, captured))
+
+    return on_frame
 
 
 # --- the service ----------------------------------------------------------------------------
@@ -781,6 +816,7 @@ def run_service(config: Config, options: ServiceOptions | None = None) -> int:
     journal = open_journal(config.journal)
     display = open_display(config, health)
     app = App(catalog, journal, display, language=config.language, guided=config.guided,
+              overhead=config.overhead,
               score_url=score_url_for(lan_address(config.web.host), config.web.port),
               phone_url=phone_url_for(lan_address(config.web.host), config.web.port),
               on_event=opts.on_event, on_undo=opts.on_undo, post=inbox.put,
@@ -811,7 +847,16 @@ def run_service(config: Config, options: ServiceOptions | None = None) -> int:
         elif opts.keyboard and sys.stdin is not None and sys.stdin.isatty():
             restore = cbreak(sys.stdin)
             spawn("keyboard", read_keys, inbox, stop, sys.stdin)
-        scanner = start_scanner(config, inbox, health) if opts.camera and not opts.script else None
+        reader = table_reader(catalog, config.decoder, lambda: app.state.age, inbox.put)
+        one = config.overhead and not config.overhead_source  # one camera serves both
+        cameras = opts.camera and not opts.script
+        scanner = None
+        if cameras:
+            scanner = start_scanner(config, inbox, health, on_frame=reader if one else None)
+        above = None
+        if cameras and config.overhead and config.overhead_source:
+            above = start_scanner(config, queue.Queue(), health, on_frame=reader,
+                                  source=config.overhead_source)  # fmt: skip
         if opts.script is None:
             print(startup_message(config, server, buttons, app.pairing), file=sys.stderr)
 
@@ -830,8 +875,9 @@ def run_service(config: Config, options: ServiceOptions | None = None) -> int:
             watchdog.stopping()
             if buttons is not None:
                 buttons.close()
-            if scanner is not None:
-                scanner.stop()
+            for camera in (scanner, above):
+                if camera is not None:
+                    camera.stop()
             if server is not None:
                 server.close()
             restore()
@@ -862,6 +908,8 @@ def startup_message(config: Config, server: Any, buttons: Any, pairing: str) -> 
         f"  camera:  {config.camera.source}",
         f"  journal: {config.journal}",
     ]
+    if config.overhead:
+        lines.insert(4, f"  overhead: {config.overhead_source or config.camera.source}")
     if server is not None:
         lines.append(f"  phone:   {server.url}/  (pairing code {pairing})")
     return "\n".join(lines)

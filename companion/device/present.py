@@ -103,6 +103,8 @@ def view(ui: UiState, state: GameState, ctx: Context) -> View:
     if choices and seen:  # the options fill the screen: what was scanned goes on the bottom line
         scanned = "scanned: " + ", ".join(seen)
         choices = tuple(replace(c, note=c.note or scanned) for c in choices)
+    if ui.mode is Mode.GUIDED and ctx.overhead:  # the overhead camera reads the deal too
+        choices = tuple(replace(c, note=c.note or words.CAMERA_READS_DEAL) for c in choices)
     return ChoiceView(title, subtitle, choices, cursor, hint, seen, notice, status)
 
 

@@ -158,6 +158,7 @@ def turn_up(where: str) -> str:
 
 STILL_COVERED = "still covered"  # a card taken that was not accessible: "Baths: still covered"
 FINISH_CHOICE = "Finish the choice first"  # a card taken while a decision of the rules waits
+CAMERA_READS_DEAL = "or let the camera read it"  # under the guided entry's prompt
 
 
 def to_take(count: int) -> str:
