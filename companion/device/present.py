@@ -230,11 +230,7 @@ def _titles(ui: UiState, state: GameState, ctx: Context) -> tuple[str, str]:
         case Mode.PROMPT if state.pending is not None:
             return _prompt_titles(ui, state, ctx)
         case Mode.GUIDED:
-            entry = entered(ui, state)
-            if (back := entry.next_back) is not None:
-                return words.BACK_TITLE, words.place(state.catalog, state.age, back)
-            title = words.guided_title(state.age, len(entry.cards), len(entry.wanted))
-            return title, entry.prompt()
+            return entered(ui, state).titles()
     return "", ""
 
 
