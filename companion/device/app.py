@@ -153,7 +153,7 @@ class App:
         self.overhead = overhead
         self.watch = overhead_rules.Watch()  # the overhead readings, to tables once they agree
         self.table: Table | None = None  # the last table the overhead camera gave
-        self.table_latencies: list[float] = []  # first clear frame to the screen, seconds
+        self.table_latencies: list[float] = []  # first clear frame to a proposal shown, s
         self._score_url = score_url
         self.phone_url = phone_url
         self._on_event = on_event
@@ -321,8 +321,8 @@ class App:
         self._ask_box()
         if isinstance(given, Scan) and given.at is not None:
             self.latencies.append(time.perf_counter() - given.at)
-        if isinstance(given, Table) and given.at is not None and self.ui.mode is not before:
-            self.table_latencies.append(time.perf_counter() - given.at)
+        if isinstance(given, Table) and given.at is not None and self.ui.mode is Mode.CARD:
+            self.table_latencies.append(time.perf_counter() - given.at)  # a card proposed
         ended = before is Mode.FEEDBACK and self.ui.mode is not Mode.FEEDBACK
         if self.overhead and self.table is not None and (recorded or ended):
             self.handle(replace(self.table, at=None))  # what the table shows after it
