@@ -82,7 +82,7 @@ def trials(resolution: str, count: int, fps: float) -> tuple[list[float], list[f
             raise SystemExit("the deal was not read from above; try other seeds")
         open_row = [p.index for p in catalog.layout(1).positions if not p.covered_by]
         missed = 0
-        app.table_latencies.clear()
+        found: list[float] = []
         for trial in range(count):
             card = layout[open_row[trial % len(open_row)]]
             index = camera.take(card)
@@ -90,17 +90,18 @@ def trials(resolution: str, count: int, fps: float) -> tuple[list[float], list[f
             clear = camera.scene().frame  # the world is drawn before the clock starts
             slots, _ = camera.read(hand)
             app.handle(TableFrame(slots, 1, time.perf_counter()))
-            before = len(app.table_latencies)
+            app.table_latencies.clear()
             still(app, camera, clear, fps)
-            if not (app.ui.mode is Mode.CARD and app.ui.card == card):
-                missed += 1
-                del app.table_latencies[before:]  # another card proposed: not this one
+            if app.ui.mode is Mode.CARD and app.ui.card == card and app.table_latencies:
+                found.append(app.table_latencies[-1])
+            else:
+                missed += 1  # the reader could not tell, or another card was proposed
             camera.taken.discard(index)  # put back: the proposal is withdrawn
             still(app, camera, camera.scene().frame, fps)
             if app.ui.mode is Mode.CARD:
                 app.handle(Press("left", long=True))
         journal.close()
-        return list(app.table_latencies), camera.reading_seconds, missed
+        return found, camera.reading_seconds, missed
 
 
 def main() -> None:

@@ -39,18 +39,19 @@ from companion.engine.scoring import score_sheet
 from companion.engine.state import GameState, Phase, Player
 
 RECORD = "game.jsonl"
+DEALT = "dealt.jsonl"  # a game with its deals: the guided and overhead demos play it
 FRAME_SECONDS = 0.1  # the simulated camera's frame interval
 GIF_SCALE = 2
 
 
-def read_record(path: Path | None = None) -> list[Event]:
-    """The events of a game record (default: the demo game shipped in the package).
+def read_record(path: Path | None = None, shipped: str = RECORD) -> list[Event]:
+    """The events of a game record (default: the demo game `shipped` in the package).
 
     Raises:
         ValueError: a line that is not a JSON event (the message names the line).
     """
     if path is None:
-        text = resources.files("companion").joinpath("demo", RECORD).read_text("utf-8")
+        text = resources.files("companion").joinpath("demo", shipped).read_text("utf-8")
     else:
         text = path.read_text(encoding="utf-8")
     events = []
@@ -60,7 +61,7 @@ def read_record(path: Path | None = None) -> list[Event]:
         try:
             events.append(event_from_record(json.loads(line)))
         except (ValueError, RecordError) as bad:
-            raise ValueError(f"{path or RECORD}: line {number}: {bad}") from None
+            raise ValueError(f"{path or shipped}: line {number}: {bad}") from None
     return events
 
 
@@ -330,14 +331,15 @@ def play(
 def with_reveals(catalog: Any, events: list[Event]) -> list[Event]:
     """A record with full deals as the box records it at the table: each deal with its
     face-down cards unknown (a guild's back in age 3), and a `reveal` of each card uncovered
-    right after the action that uncovered it, in layout order."""
+    right after the action that uncovered it, in layout order. A record already partial
+    (or without deals) is left as it is."""
     from companion.engine.rules import apply, new_game, unrevealed
 
     full: dict[int, Deal] = {}
     state = new_game(catalog)
     out: list[Event] = []
     for event in events:
-        if isinstance(event, Deal):
+        if isinstance(event, Deal) and None not in event.layout and GUILD_BACK not in event.layout:
             full[event.age] = event
             positions = catalog.layout(event.age).positions
             event = Deal(event.age, tuple(
