@@ -86,7 +86,7 @@ def options(ui: UiState, state: GameState, context: Context | None = None) -> li
             return prompt_options(ui, state, voice)
         case Mode.GUIDED:
             return guided_options(ui, state)
-        case Mode.IDLE if ctx.overhead:  # the accessible cards: select proposes one
+        case Mode.IDLE if ctx.overhead and not box_acts(state, ctx):  # select proposes one
             return [Choice(o.name, value=o.card) for o in overhead.offers(state, voice)]
     return []
 

@@ -147,7 +147,9 @@ def deal_entries(state: GameState, slots: Sequence[str | None]) -> tuple[str, ..
 @dataclass
 class Watch:
     """The readings of the frames in a row, to a `Table` once `agree` of them say the same
-    at every position.
+    at every position (a card id, "back", or no card seen: "empty" and None alike, which a
+    reader may tell apart from one frame to the next on a bare position); the table holds
+    the last frame's reading.
 
     `frame(slots, age)` takes one reading of age `age`'s structure; it returns the `Table`
     to give the controller, or None (not yet agreed, or the same as the last one given).
@@ -165,7 +167,7 @@ class Watch:
         of the first frame of the run that agreed, when the hand had left)."""
         if age != self._age:  # a new age: its structure is another one
             self._age, self._row, self._given, self._seen = age, [], None, set()
-        shape = tuple(slots)
+        shape = tuple(None if slot == "empty" else slot for slot in slots)  # no card seen
         if not self._row or self._row[-1][0] != shape:
             self._row = []  # the run of frames agreeing starts again here
         self._row.append((shape, at))
@@ -175,6 +177,6 @@ class Watch:
             return None
         self._given = shape
         seen = frozenset(self._seen)  # before this table: a card not seen now was there
-        self._seen |= {i for i, slot in enumerate(shape) if slot not in (None, "empty")}
-        self.last = Table(shape, age, seen, self._row[0][1])  # at: when the run began
+        self._seen |= {i for i, slot in enumerate(shape) if slot is not None}
+        self.last = Table(tuple(slots), age, seen, self._row[0][1])  # at: when the run began
         return self.last

@@ -200,6 +200,8 @@ def test_the_watch_gives_a_table_once_frames_in_a_row_agree_and_only_once() -> N
     table = watch.frame(still, 1, at=5.0)  # third frame in a row
     assert table == Table(still, 1) and table is not None and table.at == 3.0
     assert watch.frame(still, 1, at=6.0) is None  # the same table is not given twice
+    # a bare position told "empty" in one frame and not told in the next: the same table
+    assert watch.frame(("a", None, None), 1, at=6.5) is None
     for at in (7.0, 8.0):
         assert watch.frame(hand, 1, at=at) is None
     # the card seen at position 0 in the first table is "seen" in the next one
