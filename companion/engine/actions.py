@@ -8,7 +8,18 @@ from .cards import Card, CardId, Color, TokenId, Wonder, WonderId
 from .effects import add_shields, construct
 from .events import Build, BuildWonder, Discard, IllegalEvent
 from .pricing import cheapest_payment
-from .state import COLOR_INDEX, City, GameState, Pending, PendingKind, Player, evolve, with_coins
+from .state import (
+    COLOR_INDEX,
+    City,
+    GameState,
+    Pending,
+    PendingKind,
+    Player,
+    evolve,
+    new_city,
+    new_pending,
+    with_coins,
+)
 from .structure import take_card
 from .turn import Turn, end_turn
 
@@ -111,13 +122,19 @@ def build_wonder(state: GameState, event: BuildWonder) -> GameState:
             f"{catalog.name(wonder.id)} costs {payment.total} coins, {player} has {city.coins}"
         )
     # The card goes under the wonder; coins change hands (the opponent may lose some).
-    turn.city = evolve(
-        city,
-        coins=city.coins - payment.total + wonder.coins,
-        wonders_built=(*city.wonders_built, wonder.id),
-        wonders_unbuilt=tuple(w for w in city.wonders_unbuilt if w != wonder.id),
-        tucked=(*city.tucked, card.id),
-        choices=(*city.choices, wonder.produces_one_of) if wonder.produces_one_of else city.choices,
+    turn.city = new_city(  # every field, in declaration order
+        city.coins - payment.total + wonder.coins,
+        city.cards,
+        (*city.wonders_built, wonder.id),
+        tuple([w for w in city.wonders_unbuilt if w != wonder.id]),
+        city.tokens,
+        city.produces,
+        (*city.choices, wonder.produces_one_of) if wonder.produces_one_of else city.choices,
+        city.fixed_price,
+        city.chain_symbols,
+        city.colors,
+        city.symbols,
+        (*city.tucked, card.id),
     )
     if payment.to_opponent or wonder.opponent_loses:
         turn.opponent = with_coins(
@@ -152,10 +169,10 @@ def _wonder_decision(turn: Turn, wonder: Wonder, extra: bool) -> Pending | None:
     player = turn.player
     if wonder.destroys is not None:
         if turn.opponent.colors[COLOR_INDEX[wonder.destroys]]:
-            return Pending(PendingKind.DESTROY, player, extra)
+            return new_pending(PendingKind.DESTROY, player, extra)
     elif wonder.id == MAUSOLEUM:  # one-off effect, handled by id
         if turn.discard:
-            return Pending(PendingKind.MAUSOLEUM, player, extra)
+            return new_pending(PendingKind.MAUSOLEUM, player, extra)
     elif wonder.id == GREAT_LIBRARY:  # one-off effect, handled by id
-        return Pending(PendingKind.GREAT_LIBRARY, player, extra)
+        return new_pending(PendingKind.GREAT_LIBRARY, player, extra)
     return None

@@ -17,7 +17,7 @@ from .events import (
     KeepLibraryToken,
     TakeProgress,
 )
-from .state import GameState, Pending, PendingKind, Player, evolve
+from .state import GameState, Pending, PendingKind, Player, new_state
 from .turn import Turn
 
 __all__ = [
@@ -122,13 +122,25 @@ def keep_library_token(turn: Turn, event: KeepLibraryToken) -> None:
 
 def choose_starter(state: GameState, event: ChooseStarter) -> GameState:
     """Begin the next age with the chosen player."""
-    return evolve(
-        state,
-        age=state.age + 1,
-        current=event.starter,
-        structure=None,
-        taken=0,
-        pending=None,
+    return new_state(  # every field, in declaration order
+        state.catalog,
+        state.phase,
+        state.age + 1,
+        event.starter,
+        state.cities,
+        state.names,
+        state.position,
+        state.loot,
+        state.board_tokens,
+        state.boxed_tokens,
+        state.boxed_wonders,
+        None,
+        0,
+        state.discard,
+        None,
+        state.winner,
+        state.shared,
+        state.victory,
     )
 
 

@@ -13,11 +13,11 @@ from .scoring import count_in
 from .state import (
     COLOR_INDEX,
     City,
-    Pending,
     PendingKind,
     Victory,
     evolve,
     new_city,
+    new_pending,
     with_coins,
 )
 from .turn import Turn, win
@@ -73,7 +73,7 @@ def construct(turn: Turn, card: Card, coins: int) -> None:
         if has_supremacy(city, turn.catalog.rules.science_supremacy):
             win(turn, turn.player, Victory.SCIENCE)
         elif makes_pair(before, card.science) and turn.board_tokens:
-            turn.pending = Pending(PendingKind.PROGRESS, turn.player)
+            turn.pending = new_pending(PendingKind.PROGRESS, turn.player, False)
 
 
 def add_shields(turn: Turn, shields: int) -> None:
@@ -95,11 +95,19 @@ def gain_token(turn: Turn, token_id: TokenId) -> None:
     """Add a progress token to the city: its coins now, Law's symbol (maybe supremacy)."""
     token = turn.catalog.token(token_id)
     city = turn.city
-    city = evolve(
-        city,
-        tokens=city.tokens | {token_id},
-        coins=city.coins + token.coins,
-        symbols=city.symbols | {token.science} if token.science else city.symbols,
+    city = new_city(  # every field, in declaration order
+        city.coins + token.coins,
+        city.cards,
+        city.wonders_built,
+        city.wonders_unbuilt,
+        city.tokens | {token_id},
+        city.produces,
+        city.choices,
+        city.fixed_price,
+        city.chain_symbols,
+        city.colors,
+        city.symbols | {token.science} if token.science else city.symbols,
+        city.tucked,
     )
     turn.city = city
     if token.science is not None and has_supremacy(city, turn.catalog.rules.science_supremacy):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .cards import MilitaryTrack
-from .state import Player
+from .state import COMPILED, NATIVE_MAKERS, Player
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,7 +43,23 @@ def move_pawn(
             if zone.loot and key in left and reached >= zone.first:
                 left = left - {key}
                 lost[1 if player is Player.P1 else 0] += zone.loot
-    return Move(target, left, (lost[0], lost[1]), abs(target) >= track.capital)
+    return new_move(target, left, (lost[0], lost[1]), abs(target) >= track.capital)
+
+
+def new_move(position: int, loot: frozenset[int], lost: tuple[int, int], supremacy: bool) -> Move:
+    """A Move from every field (compiled: stored directly, without the interpreted
+    `__init__`; see state.new_city)."""
+    if not COMPILED:
+        return Move(position, loot, lost, supremacy)
+    move = Move.__new__(Move)
+    move.position = position  # type: ignore[misc]
+    move.loot = loot  # type: ignore[misc]
+    move.lost = lost  # type: ignore[misc]
+    move.supremacy = supremacy  # type: ignore[misc]
+    return move
+
+
+NATIVE_MAKERS[Move] = new_move
 
 
 def military_points(track: MilitaryTrack, position: int) -> tuple[int, int]:

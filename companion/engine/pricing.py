@@ -23,7 +23,7 @@ from .cards import (
     Resource,
     Wonder,
 )
-from .state import City
+from .state import COMPILED, NATIVE_MAKERS, City
 
 BASE_PRICE = 2
 FIXED_PRICE = 1
@@ -85,6 +85,50 @@ class Payment:
         """Whether a player holding `coins` can pay this."""
         return coins >= self.total
 
+
+def new_payment(
+    total: int,
+    card_coins: int,
+    trade: int,
+    bought: tuple[tuple[Resource, int, int], ...],
+    to_opponent: int,
+    chain: bool,
+    waived: tuple[Resource, ...],
+    chosen: tuple[Resource | None, ...],
+) -> Payment:
+    """A Payment from every field, checked as `Payment(...)` checks it (compiled: stored
+    directly and checked by a native call, without the interpreted `__init__`)."""
+    if not COMPILED:
+        return Payment(total, card_coins, trade, bought, to_opponent, chain, waived, chosen)
+    payment = Payment.__new__(Payment)
+    payment.total = total  # type: ignore[misc]
+    payment.card_coins = card_coins  # type: ignore[misc]
+    payment.trade = trade  # type: ignore[misc]
+    payment.bought = bought  # type: ignore[misc]
+    payment.to_opponent = to_opponent  # type: ignore[misc]
+    payment.chain = chain  # type: ignore[misc]
+    payment.waived = waived  # type: ignore[misc]
+    payment.chosen = chosen  # type: ignore[misc]
+    payment.__post_init__()
+    return payment
+
+
+def new_purchase(
+    coins: int, bought: Amounts, waived: Amounts, chosen: tuple[Resource | None, ...]
+) -> Purchase:
+    """A Purchase from every field (compiled: stored directly, see `new_payment`)."""
+    if not COMPILED:
+        return Purchase(coins, bought, waived, chosen)
+    purchase = Purchase.__new__(Purchase)
+    purchase.coins = coins  # type: ignore[misc]
+    purchase.bought = bought  # type: ignore[misc]
+    purchase.waived = waived  # type: ignore[misc]
+    purchase.chosen = chosen  # type: ignore[misc]
+    return purchase
+
+
+NATIVE_MAKERS[Payment] = new_payment
+NATIVE_MAKERS[Purchase] = new_purchase
 
 FREE_BY_CHAIN = Payment(total=0, chain=True)
 
@@ -186,7 +230,7 @@ def _prices_of_missing(prices: Amounts, missing: Amounts) -> Amounts:
 @lru_cache(maxsize=256)
 def _coins_only(card_coins: int, producers: int) -> Payment:
     """The Payment of a cost that production covers: its printed coins."""
-    return Payment(total=card_coins, card_coins=card_coins, chosen=(None,) * producers)
+    return new_payment(card_coins, card_coins, 0, (), 0, False, (), (None,) * producers)
 
 
 @lru_cache(maxsize=16384)
@@ -203,14 +247,15 @@ def _payment(
     purchase = _solve(missing, choices, prices, waivers)
     bought = tuple([(RESOURCES[i], n, prices[i]) for i, n in enumerate(purchase.bought) if n])
     waived = tuple([RESOURCES[i] for i, n in enumerate(purchase.waived) for _ in range(n)])
-    return Payment(
-        total=card_coins + purchase.coins,
-        card_coins=card_coins,
-        trade=purchase.coins,
-        bought=bought,
-        to_opponent=purchase.coins if economy else 0,
-        waived=waived,
-        chosen=purchase.chosen,
+    return new_payment(  # every field, in declaration order
+        card_coins + purchase.coins,
+        card_coins,
+        purchase.coins,
+        bought,
+        purchase.coins if economy else 0,
+        False,
+        waived,
+        purchase.chosen,
     )
 
 
@@ -253,7 +298,7 @@ def _solve(missing: Amounts, choices: Choices, prices: Amounts, waivers: int) ->
     """Cover the most expensive missing units first: by a choice producer if an augmenting
     path frees one for it, else by a waiver if one is left, else never (it is bought)."""
     if missing == NO_RESOURCES:
-        return Purchase(0, NO_RESOURCES, NO_RESOURCES, (None,) * len(choices))
+        return new_purchase(0, NO_RESOURCES, NO_RESOURCES, (None,) * len(choices))
     offering = _offering(choices)
     holder: list[int | None] = [None] * len(choices)  # producer -> resource index it covers
     bought = list(missing)
@@ -276,7 +321,7 @@ def _solve(missing: Amounts, choices: Choices, prices: Amounts, waivers: int) ->
     pw, pc, ps, pg, pp = prices
     coins = bw * pw + bc * pc + bs * ps + bg * pg + bp * pp
     chosen = tuple([None if i is None else RESOURCES[i] for i in holder])
-    return Purchase(coins, (bw, bc, bs, bg, bp), (ww, wc, ws, wg, wp), chosen)
+    return new_purchase(coins, (bw, bc, bs, bg, bp), (ww, wc, ws, wg, wp), chosen)
 
 
 _cheapest_cached = lru_cache(maxsize=16384)(_solve)

@@ -336,13 +336,27 @@ def new_city(
     return city
 
 
-def _native_structure(
+def new_pending(kind: PendingKind, player: Player, extra_turn: bool) -> Pending:
+    """A Pending from every field (compiled: stored directly, without the interpreted
+    `__init__`)."""
+    if not COMPILED:
+        return Pending(kind, player, extra_turn)
+    pending = Pending.__new__(Pending)
+    pending.kind = kind  # type: ignore[misc]
+    pending.player = player  # type: ignore[misc]
+    pending.extra_turn = extra_turn  # type: ignore[misc]
+    return pending
+
+
+def new_structure(
     age: int,
     cards: tuple[CardId | None, ...],
     covered_by: tuple[tuple[int, ...], ...],
     accessible: tuple[int, ...] | None,
 ) -> Structure:
-    """A Structure from every field (compiled only)."""
+    """A Structure from every field (compiled: stored directly)."""
+    if not COMPILED:
+        return _pure_structure(age, cards, covered_by, accessible)
     structure = Structure.__new__(Structure)
     structure.age = age  # type: ignore[misc]
     structure.cards = cards  # type: ignore[misc]
@@ -420,8 +434,9 @@ def new_state(
 
 
 NATIVE_MAKERS: dict[type, Callable[..., Any]] = {
+    Pending: new_pending,
     City: new_city,
-    Structure: _native_structure,
+    Structure: new_structure,
     GameState: new_state,
 }
 """The compiled makers by class. One whose parameters are no longer the class's fields (a
@@ -440,7 +455,9 @@ def native_maker(cls: type) -> Callable[..., Any] | None:
 
 _pure_city: Callable[..., City] = constructor(City)
 _pure_state: Callable[..., GameState] = constructor(GameState)
-"""The makers `new_city` and `new_state` call in pure Python (compiled: unused)."""
+_pure_structure: Callable[..., Structure] = constructor(Structure)
+"""The makers `new_city`, `new_state` and `new_structure` call in pure Python (compiled:
+unused)."""
 
 
 def with_coins(city: City, coins: int) -> City:
@@ -459,4 +476,28 @@ def with_coins(city: City, coins: int) -> City:
         city.colors,
         city.symbols,
         city.tucked,
+    )
+
+
+def with_structure(state: GameState, structure: Structure | None) -> GameState:
+    """`state` with another structure (a deal, a reveal): `evolve` costs several times more."""
+    return new_state(  # every field, in declaration order
+        state.catalog,
+        state.phase,
+        state.age,
+        state.current,
+        state.cities,
+        state.names,
+        state.position,
+        state.loot,
+        state.board_tokens,
+        state.boxed_tokens,
+        state.boxed_wonders,
+        structure,
+        state.taken,
+        state.discard,
+        state.pending,
+        state.winner,
+        state.shared,
+        state.victory,
     )

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from .cards import Card, CardId, Catalog, Color, Layout
 from .events import GUILD_BACK, Deal, IllegalEvent, Reveal
-from .state import GameState, Structure, constructor, evolve
+from .state import GameState, Structure, new_structure, with_structure
 
 __all__ = [
     "CARDS_PER_AGE",
@@ -30,8 +30,6 @@ __all__ = [
     "unrevealed",
     "was_taken",
 ]
-
-_make_structure = constructor(Structure)
 
 CARDS_PER_AGE = 20
 
@@ -88,7 +86,7 @@ def deal(state: GameState, event: Deal) -> GameState:
         raise IllegalEvent(f"deal: age 3 has {catalog.rules.guilds_in_age_3} guilds, not {guilds}")
     cards = tuple(FACE_DOWN if card_id is None else card_id for card_id in event.layout)
     covered_by, accessible = _layout_tables(layout)
-    return evolve(state, structure=Structure(event.age, cards, covered_by, accessible))
+    return with_structure(state, new_structure(event.age, cards, covered_by, accessible))
 
 
 def place_name(layout: Layout, index: int) -> str:
@@ -136,11 +134,9 @@ def reveal(state: GameState, event: Reveal) -> GameState:
         raise IllegalEvent(f"The card at {where} has {back}: it cannot be {name}")
     cards = list(structure.cards)
     cards[index] = card.id
-    return evolve(
+    return with_structure(
         state,
-        structure=_make_structure(
-            structure.age, tuple(cards), structure.covered_by, structure.accessible
-        ),
+        new_structure(structure.age, tuple(cards), structure.covered_by, structure.accessible),
     )
 
 
@@ -290,7 +286,7 @@ def _without(
         else:
             now.append(below)
     now.sort()
-    return _make_structure(structure.age, tuple(cards), covered_by, tuple(now))
+    return new_structure(structure.age, tuple(cards), covered_by, tuple(now))
 
 
 def _check_age_3_mix(state: GameState, card: Card) -> None:

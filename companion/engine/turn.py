@@ -7,7 +7,17 @@ from __future__ import annotations
 from .cards import Catalog
 from .military import weaker_side
 from .scoring import score_sheet
-from .state import City, GameState, Pending, PendingKind, Phase, Player, Victory, new_state
+from .state import (
+    City,
+    GameState,
+    Pending,
+    PendingKind,
+    Phase,
+    Player,
+    Victory,
+    new_pending,
+    new_state,
+)
 from .structure import CARDS_PER_AGE
 
 __all__ = ["Turn", "end_turn", "win"]
@@ -142,7 +152,7 @@ def end_turn(turn: Turn, *, extra_turn: bool) -> None:
         return
     chooser = weaker_side(turn.position) or player
     turn.current = chooser
-    turn.pending = Pending(PendingKind.NEXT_AGE, chooser)
+    turn.pending = new_pending(PendingKind.NEXT_AGE, chooser, False)
 
 
 def _civilian_end(turn: Turn) -> None:

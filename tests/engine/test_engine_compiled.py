@@ -21,7 +21,8 @@ from typing import Any
 import pytest
 
 from companion import engine_loader, playout
-from companion.engine import state
+from companion.engine import military, pricing, state
+from companion.engine.cards import Resource
 from companion.simulate import play
 
 REPO = Path(__file__).resolve().parents[2]
@@ -100,12 +101,32 @@ def test_a_compiled_build_here_is_current() -> None:
     assert engine_loader.engine_is_compiled() is not engine_loader.pure_requested()
 
 
-@pytest.mark.parametrize("kind", [state.City, state.Structure, state.GameState])
+MADE_NATIVELY = [
+    state.Pending,
+    state.City,
+    state.Structure,
+    state.GameState,
+    military.Move,
+    pricing.Payment,
+    pricing.Purchase,
+]
+
+
+@pytest.mark.parametrize("kind", MADE_NATIVELY)
 def test_each_compiled_maker_takes_every_field_in_order(kind: type) -> None:
     maker = state.NATIVE_MAKERS[kind]
     names = tuple(f.name for f in dataclasses.fields(kind))
     assert tuple(inspect.signature(maker).parameters) == names
     assert (state.native_maker(kind) is maker) is state.COMPILED
+
+
+def test_a_payment_made_natively_is_checked_as_the_class_checks_it() -> None:
+    # 3 coins printed + 2 bought at 2 = 7 in all, and not 6
+    bought = ((Resource.WOOD, 2, 2),)
+    made = pricing.new_payment(7, 3, 4, bought, 0, False, (), ())
+    assert made == pricing.Payment(total=7, card_coins=3, trade=4, bought=bought)
+    with pytest.raises(ValueError, match="total 6 is not card coins"):
+        pricing.new_payment(6, 3, 4, bought, 0, False, (), ())
 
 
 @pytest.mark.parametrize("seed", range(5))
