@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import TypeVar
+from typing import Final, TypeVar
 
 from companion.engine.cards import Catalog
 from companion.engine.events import (
@@ -31,7 +31,7 @@ from companion.engine.rules import (
     draft_pickers,
     legal_events,
 )
-from companion.engine.state import GameState, PendingKind, Player, constructor
+from companion.engine.state import GameState, PendingKind, Player, constructor, opponent_of
 
 _T = TypeVar("_T")
 
@@ -40,7 +40,7 @@ _build = constructor(Build)
 _discard = constructor(Discard)
 _build_wonder = constructor(BuildWonder)
 
-WONDER_CHANCE = 0.3
+WONDER_CHANCE: Final = 0.3
 """How often a random turn tries to build a wonder (then a building, else a discard)."""
 
 
@@ -119,7 +119,7 @@ def random_turn(state: GameState, rng: random.Random) -> tuple[Event, GameState]
         return event, apply(state, event)
     player = state.current
     card = choice(rng, accessible_cards(state))
-    city, opponent = state.city(player), state.city(player.opponent)
+    city, opponent = state.city(player), state.city(opponent_of(player))
     catalog = state.catalog
     if city.wonders_unbuilt and rng.random() < WONDER_CHANCE:
         wonder = choice(rng, city.wonders_unbuilt)

@@ -4,6 +4,8 @@ wonder with the card tucked under it, with the decision a wonder may ask for.
 
 from __future__ import annotations
 
+from typing import Final
+
 from .cards import Card, CardId, Color, TokenId, Wonder, WonderId
 from .effects import add_shields, construct
 from .events import Build, BuildWonder, Discard, IllegalEvent
@@ -25,14 +27,14 @@ from .turn import Turn, end_turn
 
 __all__ = ["build", "build_wonder", "discard", "discard_gain"]
 
-DISCARD_COINS = 2
-URBANISM_COINS = 4
-MAUSOLEUM = WonderId("the_mausoleum")
-GREAT_LIBRARY = WonderId("the_great_library")
-THEOLOGY = TokenId("theology")
-URBANISM = TokenId("urbanism")
+DISCARD_COINS: Final = 2
+URBANISM_COINS: Final = 4
+MAUSOLEUM: Final = WonderId("the_mausoleum")
+GREAT_LIBRARY: Final = WonderId("the_great_library")
+THEOLOGY: Final = TokenId("theology")
+URBANISM: Final = TokenId("urbanism")
 
-_YELLOW = COLOR_INDEX[Color.YELLOW]
+_YELLOW: Final = COLOR_INDEX[Color.YELLOW]
 
 
 def _take(state: GameState, player: Player, card_id: CardId) -> tuple[Turn, Card]:

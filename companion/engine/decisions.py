@@ -5,6 +5,7 @@ wonder destroys, the Mausoleum's card, the Great Library's token, who begins the
 from __future__ import annotations
 
 from itertools import combinations
+from typing import Final
 
 from .cards import TokenId
 from .effects import construct, gain_token, remove_card
@@ -31,7 +32,7 @@ __all__ = [
     "take_progress",
 ]
 
-LIBRARY_DRAW = 3
+LIBRARY_DRAW: Final = 3
 
 
 def take_progress(turn: Turn, event: TakeProgress) -> None:

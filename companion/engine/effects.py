@@ -5,6 +5,7 @@ science (a pair asks for a progress token, 6 symbols win) and the summaries pric
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from .cards import NO_RESOURCES, Card, Catalog, TokenId
 from .military import move_pawn
@@ -24,8 +25,8 @@ from .turn import Turn, win
 
 __all__ = ["add_card", "add_shields", "city_of", "construct", "gain_token", "remove_card"]
 
-STRATEGY_SHIELDS = 1
-STRATEGY = TokenId("strategy")
+STRATEGY_SHIELDS: Final = 1
+STRATEGY: Final = TokenId("strategy")
 
 
 def add_card(city: City, card: Card, coins: int) -> City:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from .cards import Catalog, Rules, WonderId
 from .events import IllegalEvent, Setup
@@ -11,7 +12,7 @@ from .state import City, GameState, Phase, Player, new_city, new_state
 
 __all__ = ["check_draft", "draft_pickers", "setup"]
 
-EMPTY_CITY = City()
+EMPTY_CITY: Final = City()
 """A city before the setup: no coins given yet, nothing built."""
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Final
 
 from .cards import (
     NO_RESOURCES,
@@ -25,8 +26,8 @@ from .cards import (
 )
 from .state import COMPILED, NATIVE_MAKERS, City
 
-BASE_PRICE = 2
-FIXED_PRICE = 1
+BASE_PRICE: Final = 2
+FIXED_PRICE: Final = 1
 
 Choices = tuple[tuple[Resource, ...], ...]
 """One entry per choice producer: the resources it offers (one unit of one of them)."""
@@ -130,7 +131,7 @@ def new_purchase(
 NATIVE_MAKERS[Payment] = new_payment
 NATIVE_MAKERS[Purchase] = new_purchase
 
-FREE_BY_CHAIN = Payment(total=0, chain=True)
+FREE_BY_CHAIN: Final = Payment(total=0, chain=True)
 
 
 def unit_prices(city: City, opponent: City) -> Amounts:
@@ -191,8 +192,7 @@ def cheapest_payment(
 
     Raises: KeyError for a token id that `catalog` does not know.
     """
-    global _last
-    last = _last  # one read: another thread may replace it meanwhile, never half of it
+    last = _LAST[0]  # one read: another thread may replace it meanwhile, never half of it
     if last[0] is city and last[1] is opponent and last[2] is target and last[3] is catalog:
         return last[4]  # the same question again (a caller checks, then the rules apply)
     if has_chain(city, target):
@@ -211,11 +211,13 @@ def cheapest_payment(
                 waivers_for(catalog, city, target),
                 bool(opponent.tokens) and receives_trade(catalog, opponent),
             )
-    _last = (city, opponent, target, catalog, payment)
+    _LAST[0] = (city, opponent, target, catalog, payment)
     return payment
 
 
-_last: tuple[object, object, object, object, Payment] = (None, None, None, None, FREE_BY_CHAIN)
+_LAST: Final[list[tuple[object, object, object, object, Payment]]] = [
+    (None, None, None, None, FREE_BY_CHAIN)
+]
 """The last question and its answer, compared by identity (states are immutable)."""
 
 
@@ -227,13 +229,27 @@ def _prices_of_missing(prices: Amounts, missing: Amounts) -> Amounts:
     return (pw if mw else 0, pc if mc else 0, ps if ms else 0, pg if mg else 0, pp if mp else 0)
 
 
-@lru_cache(maxsize=256)
 def _coins_only(card_coins: int, producers: int) -> Payment:
-    """The Payment of a cost that production covers: its printed coins."""
-    return new_payment(card_coins, card_coins, 0, (), 0, False, (), (None,) * producers)
+    """The Payment of a cost that production covers: its printed coins (cached)."""
+    key = (card_coins, producers)
+    payment = _COINS_ONLY.get(key)
+    if payment is None:
+        payment = new_payment(card_coins, card_coins, 0, (), 0, False, (), (None,) * producers)
+        _COINS_ONLY[key] = payment
+    return payment
 
 
-@lru_cache(maxsize=16384)
+_COINS_ONLY: Final[dict[tuple[int, int], Payment]] = {}
+"""`_coins_only`'s answers (a few dozen: printed coins by number of choice producers)."""
+
+PAYMENTS_KEPT: Final = 16384
+"""At most this many answers of `_payment` are kept; the cache starts afresh when full."""
+
+_PAYMENTS: Final[dict[tuple[int, Amounts, Choices, Amounts, int, bool], Payment]] = {}
+"""`_payment`'s answers by its arguments (a plain dict read from compiled code costs a
+fraction of an `lru_cache` call)."""
+
+
 def _payment(
     card_coins: int,
     missing: Amounts,
@@ -244,10 +260,14 @@ def _payment(
 ) -> Payment:
     """The Payment for the resources production does not cover (cached: the same questions
     recur all game, and one cache lookup is all a repeated question costs)."""
+    key = (card_coins, missing, choices, prices, waivers, economy)
+    known = _PAYMENTS.get(key)
+    if known is not None:
+        return known
     purchase = _solve(missing, choices, prices, waivers)
     bought = tuple([(RESOURCES[i], n, prices[i]) for i, n in enumerate(purchase.bought) if n])
     waived = tuple([RESOURCES[i] for i, n in enumerate(purchase.waived) for _ in range(n)])
-    return new_payment(  # every field, in declaration order
+    payment = new_payment(  # every field, in declaration order
         card_coins + purchase.coins,
         card_coins,
         purchase.coins,
@@ -257,14 +277,19 @@ def _payment(
         waived,
         purchase.chosen,
     )
+    if len(_PAYMENTS) >= PAYMENTS_KEPT:
+        _PAYMENTS.clear()
+    _PAYMENTS[key] = payment
+    return payment
 
 
 def clear_caches() -> None:
     """Empty the pricing caches (the benchmarks measure the uncached path with it)."""
-    global _last
-    for cached in (_cheapest_cached, _payment, _coins_only, _offering, _by_price):
+    for cached in (_cheapest_cached, _offering, _by_price):
         cached.cache_clear()
-    _last = (None, None, None, None, FREE_BY_CHAIN)
+    _PAYMENTS.clear()
+    _COINS_ONLY.clear()
+    _LAST[0] = (None, None, None, None, FREE_BY_CHAIN)
 
 
 def cheapest_purchase(

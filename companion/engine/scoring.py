@@ -4,16 +4,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Final
 
 from .cards import Catalog, Color, Counted
 from .military import military_points
 from .state import COLOR_INDEX, City, GameState, Player
 
-COINS_PER_POINT = 3
-MATHEMATICS = "mathematics"
-MATHEMATICS_POINTS = 3
+COINS_PER_POINT: Final = 3
+MATHEMATICS: Final = "mathematics"
+MATHEMATICS_POINTS: Final = 3
 
-_COUNTED_COLOR = {
+_COUNTED_COLOR: Final = {
     Counted.BROWN_CARD: COLOR_INDEX[Color.BROWN],
     Counted.GREY_CARD: COLOR_INDEX[Color.GREY],
     Counted.RED_CARD: COLOR_INDEX[Color.RED],
@@ -22,7 +23,7 @@ _COUNTED_COLOR = {
     Counted.YELLOW_CARD: COLOR_INDEX[Color.YELLOW],
 }
 
-ROWS: tuple[str, ...] = (
+ROWS: Final[tuple[str, ...]] = (
     "blue", "green", "yellow", "purple", "wonders", "progress", "coins", "military",
 )  # fmt: skip
 """The rows of the score pad, in the order the rulebook's pad lists them."""
@@ -92,7 +93,7 @@ def score_sheet(state: GameState) -> ScoreSheet:
     )
 
 
-_ROW_OF_COLOR = {
+_ROW_OF_COLOR: Final = {
     Color.BLUE: "blue",
     Color.GREEN: "green",
     Color.YELLOW: "yellow",

@@ -50,8 +50,8 @@ def evolve(obj: _T, **changes: Any) -> _T:
     return new
 
 
-_COPIERS: dict[type, Callable[[Any, dict[str, Any]], Any]] = {}
-_SLOT_SETS: dict[type, frozenset[str]] = {}
+_COPIERS: Final[dict[type, Callable[[Any, dict[str, Any]], Any]]] = {}
+_SLOT_SETS: Final[dict[type, frozenset[str]]] = {}
 
 
 def _copier(cls: type) -> Callable[[Any, dict[str, Any]], Any]:
@@ -129,13 +129,19 @@ class Player(StrEnum):
     @property
     def opponent(self) -> Player:
         """The other player."""
-        return Player.P2 if self is Player.P1 else Player.P1
+        return opponent_of(self)
 
 
-COLORS: tuple[Color, ...] = tuple(Color)
+def opponent_of(player: Player) -> Player:
+    """`player.opponent`, for the hot paths of the compiled engine (where a property of an
+    enum is a Python attribute lookup, and a function a direct call)."""
+    return Player.P2 if player is Player.P1 else Player.P1
+
+
+COLORS: Final[tuple[Color, ...]] = tuple(Color)
 """Colours in their fixed order; `City.colors` counts cards in this order."""
 
-COLOR_INDEX: dict[Color, int] = {c: i for i, c in enumerate(COLORS)}
+COLOR_INDEX: Final[dict[Color, int]] = {c: i for i, c in enumerate(COLORS)}
 
 
 class PendingKind(StrEnum):
@@ -433,7 +439,7 @@ def new_state(
     return state
 
 
-NATIVE_MAKERS: dict[type, Callable[..., Any]] = {
+NATIVE_MAKERS: Final[dict[type, Callable[..., Any]]] = {
     Pending: new_pending,
     City: new_city,
     Structure: new_structure,

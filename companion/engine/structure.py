@@ -10,6 +10,8 @@ accepted, with at most 3 guilds and 17 other cards in age 3.
 
 from __future__ import annotations
 
+from typing import Final
+
 from .cards import Card, CardId, Catalog, Color, Layout
 from .events import GUILD_BACK, Deal, IllegalEvent, Reveal
 from .state import GameState, Structure, new_structure, with_structure
@@ -31,12 +33,12 @@ __all__ = [
     "was_taken",
 ]
 
-CARDS_PER_AGE = 20
+CARDS_PER_AGE: Final = 20
 
-FACE_DOWN = CardId("back")
+FACE_DOWN: Final = CardId("back")
 """In a structure: a face-down card not known yet (None in the deal record)."""
 
-UNKNOWN = frozenset({FACE_DOWN, GUILD_BACK})
+UNKNOWN: Final = frozenset({FACE_DOWN, GUILD_BACK})
 """The markers of a face-down card not known yet; every other entry is a card id or None."""
 
 
@@ -161,7 +163,7 @@ def _layout_tables(layout: Layout) -> tuple[tuple[tuple[int, ...], ...], tuple[i
     return found[1], found[2]
 
 
-_LAYOUT_TABLES: dict[int, tuple[Layout, tuple[tuple[int, ...], ...], tuple[int, ...]]] = {}
+_LAYOUT_TABLES: Final[dict[int, tuple[Layout, tuple[tuple[int, ...], ...], tuple[int, ...]]]] = {}
 """Layout tables by id of the layout, which each entry holds (so an id is never reused)."""
 
 
@@ -244,19 +246,15 @@ def take_card(state: GameState, card_id: CardId) -> tuple[Structure | None, Card
         )
     structure = state.structure
     if structure is not None:  # dealt: in the structure and uncovered
-        cards = structure.cards
-        try:
-            index = cards.index(card_id)
-        except ValueError:
+        index = _position(structure.cards, card_id)
+        if index < 0:
             if was_taken(state, card_id):
-                raise IllegalEvent(f"{catalog.name(card_id)} has already been taken") from None
+                raise IllegalEvent(f"{catalog.name(card_id)} has already been taken")
             waiting = unrevealed(state)
             if waiting:
                 where = place_name(catalog.layout(state.age), waiting[0])
-                raise IllegalEvent(f"Scan the card turned up at {where} first") from None
-            raise IllegalEvent(
-                f"{catalog.name(card_id)} is not in the age {state.age} structure"
-            ) from None
+                raise IllegalEvent(f"Scan the card turned up at {where} first")
+            raise IllegalEvent(f"{catalog.name(card_id)} is not in the age {state.age} structure")
         accessible = _accessible(structure)
         if index not in accessible:
             raise IllegalEvent(f"{catalog.name(card_id)} is covered")
@@ -267,6 +265,15 @@ def take_card(state: GameState, card_id: CardId) -> tuple[Structure | None, Card
         if card.age == 3:
             _check_age_3_mix(state, card)
     return structure, card
+
+
+def _position(cards: tuple[CardId | None, ...], card_id: CardId) -> int:
+    """The layout position of `card_id` in the structure, -1 if it is not there (a loop, which
+    compiled costs less than `tuple.index` and its exception)."""
+    for index, there in enumerate(cards):
+        if there == card_id:
+            return index
+    return -1
 
 
 def _without(

@@ -17,6 +17,7 @@ from .state import (
     Victory,
     new_pending,
     new_state,
+    opponent_of,
 )
 from .structure import CARDS_PER_AGE
 
@@ -144,7 +145,7 @@ def end_turn(turn: Turn, *, extra_turn: bool) -> None:
     player = turn.player
     turn.pending = None
     if turn.taken < CARDS_PER_AGE:
-        turn.current = player if extra_turn else player.opponent
+        turn.current = player if extra_turn else opponent_of(player)
         return
     # The age is over: an extra turn is lost.
     if turn.age == 3:
