@@ -18,8 +18,6 @@ from .state import (
     PendingKind,
     Player,
     evolve,
-    new_city,
-    new_pending,
     with_coins,
 )
 from .structure import take_card
@@ -124,7 +122,7 @@ def build_wonder(state: GameState, event: BuildWonder) -> GameState:
             f"{catalog.name(wonder.id)} costs {payment.total} coins, {player} has {city.coins}"
         )
     # The card goes under the wonder; coins change hands (the opponent may lose some).
-    turn.city = new_city(  # every field, in declaration order
+    turn.city = City(  # every field, in declaration order
         city.coins - payment.total + wonder.coins,
         city.cards,
         (*city.wonders_built, wonder.id),
@@ -171,10 +169,10 @@ def _wonder_decision(turn: Turn, wonder: Wonder, extra: bool) -> Pending | None:
     player = turn.player
     if wonder.destroys is not None:
         if turn.opponent.colors[COLOR_INDEX[wonder.destroys]]:
-            return new_pending(PendingKind.DESTROY, player, extra)
+            return Pending(PendingKind.DESTROY, player, extra)
     elif wonder.id == MAUSOLEUM:  # one-off effect, handled by id
         if turn.discard:
-            return new_pending(PendingKind.MAUSOLEUM, player, extra)
+            return Pending(PendingKind.MAUSOLEUM, player, extra)
     elif wonder.id == GREAT_LIBRARY:  # one-off effect, handled by id
-        return new_pending(PendingKind.GREAT_LIBRARY, player, extra)
+        return Pending(PendingKind.GREAT_LIBRARY, player, extra)
     return None

@@ -18,7 +18,7 @@ from .events import (
     KeepLibraryToken,
     TakeProgress,
 )
-from .state import GameState, Pending, PendingKind, Player, new_state
+from .state import GameState, Pending, PendingKind, Player
 from .turn import Turn
 
 __all__ = [
@@ -123,7 +123,7 @@ def keep_library_token(turn: Turn, event: KeepLibraryToken) -> None:
 
 def choose_starter(state: GameState, event: ChooseStarter) -> GameState:
     """Begin the next age with the chosen player."""
-    return new_state(  # every field, in declaration order
+    return GameState(  # every field, in declaration order
         state.catalog,
         state.phase,
         state.age + 1,

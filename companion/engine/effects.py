@@ -14,11 +14,10 @@ from .scoring import count_in
 from .state import (
     COLOR_INDEX,
     City,
+    Pending,
     PendingKind,
     Victory,
     evolve,
-    new_city,
-    new_pending,
     with_coins,
 )
 from .turn import Turn, win
@@ -38,7 +37,7 @@ def add_card(city: City, card: Card, coins: int) -> City:
         w, c, s, g, p = produces
         aw, ac, as_, ag, ap = card.produces
         produces = (w + aw, c + ac, s + as_, g + ag, p + ap)
-    return new_city(  # every field, in declaration order
+    return City(  # every field, in declaration order
         coins,
         (*city.cards, card.id),
         city.wonders_built,
@@ -74,7 +73,7 @@ def construct(turn: Turn, card: Card, coins: int) -> None:
         if has_supremacy(city, turn.catalog.rules.science_supremacy):
             win(turn, turn.player, Victory.SCIENCE)
         elif makes_pair(before, card.science) and turn.board_tokens:
-            turn.pending = new_pending(PendingKind.PROGRESS, turn.player, False)
+            turn.pending = Pending(PendingKind.PROGRESS, turn.player, False)
 
 
 def add_shields(turn: Turn, shields: int) -> None:
@@ -96,7 +95,7 @@ def gain_token(turn: Turn, token_id: TokenId) -> None:
     """Add a progress token to the city: its coins now, Law's symbol (maybe supremacy)."""
     token = turn.catalog.token(token_id)
     city = turn.city
-    city = new_city(  # every field, in declaration order
+    city = City(  # every field, in declaration order
         city.coins + token.coins,
         city.cards,
         city.wonders_built,

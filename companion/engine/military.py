@@ -5,10 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .cards import MilitaryTrack
-from .state import COMPILED, NATIVE_MAKERS, Player
+from .state import Player
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Move:
     """The result of moving the pawn: new position, loot tokens left, coins each player
     loses (p1, p2), and whether the pawn reached a capital."""
@@ -17,6 +17,14 @@ class Move:
     loot: frozenset[int]
     lost: tuple[int, int]
     supremacy: bool
+
+    def __init__(
+        self, position: int, loot: frozenset[int], lost: tuple[int, int], supremacy: bool
+    ) -> None:
+        object.__setattr__(self, "position", position)
+        object.__setattr__(self, "loot", loot)
+        object.__setattr__(self, "lost", lost)
+        object.__setattr__(self, "supremacy", supremacy)
 
 
 def initial_loot(track: MilitaryTrack) -> frozenset[int]:
@@ -43,23 +51,7 @@ def move_pawn(
             if zone.loot and key in left and reached >= zone.first:
                 left = left - {key}
                 lost[1 if player is Player.P1 else 0] += zone.loot
-    return new_move(target, left, (lost[0], lost[1]), abs(target) >= track.capital)
-
-
-def new_move(position: int, loot: frozenset[int], lost: tuple[int, int], supremacy: bool) -> Move:
-    """A Move from every field (compiled: stored directly, without the interpreted
-    `__init__`; see state.new_city)."""
-    if not COMPILED:
-        return Move(position, loot, lost, supremacy)
-    move = Move.__new__(Move)
-    move.position = position  # type: ignore[misc]
-    move.loot = loot  # type: ignore[misc]
-    move.lost = lost  # type: ignore[misc]
-    move.supremacy = supremacy  # type: ignore[misc]
-    return move
-
-
-NATIVE_MAKERS[Move] = new_move
+    return Move(target, left, (lost[0], lost[1]), abs(target) >= track.capital)
 
 
 def military_points(track: MilitaryTrack, position: int) -> tuple[int, int]:

@@ -8,7 +8,7 @@ from typing import Final
 from .cards import Catalog, Rules, WonderId
 from .events import IllegalEvent, Setup
 from .military import initial_loot
-from .state import City, GameState, Phase, Player, new_city, new_state
+from .state import City, GameState, Phase, Player
 
 __all__ = ["check_draft", "draft_pickers", "setup"]
 
@@ -44,7 +44,7 @@ def setup(state: GameState, event: Setup) -> GameState:
         with_wonders(EMPTY_CITY, rules.starting_coins, event.wonders[0]),
         with_wonders(EMPTY_CITY, rules.starting_coins, event.wonders[1]),
     )
-    return new_state(  # every field, in declaration order
+    return GameState(  # every field, in declaration order
         catalog,
         Phase.PLAYING,
         1,
@@ -68,7 +68,7 @@ def setup(state: GameState, event: Setup) -> GameState:
 
 def with_wonders(city: City, coins: int, wonders: tuple[WonderId, ...]) -> City:
     """`city` (empty) at the start of the game: its coins and its unbuilt wonders."""
-    return new_city(  # every field, in declaration order
+    return City(  # every field, in declaration order
         coins,
         city.cards,
         city.wonders_built,

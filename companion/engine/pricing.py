@@ -24,7 +24,7 @@ from .cards import (
     Resource,
     Wonder,
 )
-from .state import COMPILED, NATIVE_MAKERS, City
+from .state import City
 
 BASE_PRICE: Final = 2
 FIXED_PRICE: Final = 1
@@ -33,7 +33,7 @@ Choices = tuple[tuple[Resource, ...], ...]
 """One entry per choice producer: the resources it offers (one unit of one of them)."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Purchase:
     """The cheapest way to complete missing resources: what is chosen, waived and bought.
 
@@ -46,8 +46,16 @@ class Purchase:
     waived: Amounts
     chosen: tuple[Resource | None, ...]
 
+    def __init__(
+        self, coins: int, bought: Amounts, waived: Amounts, chosen: tuple[Resource | None, ...]
+    ) -> None:
+        object.__setattr__(self, "coins", coins)
+        object.__setattr__(self, "bought", bought)
+        object.__setattr__(self, "waived", waived)
+        object.__setattr__(self, "chosen", chosen)
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(frozen=True, slots=True, init=False)
 class Payment:
     """How a player pays for a card or wonder, at the cheapest.
 
@@ -61,13 +69,34 @@ class Payment:
     """
 
     total: int
-    card_coins: int = 0
-    trade: int = 0
-    bought: tuple[tuple[Resource, int, int], ...] = ()
-    to_opponent: int = 0
-    chain: bool = False
-    waived: tuple[Resource, ...] = ()
-    chosen: tuple[Resource | None, ...] = ()
+    card_coins: int
+    trade: int
+    bought: tuple[tuple[Resource, int, int], ...]
+    to_opponent: int
+    chain: bool
+    waived: tuple[Resource, ...]
+    chosen: tuple[Resource | None, ...]
+
+    def __init__(
+        self,
+        total: int,
+        card_coins: int = 0,
+        trade: int = 0,
+        bought: tuple[tuple[Resource, int, int], ...] = (),
+        to_opponent: int = 0,
+        chain: bool = False,
+        waived: tuple[Resource, ...] = (),
+        chosen: tuple[Resource | None, ...] = (),
+    ) -> None:
+        object.__setattr__(self, "total", total)
+        object.__setattr__(self, "card_coins", card_coins)
+        object.__setattr__(self, "trade", trade)
+        object.__setattr__(self, "bought", bought)
+        object.__setattr__(self, "to_opponent", to_opponent)
+        object.__setattr__(self, "chain", chain)
+        object.__setattr__(self, "waived", waived)
+        object.__setattr__(self, "chosen", chosen)
+        self.__post_init__()
 
     def __post_init__(self) -> None:
         if self.total != self.card_coins + self.trade:
@@ -86,50 +115,6 @@ class Payment:
         """Whether a player holding `coins` can pay this."""
         return coins >= self.total
 
-
-def new_payment(
-    total: int,
-    card_coins: int,
-    trade: int,
-    bought: tuple[tuple[Resource, int, int], ...],
-    to_opponent: int,
-    chain: bool,
-    waived: tuple[Resource, ...],
-    chosen: tuple[Resource | None, ...],
-) -> Payment:
-    """A Payment from every field, checked as `Payment(...)` checks it (compiled: stored
-    directly and checked by a native call, without the interpreted `__init__`)."""
-    if not COMPILED:
-        return Payment(total, card_coins, trade, bought, to_opponent, chain, waived, chosen)
-    payment = Payment.__new__(Payment)
-    payment.total = total  # type: ignore[misc]
-    payment.card_coins = card_coins  # type: ignore[misc]
-    payment.trade = trade  # type: ignore[misc]
-    payment.bought = bought  # type: ignore[misc]
-    payment.to_opponent = to_opponent  # type: ignore[misc]
-    payment.chain = chain  # type: ignore[misc]
-    payment.waived = waived  # type: ignore[misc]
-    payment.chosen = chosen  # type: ignore[misc]
-    payment.__post_init__()
-    return payment
-
-
-def new_purchase(
-    coins: int, bought: Amounts, waived: Amounts, chosen: tuple[Resource | None, ...]
-) -> Purchase:
-    """A Purchase from every field (compiled: stored directly, see `new_payment`)."""
-    if not COMPILED:
-        return Purchase(coins, bought, waived, chosen)
-    purchase = Purchase.__new__(Purchase)
-    purchase.coins = coins  # type: ignore[misc]
-    purchase.bought = bought  # type: ignore[misc]
-    purchase.waived = waived  # type: ignore[misc]
-    purchase.chosen = chosen  # type: ignore[misc]
-    return purchase
-
-
-NATIVE_MAKERS[Payment] = new_payment
-NATIVE_MAKERS[Purchase] = new_purchase
 
 FREE_BY_CHAIN: Final = Payment(total=0, chain=True)
 
@@ -234,7 +219,7 @@ def _coins_only(card_coins: int, producers: int) -> Payment:
     key = (card_coins, producers)
     payment = _COINS_ONLY.get(key)
     if payment is None:
-        payment = new_payment(card_coins, card_coins, 0, (), 0, False, (), (None,) * producers)
+        payment = Payment(card_coins, card_coins, 0, (), 0, False, (), (None,) * producers)
         _COINS_ONLY[key] = payment
     return payment
 
@@ -267,7 +252,7 @@ def _payment(
     purchase = _solve(missing, choices, prices, waivers)
     bought = tuple([(RESOURCES[i], n, prices[i]) for i, n in enumerate(purchase.bought) if n])
     waived = tuple([RESOURCES[i] for i, n in enumerate(purchase.waived) for _ in range(n)])
-    payment = new_payment(  # every field, in declaration order
+    payment = Payment(  # every field, in declaration order
         card_coins + purchase.coins,
         card_coins,
         purchase.coins,
@@ -323,7 +308,7 @@ def _solve(missing: Amounts, choices: Choices, prices: Amounts, waivers: int) ->
     """Cover the most expensive missing units first: by a choice producer if an augmenting
     path frees one for it, else by a waiver if one is left, else never (it is bought)."""
     if missing == NO_RESOURCES:
-        return new_purchase(0, NO_RESOURCES, NO_RESOURCES, (None,) * len(choices))
+        return Purchase(0, NO_RESOURCES, NO_RESOURCES, (None,) * len(choices))
     offering = _offering(choices)
     holder: list[int | None] = [None] * len(choices)  # producer -> resource index it covers
     bought = list(missing)
@@ -346,7 +331,7 @@ def _solve(missing: Amounts, choices: Choices, prices: Amounts, waivers: int) ->
     pw, pc, ps, pg, pp = prices
     coins = bw * pw + bc * pc + bs * ps + bg * pg + bp * pp
     chosen = tuple([None if i is None else RESOURCES[i] for i in holder])
-    return new_purchase(coins, (bw, bc, bs, bg, bp), (ww, wc, ws, wg, wp), chosen)
+    return Purchase(coins, (bw, bc, bs, bg, bp), (ww, wc, ws, wg, wp), chosen)
 
 
 _cheapest_cached = lru_cache(maxsize=16384)(_solve)

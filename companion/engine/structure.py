@@ -14,7 +14,7 @@ from typing import Final
 
 from .cards import Card, CardId, Catalog, Color, Layout
 from .events import GUILD_BACK, Deal, IllegalEvent, Reveal
-from .state import GameState, Structure, new_structure, with_structure
+from .state import GameState, Structure, with_structure
 
 __all__ = [
     "CARDS_PER_AGE",
@@ -88,7 +88,7 @@ def deal(state: GameState, event: Deal) -> GameState:
         raise IllegalEvent(f"deal: age 3 has {catalog.rules.guilds_in_age_3} guilds, not {guilds}")
     cards = tuple(FACE_DOWN if card_id is None else card_id for card_id in event.layout)
     covered_by, accessible = _layout_tables(layout)
-    return with_structure(state, new_structure(event.age, cards, covered_by, accessible))
+    return with_structure(state, Structure(event.age, cards, covered_by, accessible))
 
 
 def place_name(layout: Layout, index: int) -> str:
@@ -138,7 +138,7 @@ def reveal(state: GameState, event: Reveal) -> GameState:
     cards[index] = card.id
     return with_structure(
         state,
-        new_structure(structure.age, tuple(cards), structure.covered_by, structure.accessible),
+        Structure(structure.age, tuple(cards), structure.covered_by, structure.accessible),
     )
 
 
@@ -293,7 +293,7 @@ def _without(
         else:
             now.append(below)
     now.sort()
-    return new_structure(structure.age, tuple(cards), covered_by, tuple(now))
+    return Structure(structure.age, tuple(cards), covered_by, tuple(now))
 
 
 def _check_age_3_mix(state: GameState, card: Card) -> None:

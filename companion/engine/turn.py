@@ -15,8 +15,6 @@ from .state import (
     Phase,
     Player,
     Victory,
-    new_pending,
-    new_state,
     opponent_of,
 )
 from .structure import CARDS_PER_AGE
@@ -109,7 +107,7 @@ class Turn:
     def state(self) -> GameState:
         """The new state."""
         base = self.base
-        return new_state(  # every field, in declaration order
+        return GameState(  # every field, in declaration order
             base.catalog,
             self.phase,
             self.age,
@@ -153,7 +151,7 @@ def end_turn(turn: Turn, *, extra_turn: bool) -> None:
         return
     chooser = weaker_side(turn.position) or player
     turn.current = chooser
-    turn.pending = new_pending(PendingKind.NEXT_AGE, chooser, False)
+    turn.pending = Pending(PendingKind.NEXT_AGE, chooser, False)
 
 
 def _civilian_end(turn: Turn) -> None:
