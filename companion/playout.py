@@ -31,14 +31,9 @@ from companion.engine.rules import (
     draft_pickers,
     legal_events,
 )
-from companion.engine.state import GameState, PendingKind, Player, constructor, opponent_of
+from companion.engine.state import GameState, PendingKind, Player, opponent_of
 
 _T = TypeVar("_T")
-
-# The events of a turn, built without their interpreted `__init__` (see state.constructor).
-_build = constructor(Build)
-_discard = constructor(Discard)
-_build_wonder = constructor(BuildWonder)
 
 WONDER_CHANCE: Final = 0.3
 """How often a random turn tries to build a wonder (then a building, else a discard)."""
@@ -125,12 +120,12 @@ def random_turn(state: GameState, rng: random.Random) -> tuple[Event, GameState]
         wonder = choice(rng, city.wonders_unbuilt)
         price = cheapest_payment(catalog, city, opponent, catalog.wonder(wonder)).total
         if price <= city.coins:
-            event = _build_wonder(player, wonder, card)
+            event = BuildWonder(player, wonder, card)
             return event, apply(state, event)
     if cheapest_payment(catalog, city, opponent, catalog.card(card)).total <= city.coins:
-        event = _build(player, card)
+        event = Build(player, card)
     else:
-        event = _discard(player, card)
+        event = Discard(player, card)
     return event, apply(state, event)
 
 

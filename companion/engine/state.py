@@ -74,26 +74,6 @@ def _copier(cls: type) -> Callable[[Any, dict[str, Any]], Any]:
     return copier
 
 
-def constructor(cls: type[_T]) -> Callable[..., _T]:
-    """A function that builds a `cls` from every one of its fields, in declaration order.
-
-    Generated once, like `_copier`: for the hot paths of the rules, which know every field of
-    the value they build. Pass the fields by position there (a call with 18 keywords costs
-    more than the 18 stores); a missing or unknown argument is a TypeError, as for
-    `__init__`. Only for the classes of this package, which have no `__post_init__`.
-    """
-    names = _field_names(cls)
-    namespace: dict[str, Any] = {"_new": cls.__new__, "_cls": cls}
-    lines = [f"def make({', '.join(names)}):", "    new = _new(_cls)"]
-    for index, name in enumerate(names):
-        namespace[f"_set{index}"] = getattr(cls, name).__set__
-        lines.append(f"    _set{index}(new, {name})")
-    lines.append("    return new")
-    exec("\n".join(lines), namespace)  # the code is built above from field names only
-    make: Callable[..., _T] = namespace["make"]
-    return make
-
-
 def _native_copier(cls: type, names: tuple[str, ...]) -> Callable[[Any, dict[str, Any]], Any]:
     """`copy(obj, changes)` through the class's own (compiled) `__init__`, which takes
     every field in declaration order."""
