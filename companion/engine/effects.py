@@ -39,7 +39,7 @@ def add_card(city: City, card: Card, coins: int) -> City:
         produces = (w + aw, c + ac, s + as_, g + ag, p + ap)
     return City(  # every field, in declaration order
         coins,
-        (*city.cards, card.id),
+        city.cards + (card.id,),  # noqa: RUF005 (compiled, a concatenation builds no list)
         city.wonders_built,
         city.wonders_unbuilt,
         city.tokens,
@@ -47,7 +47,7 @@ def add_card(city: City, card: Card, coins: int) -> City:
         (*city.choices, card.produces_one_of) if card.produces_one_of else city.choices,
         city.fixed_price | card.fixed_price if card.fixed_price else city.fixed_price,
         city.chain_symbols | {card.chain_symbol} if card.chain_symbol else city.chain_symbols,
-        (*colors[:index], colors[index] + 1, *colors[index + 1 :]),
+        colors[:index] + (colors[index] + 1,) + colors[index + 1 :],  # noqa: RUF005 (as above)
         city.symbols | {card.science} if card.science else city.symbols,
         city.tucked,
     )

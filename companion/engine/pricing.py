@@ -230,9 +230,34 @@ _COINS_ONLY: Final[dict[tuple[int, int], Payment]] = {}
 PAYMENTS_KEPT: Final = 16384
 """At most this many answers of `_payment` are kept; the cache starts afresh when full."""
 
-_PAYMENTS: Final[dict[tuple[int, Amounts, Choices, Amounts, int, bool], Payment]] = {}
-"""`_payment`'s answers by its arguments (a plain dict read from compiled code costs a
-fraction of an `lru_cache` call)."""
+_PAYMENTS: Final[dict[Choices, dict[int, Payment]]] = {}
+"""`_payment`'s answers, by the city's choice producers and then by `_question` of the other
+arguments (plain dicts: read from compiled code, a fraction of an `lru_cache` call)."""
+
+_KEPT: Final[list[int]] = [0]
+"""How many answers `_PAYMENTS` holds."""
+
+QUESTION_BITS: Final = 5
+"""Bits per number in `_question`: coins, units and prices below 32 (the game's are below 12)."""
+
+
+def _question(card_coins: int, missing: Amounts, prices: Amounts, waivers: int) -> int:
+    """The numbers of a pricing question packed into one int (one bit-field each; one more
+    bit is left for Economy), or -1 when one of them does not fit its field (never in the
+    game; then the question is answered without the cache)."""
+    mw, mc, ms, mg, mp = missing
+    pw, pc, ps, pg, pp = prices
+    key = _packed(_packed(_packed(_packed(_packed(0, card_coins), mw), mc), ms), mg)
+    key = _packed(_packed(_packed(_packed(_packed(key, mp), pw), pc), ps), pg)
+    return _packed(_packed(key, pp), waivers)
+
+
+def _packed(key: int, number: int) -> int:
+    """`key` with `number` in a new bit-field below it (-1 stays -1; so does a number that
+    does not fit)."""
+    if key < 0 or not 0 <= number < 1 << QUESTION_BITS:
+        return -1
+    return key << QUESTION_BITS | number
 
 
 def _payment(
@@ -245,10 +270,13 @@ def _payment(
 ) -> Payment:
     """The Payment for the resources production does not cover (cached: the same questions
     recur all game, and one cache lookup is all a repeated question costs)."""
-    key = (card_coins, missing, choices, prices, waivers, economy)
-    known = _PAYMENTS.get(key)
-    if known is not None:
-        return known
+    question = _question(card_coins, missing, prices, waivers)
+    key = question << 1 | economy
+    answers = _PAYMENTS.get(choices)
+    if answers is not None and question >= 0:
+        known = answers.get(key)
+        if known is not None:
+            return known
     purchase = _solve(missing, choices, prices, waivers)
     bought = tuple([(RESOURCES[i], n, prices[i]) for i, n in enumerate(purchase.bought) if n])
     waived = tuple([RESOURCES[i] for i, n in enumerate(purchase.waived) for _ in range(n)])
@@ -262,9 +290,16 @@ def _payment(
         waived,
         purchase.chosen,
     )
-    if len(_PAYMENTS) >= PAYMENTS_KEPT:
+    if question < 0:
+        return payment
+    if _KEPT[0] >= PAYMENTS_KEPT:
         _PAYMENTS.clear()
-    _PAYMENTS[key] = payment
+        _KEPT[0] = 0
+        answers = None
+    if answers is None:
+        answers = _PAYMENTS.setdefault(choices, {})
+    answers[key] = payment
+    _KEPT[0] += 1
     return payment
 
 
@@ -273,6 +308,7 @@ def clear_caches() -> None:
     for cached in (_cheapest_cached, _offering, _by_price):
         cached.cache_clear()
     _PAYMENTS.clear()
+    _KEPT[0] = 0
     _COINS_ONLY.clear()
     _LAST[0] = (None, None, None, None, FREE_BY_CHAIN)
 
