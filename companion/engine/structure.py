@@ -284,15 +284,17 @@ def _without(
     cards = list(structure.cards)
     cards[index] = None
     covered_by = structure.covered_by
-    now = list(accessible)
-    now.remove(index)
+    now = [i for i in accessible if i != index]
+    freed = False
     for below in catalog.layout(structure.age).positions[index].covers:
         for above in covered_by[below]:
             if cards[above] is not None:
                 break
         else:
             now.append(below)
-    now.sort()
+            freed = True
+    if freed:
+        now.sort()
     return Structure(structure.age, tuple(cards), covered_by, tuple(now))
 
 

@@ -152,6 +152,10 @@ def test_playout_draws_are_those_of_random_random(seed: int) -> None:
         playout.shuffle(ours, mine)
         theirs.shuffle(standard)
         assert mine == standard
+    # the pool method (at most 5 of at most 21 items) written out, and the rest
+    for size, k in [(7, 3), (5, 3), (3, 3), (4, 0), (21, 5), (30, 3), (10, 8)]:
+        items = list(range(size))
+        assert playout.sample(ours, items, k) == theirs.sample(items, k)
     assert ours.getstate() == theirs.getstate()  # the same number of bits drawn
 
 
