@@ -238,7 +238,8 @@ _KEPT: Final[list[int]] = [0]
 """How many answers `_PAYMENTS` holds."""
 
 QUESTION_BITS: Final = 5
-"""Bits per number in `_question`: coins, units and prices below 32 (the game's are below 12)."""
+"""Bits per number in `_question`: coins, units and prices below 32 (the game's are below 12),
+checked as `< 32` there."""
 
 
 def _question(card_coins: int, missing: Amounts, prices: Amounts, waivers: int) -> int:
@@ -247,17 +248,13 @@ def _question(card_coins: int, missing: Amounts, prices: Amounts, waivers: int) 
     game; then the question is answered without the cache)."""
     mw, mc, ms, mg, mp = missing
     pw, pc, ps, pg, pp = prices
-    key = _packed(_packed(_packed(_packed(_packed(0, card_coins), mw), mc), ms), mg)
-    key = _packed(_packed(_packed(_packed(_packed(key, mp), pw), pc), ps), pg)
-    return _packed(_packed(key, pp), waivers)
-
-
-def _packed(key: int, number: int) -> int:
-    """`key` with `number` in a new bit-field below it (-1 stays -1; so does a number that
-    does not fit)."""
-    if key < 0 or not 0 <= number < 1 << QUESTION_BITS:
+    # every number is at least 0 and below 32 exactly when their bitwise or is
+    if not 0 <= card_coins | mw | mc | ms | mg | mp | pw | pc | ps | pg | pp | waivers < 32:
         return -1
-    return key << QUESTION_BITS | number
+    b = QUESTION_BITS
+    key = ((((card_coins << b | mw) << b | mc) << b | ms) << b | mg) << b | mp
+    key = ((((key << b | pw) << b | pc) << b | ps) << b | pg) << b | pp
+    return key << b | waivers
 
 
 def _payment(
