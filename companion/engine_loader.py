@@ -38,8 +38,8 @@ MANIFEST = "compiled.txt"
 PACKAGE = "companion"
 PACKAGE_DIR = Path(__file__).parent
 
-NOT_COMPILED = frozenset({"engine/__init__.py", "engine/events.py"})
-"""events.py stays Python: mypyc (2.x) misreads a ClassVar default in a dataclass."""
+NOT_COMPILED = frozenset({"engine/__init__.py"})
+"""The package's `__init__` stays Python (it holds no code)."""
 
 
 def compiled_sources(package_dir: Path = PACKAGE_DIR) -> list[str]:
