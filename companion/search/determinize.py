@@ -17,24 +17,43 @@ from companion.engine.state import GameState, Phase, evolve
 
 from .view import hidden_positions, is_guild_slot, unseen_cards
 
-__all__ = ["deal_if_needed", "determinize", "needs_deal", "random_layout"]
+__all__ = ["Worlds", "deal_if_needed", "determinize", "needs_deal", "random_layout"]
 
 
 def determinize(state: GameState, rng: random.Random) -> GameState:
     """`state` with its face-down cards replaced by cards drawn from the unseen ones."""
-    structure = state.structure
-    hidden = hidden_positions(state)
-    if structure is None or not hidden:
-        return state
-    catalog = state.catalog
-    others, guilds = unseen_cards(state, structure.age)
-    guild_slots = [i for i in hidden if is_guild_slot(catalog, structure.cards[i] or "")]
-    other_slots = [i for i in hidden if i not in guild_slots]
-    cards = list(structure.cards)
-    for slots, pool in ((other_slots, others), (guild_slots, guilds)):
-        for index, card in zip(slots, rng.sample(pool, len(slots)), strict=True):
-            cards[index] = card
-    return evolve(state, structure=evolve(structure, cards=tuple(cards)))
+    return Worlds(state).draw(rng)
+
+
+class Worlds:
+    """The determinizations of one state: what is hidden and what it may be, worked out
+    once, then a world per `draw` (the search draws one per iteration)."""
+
+    def __init__(self, state: GameState) -> None:
+        self.state = state
+        self.draws: list[tuple[list[int], tuple[CardId, ...]]] = []
+        structure = state.structure
+        hidden = hidden_positions(state)
+        if structure is None or not hidden:
+            return
+        catalog = state.catalog
+        others, guilds = unseen_cards(state, structure.age)
+        guild_slots = [i for i in hidden if is_guild_slot(catalog, structure.cards[i] or "")]
+        other_slots = [i for i in hidden if i not in guild_slots]
+        self.draws = [(other_slots, others), (guild_slots, guilds)]
+
+    def draw(self, rng: random.Random) -> GameState:
+        """One world: the face-down cards drawn from the unseen ones (`state` itself when
+        nothing is hidden)."""
+        state = self.state
+        structure = state.structure
+        if structure is None or not self.draws:
+            return state
+        cards = list(structure.cards)
+        for slots, pool in self.draws:
+            for index, card in zip(slots, rng.sample(pool, len(slots)), strict=True):
+                cards[index] = card
+        return evolve(state, structure=evolve(structure, cards=tuple(cards)))
 
 
 def needs_deal(state: GameState) -> bool:

@@ -20,10 +20,10 @@ from companion.engine.events import Event, KeepLibraryToken
 from companion.engine.rules import apply
 from companion.engine.state import GameState, Player
 
-from .determinize import deal_if_needed, determinize
+from .determinize import Worlds, deal_if_needed
 from .policy import acting_player, evaluate, move_score, policy_event, scored_options
 
-__all__ = ["EXPLORATION", "ROLLOUT_PLIES", "Node", "Stats", "search"]
+__all__ = ["EXPLORATION", "ROLLOUT_PLIES", "Node", "Stats", "Tree", "key_of", "search"]
 
 EXPLORATION = 0.7
 """UCB's exploration constant (rewards lie in 0..1)."""
@@ -53,11 +53,13 @@ class Node:
 
 @dataclass(frozen=True, slots=True)
 class Stats:
-    """What a search did: iterations, rollout events played, seconds spent."""
+    """What a search did: iterations, rollout events played, seconds spent, and the
+    iterations it kept from an earlier search (pondering: the subtree under the move played)."""
 
     iterations: int
     rollout_events: int
     seconds: float
+    kept: int = 0
 
 
 def key_of(event: Event) -> Hashable:
@@ -72,34 +74,67 @@ def step(state: GameState, event: Event, rng: random.Random) -> GameState:
     return deal_if_needed(apply(state, event), rng)
 
 
-def search(
-    root_state: GameState,
-    rng: random.Random,
-    *,
-    iterations: int,
-    seconds: float | None = None,
-    root_events: list[Event] | None = None,
-    clock: Callable[[], float] = time.perf_counter,
-) -> tuple[Node, Stats]:
-    """Search from `root_state` (which must not be over) for `iterations`, or until
-    `seconds` have passed when given (whichever comes first); `root_events` restricts the
-    moves at the root (the safe ones, or a Great Library answer from a known draw)."""
-    root = Node(None, None)
-    start = clock()
-    rollout_events = 0
-    done = 0
-    for done in range(1, iterations + 1):  # noqa: B007 (the count is reported)
-        world = determinize(root_state, rng)
+class Tree:
+    """A search in progress from `state`: its tree and counters, run on in slices (`run`).
+    Given `root` (the node of `state` in an earlier search: pondering), its statistics are
+    kept and the new iterations add to them."""
+
+    def __init__(self, state: GameState, rng: random.Random, root: Node | None = None) -> None:
+        self.state = state
+        self.rng = rng
+        self.root = root if root is not None else Node(None, None)
+        self.kept = self.root.visits
+        """Iterations behind the root before this tree's own runs (kept from a subtree)."""
+        self.iterations = 0
+        self.rollout_events = 0
+        self.seconds = 0.0
+        self._worlds = Worlds(state)
+
+    def stats(self) -> Stats:
+        """What this tree's runs did so far (and what it kept)."""
+        return Stats(self.iterations, self.rollout_events, self.seconds, self.kept)
+
+    def run(
+        self,
+        iterations: int,
+        *,
+        seconds: float | None = None,
+        root_events: list[Event] | None = None,
+        clock: Callable[[], float] = time.perf_counter,
+    ) -> int:
+        """Run `iterations` more (fewer once `seconds` have passed, when given); with
+        `root_events`, only those moves are tried at the root. The iterations done."""
+        root = self.root
+        rng = self.rng
+        worlds = self._worlds
+        start = clock()
+        done = 0
+        while done < iterations:
+            done += 1
+            self.rollout_events += self._iterate(root, worlds.draw(rng), rng, root_events)
+            if seconds is not None and clock() - start >= seconds:
+                break
+        self.iterations += done
+        self.seconds += clock() - start
+        return done
+
+    @staticmethod
+    def _iterate(
+        root: Node, world: GameState, rng: random.Random, root_events: list[Event] | None
+    ) -> int:
+        """One iteration on the determinization `world`: descend, expand one node, roll
+        out, back up. The rollout events played."""
         path = [root]
         node = root
         while not world.finished:
+            scored: list[tuple[Event, float]] | None = None
             if node is root and root_events is not None:
-                scored = [(e, move_score(world, e)[0]) for e in root_events]
+                legal = root_events  # scored below only while some are untried
             else:
                 scored = scored_options(world, rng)
-            if not scored:
+                legal = [e for e, _ in scored]
+            if not legal:
                 break
-            legal = [e for e, _ in scored]
             for event in legal:
                 child = node.children.get(key_of(event))
                 if child is not None:
@@ -107,7 +142,11 @@ def search(
             untried = [e for e in legal if key_of(e) not in node.children]
             mover = acting_player(world)
             if untried:
-                score_of = dict(scored)
+                score_of = (
+                    dict(scored)
+                    if scored is not None
+                    else {e: move_score(world, e)[0] for e in untried}
+                )
                 event = max(untried, key=lambda e: score_of[e])
                 child = Node(event, mover, available=1)
                 node.children[key_of(event)] = child
@@ -128,15 +167,29 @@ def search(
                 break
             world = step(world, chosen, rng)
             plies += 1
-        rollout_events += plies
         value = evaluate(world, Player.P1)
         root.visits += 1
         for visited in path[1:]:
             visited.visits += 1
             visited.reward += value if visited.player is Player.P1 else 1.0 - value
-        if seconds is not None and clock() - start >= seconds:
-            break
-    return root, Stats(done, rollout_events, clock() - start)
+        return plies
+
+
+def search(
+    root_state: GameState,
+    rng: random.Random,
+    *,
+    iterations: int,
+    seconds: float | None = None,
+    root_events: list[Event] | None = None,
+    clock: Callable[[], float] = time.perf_counter,
+) -> tuple[Node, Stats]:
+    """Search from `root_state` (which must not be over) for `iterations`, or until
+    `seconds` have passed when given (whichever comes first); `root_events` restricts the
+    moves at the root (the safe ones, or a Great Library answer from a known draw)."""
+    tree = Tree(root_state, rng)
+    tree.run(iterations, seconds=seconds, root_events=root_events, clock=clock)
+    return tree.root, tree.stats()
 
 
 def _select(node: Node, legal: list[Event]) -> tuple[Event, Node]:
