@@ -21,7 +21,7 @@ from companion.engine.rules import apply
 from companion.engine.state import GameState, Player
 
 from .determinize import Worlds, deal_if_needed
-from .policy import acting_player, evaluate, move_score, policy_event, scored_options
+from .policy import acting_player, evaluate, move_score, moves, policy_event, scored_options
 
 __all__ = ["EXPLORATION", "ROLLOUT_PLIES", "Node", "Stats", "Tree", "key_of", "search"]
 
@@ -130,6 +130,8 @@ class Tree:
             scored: list[tuple[Event, float]] | None = None
             if node is root and root_events is not None:
                 legal = root_events  # scored below only while some are untried
+            elif world.pending is None:
+                legal = moves(world)  # likewise
             else:
                 scored = scored_options(world, rng)
                 legal = [e for e, _ in scored]
