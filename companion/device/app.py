@@ -160,6 +160,11 @@ class App:
         """The game state now."""
         return self.game.state
 
+    @property
+    def pondering(self) -> Pondering | None:
+        """The box's thinking on the human's turn (solo, a level that ponders), if any."""
+        return self._pondering
+
     def context(self) -> Context:
         """What the controller reads besides the game state."""
         ctx = self._base_context()
