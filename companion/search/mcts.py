@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 
-from companion.engine.events import Event, KeepLibraryToken
+from companion.engine.events import Build, BuildWonder, Discard, Event, KeepLibraryToken
 from companion.engine.rules import apply
 from companion.engine.state import GameState, Player
 
@@ -63,10 +63,22 @@ class Stats:
 
 
 def key_of(event: Event) -> Hashable:
-    """What identifies a move across determinizations."""
+    """What identifies a move across determinizations: a turn's move by its kind, wonder and
+    card (a plain tuple: quicker to hash than the event), a Great Library answer by the token
+    kept (the draw is chance)."""
+    if isinstance(event, Build):
+        return ("build", event.card)
+    if isinstance(event, Discard):
+        return ("discard", event.card)
+    if isinstance(event, BuildWonder):
+        return ("wonder", event.wonder, event.card)
     if isinstance(event, KeepLibraryToken):
         return ("great_library", event.token)
     return event
+
+
+def _keys(events: list[Event]) -> list[Hashable]:
+    return [key_of(e) for e in events]
 
 
 def step(state: GameState, event: Event, rng: random.Random) -> GameState:
@@ -107,11 +119,13 @@ class Tree:
         root = self.root
         rng = self.rng
         worlds = self._worlds
+        root_keys = _keys(root_events) if root_events is not None else None
         start = clock()
         done = 0
         while done < iterations:
             done += 1
-            self.rollout_events += self._iterate(root, worlds.draw(rng), rng, root_events)
+            world = worlds.draw(rng)
+            self.rollout_events += self._iterate(root, world, rng, root_events, root_keys)
             if seconds is not None and clock() - start >= seconds:
                 break
         self.iterations += done
@@ -120,7 +134,11 @@ class Tree:
 
     @staticmethod
     def _iterate(
-        root: Node, world: GameState, rng: random.Random, root_events: list[Event] | None
+        root: Node,
+        world: GameState,
+        rng: random.Random,
+        root_events: list[Event] | None,
+        root_keys: list[Hashable] | None,
     ) -> int:
         """One iteration on the determinization `world`: descend, expand one node, roll
         out, back up. The rollout events played."""
@@ -137,28 +155,32 @@ class Tree:
                 legal = [e for e, _ in scored]
             if not legal:
                 break
-            for event in legal:
-                child = node.children.get(key_of(event))
-                if child is not None:
-                    child.available += 1
-            untried = [e for e in legal if key_of(e) not in node.children]
-            mover = acting_player(world)
-            if untried:
-                score_of = (
-                    dict(scored)
-                    if scored is not None
-                    else {e: move_score(world, e)[0] for e in untried}
+            keys = root_keys if node is root and root_keys is not None else _keys(legal)
+            children = node.children
+            untried = -1  # the untried move the heuristic likes most (the first of equals)
+            best = -math.inf
+            for index, key in enumerate(keys):
+                known = children.get(key)
+                if known is not None:
+                    known.available += 1
+                    continue
+                score = (
+                    scored[index][1] if scored is not None else move_score(world, legal[index])[0]
                 )
-                event = max(untried, key=lambda e: score_of[e])
+                if score > best:
+                    best, untried = score, index
+            mover = acting_player(world)
+            if untried >= 0:
+                event = legal[untried]
                 child = Node(event, mover, available=1)
-                node.children[key_of(event)] = child
+                children[keys[untried]] = child
                 world = step(world, event, rng)
                 if PRIOR_VISITS:  # the evaluation right after the move, as a few visits
                     child.visits = PRIOR_VISITS
                     child.reward = PRIOR_VISITS * evaluate(world, mover)
                 path.append(child)
                 break
-            event, child = _select(node, legal)
+            event, child = _select(children, legal, keys)
             world = step(world, event, rng)
             path.append(child)
             node = child
@@ -194,14 +216,17 @@ def search(
     return tree.root, tree.stats()
 
 
-def _select(node: Node, legal: list[Event]) -> tuple[Event, Node]:
-    """UCB among the legal children, with availability counts (ISMCTS)."""
-    best_event = legal[0]
-    best_child = node.children[key_of(best_event)]
+def _select(
+    children: dict[Hashable, Node], legal: list[Event], keys: list[Hashable]
+) -> tuple[Event, Node]:
+    """UCB among the legal children (`keys[i]` is `legal[i]`'s), with availability counts
+    (ISMCTS)."""
+    best_index = 0
+    best_child = children[keys[0]]
     best = -math.inf
-    for event in legal:
-        child = node.children[key_of(event)]
+    for index, key in enumerate(keys):
+        child = children[key]
         score = child.mean + EXPLORATION * math.sqrt(math.log(child.available) / child.visits)
         if score > best:
-            best, best_event, best_child = score, event, child
-    return best_event, best_child
+            best, best_index, best_child = score, index, child
+    return legal[best_index], best_child
