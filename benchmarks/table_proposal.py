@@ -19,6 +19,7 @@ shown screen). The card is then put back (the proposal withdrawn) for the next t
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import tempfile
@@ -135,7 +136,11 @@ def main() -> None:
             f"| {p90 * 1000:.0f} ms | {ordered[-1] * 1000:.0f} ms "
             f"| {statistics.median(reading) * 1000:.0f} ms | {median * PI4_FACTOR:.1f} s |"
         )
+    load = os.getloadavg()[0]
     out += [
+        "",
+        f"Load average (1 min) at the end of the run: {load:.1f} on {os.cpu_count()} cores "
+        "(other helpers' work): the times are those of a busy machine.",
         "",
         "Proposed: trials where the box proposed the card taken (the others: the reader "
         "could not tell the position in the 3 frames, and the players scan the card by hand "

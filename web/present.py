@@ -284,6 +284,7 @@ def live_view(
         }
     pending = state.pending
     recent = [s for s in loaded.steps if not s.undone][-6:]
+    accessible = offers(state, Voice.page(state, lang, names))
     return {
         "game": loaded.summary.id,
         "seq": loaded.seq,
@@ -301,7 +302,8 @@ def live_view(
         "discard": [catalog.name(c, lang) for c in state.discard],
         "cards_left_in_age": cards_left(state),
         "recent": [s.text for s in reversed(recent)],
-        "accessible": [o.to_json() for o in offers(state, Voice.page(state, lang, names))],
+        "accessible": [o.to_json() for o in accessible],
+        "accessible_text": words.to_take(len(accessible)),
         "asked": _asked(state, screen),
     }
 

@@ -61,7 +61,7 @@ def test_the_live_page_lists_the_accessible_cards_with_their_prices(client: Flas
     assert found["Guard Tower"] == ("free", "")
     assert all(o["affordable"] for o in view["accessible"])
     page = client.get("/games/2").get_data(as_text=True)
-    assert "Cards to take: Ben" in page and "buys 1 clay" in page
+    assert "Ben: 6 cards to take" in page and "buys 1 clay" in page
     # before the deal the box does not know the table: no list
     assert client.get("/games/1.json").get_json()["accessible"] == []
 
