@@ -208,8 +208,8 @@ def measure(engines: list[Engine], games: int, runs: int) -> str:
             f"{runs} rounds (range in brackets); in each round the engines run in turn, "
             "each in a new process"
             + (
-                f"; *{names[-1]}* is the code of that commit, exported from git and compiled "
-                "in a temporary folder by the same command (`--baseline`)."
+                "; the *before* columns run the code of the commit they name, exported "
+                "from git, its engine compiled in a temporary folder (`--baseline`)."
                 if baseline
                 else "."
             ),
