@@ -62,13 +62,14 @@ print(json.dumps({"compiled": engine_is_compiled(), "digest": digest.hexdigest()
 """
 
 
-def run_engine(pure: bool) -> dict[str, Any]:
-    """Play 60 checked games in a new process, with the pure engine or the default one."""
+def run_engine(pure: bool, script: str = DIGEST_SCRIPT) -> dict[str, Any]:
+    """Run `script` (by default: play 60 checked games) in a new process, with the pure
+    engine or the default one; the JSON object it prints."""
     env = {k: v for k, v in os.environ.items() if k != engine_loader.PURE_ENV}
     if pure:
         env[engine_loader.PURE_ENV] = "1"
     result = subprocess.run(
-        [sys.executable, "-c", DIGEST_SCRIPT],
+        [sys.executable, "-c", script],
         cwd=REPO,
         env=env,
         capture_output=True,
