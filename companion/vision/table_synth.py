@@ -44,6 +44,13 @@ class TableScene:
     module_px: float  # size of a code module in the frame, pixels
     beside: list[str]  # ids of the stickers lying beside the structure (cities, wonders...)
     foreign: int  # foreign QR codes in view
+    deal: list[str]  # the card dealt at each position, in layout order
+
+    @property
+    def seen(self) -> list[str | None]:
+        """The card a camera watching the age saw at each position: every card that lay face
+        up (at the deal or once uncovered, taken ones too); None for those still face down."""
+        return [None if t == "back" else card for card, t in zip(self.deal, self.truth, strict=True)]
 
 
 def _deal(age: int, rng: random.Random) -> list[str]:
@@ -321,4 +328,5 @@ def random_table(
         module_px=px_per_mm * size / modules,
         beside=beside,
         foreign=foreign,
+        deal=cards,
     )
