@@ -251,8 +251,8 @@ class _View:
         self.bare = self.valid & (np.abs(self.image - fitted) <= tolerance) & flat
         blob = (self.valid & flat & ~self.bare).astype(np.uint8)
         disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (round(2 * HAND_MM * k) | 1,) * 2)
-        blob = cv2.morphologyEx(blob, cv2.MORPH_OPEN, disc)
-        count, labels = cv2.connectedComponents(blob)
+        blob = np.asarray(cv2.morphologyEx(blob, cv2.MORPH_OPEN, disc), np.uint8)
+        _, labels = cv2.connectedComponents(blob)
         edge = np.zeros_like(blob)
         band = round(10 * k)
         edge[:band] = edge[-band:] = 1
@@ -269,9 +269,7 @@ class _View:
 
     def _cols(self, left: float, right: float) -> slice:
         k = RECTIFIED_PX_PER_MM
-        return slice(
-            max(0, round((left - self.left) * k)), max(0, round((right - self.left) * k))
-        )
+        return slice(max(0, round((left - self.left) * k)), max(0, round((right - self.left) * k)))
 
     def region(self, left: float, top: float, right: float, bottom: float) -> tuple[slice, slice]:
         """The pixels of a rectangle of the table plane (mm)."""
@@ -366,8 +364,10 @@ def _classify(
             else:
                 slots[p.index] = cards[placed[p.index]].id
             continue
-        if not view.seen(upper) or view.under_hand(upper) or (
-            not covered and view.under_hand(lower)
+        if (
+            not view.seen(upper)
+            or view.under_hand(upper)
+            or (not covered and view.under_hand(lower))
         ):
             present[p.index] = True if covered else None
             continue
@@ -391,7 +391,6 @@ def _classify(
         for below in p.covers:
             if present[below] is not False:
                 bx, _ = origins[below]
-                rows, cols = upper
                 a = max(0, round((bx - 1 - x - 3) * RECTIFIED_PX_PER_MM))
                 b = max(0, round((bx + m.card_w + 1 - x - 3) * RECTIFIED_PX_PER_MM))
                 over_table[:, a:b] = False

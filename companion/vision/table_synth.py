@@ -50,7 +50,8 @@ class TableScene:
     def seen(self) -> list[str | None]:
         """The card a camera watching the age saw at each position: every card that lay face
         up (at the deal or once uncovered, taken ones too); None for those still face down."""
-        return [None if t == "back" else card for card, t in zip(self.deal, self.truth, strict=True)]
+        pairs = zip(self.deal, self.truth, strict=True)
+        return [None if truth == "back" else card for card, truth in pairs]
 
 
 def _deal(age: int, rng: random.Random) -> list[str]:
