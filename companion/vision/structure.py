@@ -192,7 +192,8 @@ def _placement(
 
 RECTIFIED_PX_PER_MM = 2.0  # the rectified view of the structure's part of the table
 MARGIN_MM = 30.0  # table kept around the structure's outline in the rectified view
-WINDOW_MM = 5.0  # the neighbourhood of a pixel for its local texture
+WINDOW_MM = 3.0  # the neighbourhood of a pixel for its local texture
+EDGE_MM = 2.0  # how far a card lies from its place (its corners, turned a little)
 HAND_MM = 5.0  # a hand (or an arm) is a smooth blob at least twice this across
 HAND_SHARE = 0.02  # share of a position's visible part under a hand: cannot tell
 BARE_SHARE = 0.85  # share of a position's visible part that must look like the table
@@ -246,7 +247,7 @@ class _View:
             return
         fitted, spread = _surface(self.image, table)
         smooth = float(np.median(texture[table]))
-        tolerance = min(30.0, max(10.0, 3 * spread))
+        tolerance = min(20.0, max(8.0, 2.5 * spread))
         flat = texture <= max(6.0, 2.5 * smooth)
         self.bare = self.valid & (np.abs(self.image - fitted) <= tolerance) & flat
         blob = (self.valid & flat & ~self.bare).astype(np.uint8)
@@ -259,9 +260,30 @@ class _View:
         edge[:, :band] = edge[:, -band:] = 1
         edge |= ~self.valid  # an arm also leaves the frame
         reaching = set(np.unique(labels[(edge > 0) & (blob > 0)]).tolist()) - {0}
-        if reaching:
-            hand = np.isin(labels, sorted(reaching)).astype(np.uint8)
-            self.hand = cv2.dilate(hand, disc) > 0
+        hand = np.isin(labels, sorted(reaching))
+        # a hand of about the table's shade still has an outline: the view is split along
+        # its edges, the table is the part most of the border shows; another part that
+        # reaches out of the view (an arm) is never bare, and a hand if it is large and
+        # reaches into the structure
+        low = max(15.0, 6 * smooth)
+        blurred = cv2.GaussianBlur(self.image, (0, 0), 1.0).astype(np.uint8)
+        outline = cv2.dilate(cv2.Canny(blurred, low, 2.5 * low, L2gradient=True), np.ones((3, 3)))
+        count, parts = cv2.connectedComponents(
+            (self.valid & (outline == 0)).astype(np.uint8), None, 4
+        )
+        outer = np.bincount(parts[(edge > 0) & self.valid], minlength=count)
+        outer[0] = 0
+        area = np.bincount(parts.ravel(), minlength=count)
+        inner = np.bincount(parts[cards > 0], minlength=count)
+        table_part = int(np.argmax(outer))
+        reaching_parts = outer > 0
+        reaching_parts[table_part] = False
+        self.bare &= ~reaching_parts[parts]  # the table, or a part of it cut off by cards
+        large = (outer > 0) & (area >= (2 * HAND_MM * k) ** 2 * 4) & (inner >= (HAND_MM * k) ** 2)
+        large[0] = large[table_part] = False
+        hand |= large[parts]
+        if hand.any():
+            self.hand = cv2.dilate(hand.astype(np.uint8), disc) > 0
 
     def _rows(self, top: float, bottom: float) -> slice:
         k = RECTIFIED_PX_PER_MM
@@ -291,17 +313,19 @@ class _View:
         return part.size > 0 and float(part.mean()) > HAND_SHARE
 
     def sticker_shows(self, area: tuple[slice, slice], code: tuple[slice, slice]) -> bool:
-        """Whether a sticker lies there: a light margin around a code of dark and light
-        modules (a card there whose code was not read)."""
+        """Whether a sticker lies there: a light margin on all four sides of a code of dark
+        and light modules (a card there whose code was not read; the light name band of a
+        card below is light on one side only)."""
         sticker, inner = self.image[area], self.image[code]
-        if sticker.size == 0 or inner.size == 0:
+        if sticker.size == 0 or inner.size == 0 or float(np.std(inner)) <= 25:
             return False
-        ring = np.ones(sticker.shape, bool)
-        ring[code[0].start - area[0].start : code[0].stop - area[0].start,
-             code[1].start - area[1].start : code[1].stop - area[1].start] = False  # fmt: skip
-        margin = sticker[ring]
-        light = float(np.percentile(inner, 90))
-        return float(np.std(inner)) > 25 and float(np.mean(margin >= light - 40)) > 0.5
+        light = float(np.percentile(inner, 90)) - 40
+        top = code[0].start - area[0].start
+        bottom = code[0].stop - area[0].start
+        left = code[1].start - area[1].start
+        right = code[1].stop - area[1].start
+        sides = (sticker[:top], sticker[bottom:], sticker[:, :left], sticker[:, right:])
+        return all(side.size > 0 and float(np.mean(side >= light)) > 0.5 for side in sides)
 
 
 def _surface(image: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, float]:
@@ -351,55 +375,68 @@ def _classify(
     contradictions = 0
     (left, top), (right, _), _, (_, bottom) = m.code_corners()
     quiet = (right - left) * QUIET_MODULES / QR_MODULES
-    for p in reversed(layout.positions):
-        x, y = origins[p.index]
-        upper = view.region(x + 3, y + 3, x + m.card_w - 3, y + m.row_mm - 3)
-        lower = view.region(x + 3, y + m.row_mm + 2, x + m.card_w - 3, y + m.card_h - 3)
-        over = [present[i] for i in p.covered_by]
-        covered = any(o is True for o in over)
-        if p.index in placed:
-            present[p.index] = True
-            if covered and not p.face_up:  # a face-down card shows no sticker
-                contradictions += 1
-            else:
-                slots[p.index] = cards[placed[p.index]].id
-            continue
-        if (
-            not view.seen(upper)
-            or view.under_hand(upper)
-            or (not covered and view.under_hand(lower))
-        ):
-            present[p.index] = True if covered else None
-            continue
-        if covered:
-            present[p.index] = True
-            if view.bare_share(upper) >= BARE_SHARE:  # a card must lie there
-                contradictions += 1
-            elif not p.face_up:
-                slots[p.index] = "back"
-            continue
-        if any(o is None for o in over):
-            continue
-        sticker = view.region(
-            x + left - quiet, y + top - quiet, x + right + quiet, y + bottom + quiet
-        )
-        code = view.region(x + left + 1, y + top + 1, x + right - 1, y + bottom - 1)
-        if view.sticker_shows(sticker, code):  # a card, or the name band of one below
-            continue
-        # the upper half lies over the cards this position covered where they still lie
-        over_table = np.ones(view.image[upper].shape, bool)
-        for below in p.covers:
-            if present[below] is not False:
-                bx, _ = origins[below]
-                a = max(0, round((bx - 1 - x - 3) * RECTIFIED_PX_PER_MM))
-                b = max(0, round((bx + m.card_w + 1 - x - 3) * RECTIFIED_PX_PER_MM))
-                over_table[:, a:b] = False
-        upper_bare = view.image[upper].size == 0 or (
-            not over_table.any() or float(view.bare[upper][over_table].mean()) >= BARE_SHARE
-        )
-        if view.seen(lower) and view.bare_share(lower) >= BARE_SHARE and upper_bare:
-            present[p.index] = False
-            slots[p.index] = "empty"
+    k = RECTIFIED_PX_PER_MM
+    for _ in range(3):  # again while a pass decides more (what lies below is known then)
+        before = list(present)
+        for p in reversed(layout.positions):
+            if present[p.index] is not None:
+                continue
+            x, y = origins[p.index]
+            upper = view.region(x + 3, y + 3, x + m.card_w - 3, y + m.row_mm - 3)
+            lower = view.region(x + 3, y + m.row_mm + 2, x + m.card_w - 3, y + m.card_h - 3)
+            over = [present[i] for i in p.covered_by]
+            covered = any(o is True for o in over)
+            if p.index in placed:
+                present[p.index] = True
+                if covered and not p.face_up:  # a face-down card shows no sticker
+                    contradictions += 1
+                else:
+                    slots[p.index] = cards[placed[p.index]].id
+                continue
+            if covered:
+                present[p.index] = True
+                if not view.seen(upper) or view.under_hand(upper):
+                    continue
+                if view.bare_share(upper) >= BARE_SHARE:  # a card must lie there
+                    contradictions += 1
+                elif not p.face_up:
+                    slots[p.index] = "back"
+                continue
+            if not view.seen(upper) or view.under_hand(upper):
+                continue
+            sticker = view.region(
+                x + left - quiet, y + top - quiet, x + right + quiet, y + bottom + quiet
+            )
+            code = view.region(x + left + 1, y + top + 1, x + right - 1, y + bottom - 1)
+            if view.sticker_shows(sticker, code):  # a card, or the name band of one below
+                continue
+            # the part of the upper half that lies over no card this position covered
+            over_table = np.ones(view.image[upper].shape, bool)
+            for below in p.covers:
+                if present[below] is not False:
+                    bx, _ = origins[below]
+                    edge = EDGE_MM + WINDOW_MM / 2  # the card's edge: not the table's texture
+                    a = max(0, round((bx - edge - x - 3) * k))
+                    b = max(0, round((bx + m.card_w + edge - x - 3) * k))
+                    over_table[:, a:b] = False
+            share = float(over_table.mean())
+            upper_bare = share < 0.2 or float(view.bare[upper][over_table].mean()) >= BARE_SHARE
+            if all(o is False for o in over):  # nothing covers it: its lower half shows
+                empty = (
+                    view.seen(lower)
+                    and not view.under_hand(lower)
+                    and view.bare_share(lower) >= BARE_SHARE
+                    and upper_bare
+                )
+            else:  # whether a card covers it is not known: its upper half alone, where
+                # its sticker would show too
+                sticker_over_table = over_table[:, round((left - 3) * k) :].all()
+                empty = share >= 0.5 and upper_bare and bool(sticker_over_table)
+            if empty:
+                present[p.index] = False
+                slots[p.index] = "empty"
+        if present == before:
+            break
     for p in layout.positions:  # a card lies on the cards it covers: they cannot be gone
         if present[p.index]:
             for below in p.covers:
@@ -486,13 +523,13 @@ def read_structure(
     # the view is looked at only for placements that can come near the best (each
     # contradiction found there lowers a placement's score)
     fits.sort(key=lambda f: -f[0])
-    options: list[tuple[int, list[Slot], bool]] = []
+    options: list[tuple[int, list[Slot], bool, np.ndarray]] = []
     for bound, homography, placed, trusted in fits:
         if options and bound < max(o[0] for o in options) - 1:
             break
         view = _View(gray, homography, origins, m)
         slots, contradictions = _classify(placed, cards, layout, view, origins, m)
-        options.append((bound - contradictions, slots, trusted))
+        options.append((bound - contradictions, slots, trusted, homography))
     if not options:
         return StructureReading(unknown, 0, len(found))
     # the placement that explains the frame best: the most cards placed less the
@@ -500,8 +537,19 @@ def read_structure(
     # a column when a row's ends are gone) are as likely: a position is told only where
     # they all agree
     options.sort(key=lambda o: -o[0])
-    near = [o for o in options if o[0] >= options[0][0] - 1]
-    if not all(trusted for _, _, trusted in near):
+    best = options[0]
+
+    def rival(other: list[Slot]) -> bool:
+        """Whether a placement puts a card read elsewhere than the best one does (not one
+        that only places fewer of the same cards)."""
+        where = {s: i for i, s in enumerate(best[1]) if s not in (None, "back", "empty")}
+        return any(
+            s not in (None, "back", "empty") and (where.get(s, i) != i or best[1][i] == "empty")
+            for i, s in enumerate(other)
+        )
+
+    near = [best] + [o for o in options[1:] if o[0] >= best[0] - 1 and rival(o[1])]
+    if not all(option[2] for option in near):
         # a card of the age lying inside the outline but at no position, or too little of
         # the structure seen (a lone pair of cards lies in a row of a structure as well as
         # side by side in a city): cannot tell
@@ -510,8 +558,59 @@ def read_structure(
         values[0] if all(v == values[0] for v in values) else None
         for values in zip(*(o[1] for o in near), strict=True)
     ]
+    if len(near) == 1:  # the codes not read in the whole frame, read where each should be
+        homography = near[0][3]
+        taken = {s for s in slots if s is not None} | {c for c, n in counts.items() if n > 1}
+        for p in layout.positions:
+            if slots[p.index] is not None or not (
+                p.face_up or all(slots[i] == "empty" for i in p.covered_by)
+            ):
+                continue
+            card_id = _read_slot(gray, homography, origins[p.index], m, decoder)
+            if (
+                card_id is not None
+                and card_id not in taken
+                and catalog.is_card(card_id)
+                and catalog.card(card_id).age == age
+            ):
+                slots[p.index] = card_id
+                taken.add(card_id)
     placed_count = sum(1 for s in slots if s not in (None, "back", "empty"))
     return StructureReading(tuple(slots), placed_count, len(found) - placed_count)
+
+
+SLOT_PX_PER_MM = 6.0  # the sticker of a position rectified for the decoder: 5 px a module
+
+
+def _read_slot(
+    gray: np.ndarray,
+    homography: np.ndarray,
+    origin: tuple[float, float],
+    m: TableModel,
+    decoder: Decoder,
+) -> str | None:
+    """The card whose sticker lies at the place of a card at `origin`, decoded from that
+    place alone, rectified and enlarged; None if no code of ours is read there, or a code
+    not where and as large as that place's (a card held up, or beside)."""
+    k = SLOT_PX_PER_MM
+    (left, top), (right, _), _, _ = m.code_corners()
+    pad = 4.0
+    x0, y0 = origin[0] + left - pad, origin[1] + top - pad
+    side = right - left + 2 * pad
+    to_crop = np.array([[k, 0, -x0 * k], [0, k, -y0 * k], [0, 0, 1.0]]) @ np.linalg.inv(homography)
+    size = round(side * k)
+    crop = cv2.warpPerspective(gray, to_crop, (size, size), flags=cv2.INTER_CUBIC)
+    for sticker in decoder.decode(np.ascontiguousarray(crop)):
+        card_id = payloads.parse(sticker.text)
+        expected = (right - left) * k
+        cx, cy = sticker.center
+        if (
+            card_id is not None
+            and math.dist((cx, cy), (size / 2, size / 2)) <= FIT_TOLERANCE_MM * k
+            and abs(sticker.side / expected - 1) < SIZE_TOLERANCE
+        ):
+            return card_id
+    return None
 
 
 def _agrees(placed: dict[int, int], cards: list[_Card], known: Sequence[str | None]) -> bool:
