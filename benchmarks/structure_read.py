@@ -105,6 +105,7 @@ def old_reader(rev: str) -> Reader:
     spec = importlib.util.spec_from_file_location("structure_old", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
+    sys.modules["structure_old"] = module  # dataclasses look their module up
     spec.loader.exec_module(module)
     return module.read_structure  # type: ignore[no-any-return]
 

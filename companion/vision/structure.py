@@ -116,9 +116,10 @@ def _assignments(
 
 
 def _fit(points_mm: np.ndarray, points_px: np.ndarray, cards: int) -> np.ndarray | None:
-    """Table plane -> pixels: a homography with 4 cards or more, else an affine map (2, 3
-    cards) or a similarity (1 card), as 3x3 matrices."""
-    if cards >= 4:
+    """Table plane -> pixels: a homography with 3 cards or more (the camera's tilt shows
+    across the structure), else an affine map (2 cards) or a similarity (1 card), as 3x3
+    matrices."""
+    if cards >= 3:
         found, _ = cv2.findHomography(points_mm, points_px, 0)
         return None if found is None else np.asarray(found)
     if cards >= 2:
@@ -143,12 +144,17 @@ def _px_per_mm(homography: np.ndarray, at: tuple[float, float]) -> float:
     return float(np.linalg.norm(b - a))
 
 
-def _fits(card: _Card, homography: np.ndarray, origin: tuple[float, float], m: TableModel) -> bool:
-    """The card's code is where and as large as the fit says a card at `origin` has it."""
+def _fits(
+    card: _Card, homography: np.ndarray, origin: tuple[float, float], m: TableModel,
+    loose: float = 1.0,
+) -> bool:  # fmt: skip
+    """The card's code is where (within `loose` times the tolerance) and as large as the
+    fit says a card at `origin` has it."""
     expected = _project(homography, _code_mm(m, origin))
     seen = np.array(card.sticker.corners, dtype=np.float64)
     scale = _px_per_mm(homography, origin)
-    if float(np.max(np.linalg.norm(expected - seen, axis=1))) > FIT_TOLERANCE_MM * scale:
+    distance = float(np.max(np.linalg.norm(expected - seen, axis=1)))
+    if distance > FIT_TOLERANCE_MM * loose * scale:
         return False
     side = float(np.linalg.norm(expected[1] - expected[0]))
     return abs(card.sticker.side / side - 1) < SIZE_TOLERANCE * 1.5
@@ -163,7 +169,9 @@ def _placement(
     """Fit the placement, drop the cards that do not fit, then place every card of the
     age that lies where a free position is; None if nothing fits."""
     placed = dict(placed)
-    for _ in range(3):
+    rejected: set[int] = set()  # cards added on a first fit that the next fit refused
+    added: set[int] = set()
+    for _ in range(4):
         if not placed:
             return None
         mm = np.vstack([_code_mm(m, origins[i]) for i in placed])
@@ -172,18 +180,23 @@ def _placement(
         if homography is None:
             return None
         kept = {i: j for i, j in placed.items() if _fits(cards[j], homography, origins[i], m)}
+        rejected |= set(placed.values()) - set(kept.values())
         used = set(kept.values())
         inverse = np.linalg.inv(homography)
         slots = np.array(origins)
         code = np.array(m.code_corners()[0])
         for j, card in enumerate(cards):  # cards the first lattice missed (perspective)
-            if j in used:
+            if j in used or j in rejected:
                 continue
             seen = _project(inverse, np.array([card.sticker.corners[0]]))[0] - code
             i = int(np.argmin(np.linalg.norm(slots - seen, axis=1)))
-            if i not in kept and _fits(card, homography, origins[i], m):
+            # far from the cards fitted, a fit on few cards strays more: added if near,
+            # then kept only if the fit on all of them puts it where it lies
+            loose = 2.0 if len(kept) < 4 and j not in added else 1.0
+            if i not in kept and _fits(card, homography, origins[i], m, loose):
                 kept[i] = j
                 used.add(j)
+                added.add(j)
         if kept == placed:
             return homography, placed
         placed = kept
@@ -549,6 +562,10 @@ def read_structure(
         )
 
     near = [best] + [o for o in options[1:] if o[0] >= best[0] - 1 and rival(o[1])]
+    if known is not None:
+        # cards where they were seen: a lone pair of cards of a city still fits, but only
+        # if it lay so in the structure; it does not outweigh a placement trusted
+        near = [best] + [o for o in near[1:] if o[2]]
     if not all(option[2] for option in near):
         # a card of the age lying inside the outline but at no position, or too little of
         # the structure seen (a lone pair of cards lies in a row of a structure as well as
