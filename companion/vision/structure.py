@@ -262,7 +262,8 @@ class _View:
         smooth = float(np.median(texture[table]))
         tolerance = min(20.0, max(8.0, 2.5 * spread))
         flat = texture <= max(6.0, 2.5 * smooth)
-        self.bare = self.valid & (np.abs(self.image - fitted) <= tolerance) & flat
+        residual = np.abs(self.image - fitted)
+        self.bare = self.valid & (residual <= tolerance) & flat
         blob = (self.valid & flat & ~self.bare).astype(np.uint8)
         disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (round(2 * HAND_MM * k) | 1,) * 2)
         blob = np.asarray(cv2.morphologyEx(blob, cv2.MORPH_OPEN, disc), np.uint8)
@@ -297,6 +298,12 @@ class _View:
         hand |= large[parts]
         if hand.any():
             self.hand = cv2.dilate(hand.astype(np.uint8), disc) > 0
+        # the table's grain and bands stray from a smooth surface in the middle, where it
+        # is not fitted: there, no hand found, a part of the table's own looks bare a
+        # little further from the surface
+        self.bare |= (
+            self.valid & flat & ~self.hand & (parts == table_part) & (residual <= 1.5 * tolerance)
+        )
 
     def _rows(self, top: float, bottom: float) -> slice:
         k = RECTIFIED_PX_PER_MM
