@@ -23,7 +23,7 @@ from companion.engine.events import Event
 from companion.engine.rules import library_draw
 from companion.engine.state import GameState, PendingKind, Phase
 from companion.search.determinize import needs_deal
-from companion.search.player import Level, NoDecision, suggest
+from companion.search.player import Level, NoDecision, Ponder, suggest
 from companion.search.policy import acting_player
 
 __all__ = ["Wanted", "box_acts", "box_move", "check_scan", "hint", "table_known", "wanted"]
@@ -66,13 +66,26 @@ def table_known(state: GameState) -> bool:
     return state.structure is not None and not needs_deal(state)
 
 
-def box_move(state: GameState, want: Wanted, level: Level, seed: int = 0) -> Event | None:
-    """The box's move: the search's best answer (None when it has none, e.g. no deal)."""
+def box_move(
+    state: GameState,
+    want: Wanted,
+    level: Level,
+    seed: int = 0,
+    *,
+    ponder: Ponder | None = None,
+    played: Sequence[Event] = (),
+) -> Event | None:
+    """The box's move: the search's best answer (None when it has none, e.g. no deal); with
+    `ponder`, the search that ran on the human's turn before they played `played`."""
     drawn: Sequence[TokenId] | None = tuple(TokenId(t) for t in want.drawn) or None
     try:
-        return suggest(state, level, seed, seconds=None, drawn=drawn).moves[0].event
+        if ponder is not None:
+            answer = ponder.answer(played, state, level, seed, drawn=drawn)
+        else:
+            answer = suggest(state, level, seed, seconds=None, drawn=drawn)
     except NoDecision:
         return None
+    return answer.moves[0].event
 
 
 def hint(state: GameState, ctx: Context) -> str:
