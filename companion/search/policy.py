@@ -30,7 +30,7 @@ from companion.engine.events import (
 from companion.engine.pricing import cheapest_payment
 from companion.engine.rules import accessible_cards, apply, available_library_tokens
 from companion.engine.scoring import score_sheet
-from companion.engine.state import City, GameState, PendingKind, Player, constructor
+from companion.engine.state import City, GameState, PendingKind, Player
 
 __all__ = [
     "WIN",
@@ -47,12 +47,6 @@ __all__ = [
     "scored_options",
     "winning_event",
 ]
-
-# The events of a turn, built without their interpreted `__init__` (see state.constructor):
-# the rollouts and the tree build one at every step.
-_build = constructor(Build)
-_discard = constructor(Discard)
-_build_wonder = constructor(BuildWonder)
 
 WIN = 100.0
 """The score of a move that wins at once: above every other consideration."""
@@ -112,9 +106,9 @@ def moves(state: GameState) -> list[Event]:
     for card_id in accessible_cards(state):
         card = catalog.card(card_id)
         if cheapest_payment(catalog, city, opponent, card).total <= city.coins:
-            found.append(_build(player, card_id))
-        found.append(_discard(player, card_id))
-        found += [_build_wonder(player, w.id, card_id) for w in wonders]
+            found.append(Build(player, card_id))
+        found.append(Discard(player, card_id))
+        found += [BuildWonder(player, w.id, card_id) for w in wonders]
     return found
 
 
@@ -141,10 +135,10 @@ def scored_moves(state: GameState) -> list[tuple[Event, float]]:
             value = _card_value(state, player, card)[0]
             if payment.chain:
                 value += 0.5
-            found.append((_build(player, card_id), value + deny - 0.25 * payment.total))
-        found.append((_discard(player, card_id), discard_base + deny))
+            found.append((Build(player, card_id), value + deny - 0.25 * payment.total))
+        found.append((Discard(player, card_id), discard_base + deny))
         for wonder, value, total in wonders:
-            found.append((_build_wonder(player, wonder.id, card_id), value + deny - 0.2 * total))
+            found.append((BuildWonder(player, wonder.id, card_id), value + deny - 0.2 * total))
     return found
 
 
@@ -462,10 +456,10 @@ def policy_event(state: GameState, rng: random.Random) -> Event | None:
     if chosen is None:
         return None
     if action == _BUILD:
-        return _build(player, chosen)
+        return Build(player, chosen)
     if action == _WONDER:
-        return _build_wonder(player, wonders[chosen_wonder].id, chosen)
-    return _discard(player, chosen)
+        return BuildWonder(player, wonders[chosen_wonder].id, chosen)
+    return Discard(player, chosen)
 
 
 _BUILD, _DISCARD, _WONDER = 0, 1, 2
