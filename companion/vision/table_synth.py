@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
@@ -44,6 +45,14 @@ class TableScene:
     module_px: float  # size of a code module in the frame, pixels
     beside: list[str]  # ids of the stickers lying beside the structure (cities, wonders...)
     foreign: int  # foreign QR codes in view
+    deal: list[str]  # the card dealt at each position, in layout order
+
+    @property
+    def seen(self) -> list[str | None]:
+        """The card a camera watching the age saw at each position: every card that lay face
+        up (at the deal or once uncovered, taken ones too); None for those still face down."""
+        pairs = zip(self.deal, self.truth, strict=True)
+        return [None if truth == "back" else card for card, truth in pairs]
 
 
 def _deal(age: int, rng: random.Random) -> list[str]:
@@ -148,13 +157,15 @@ def _px_per_mm(plane_to_frame: np.ndarray, at: tuple[float, float]) -> float:
 
 def _hand(
     frame: np.ndarray,
+    alpha: np.ndarray,
     plane_to_frame: np.ndarray,
     rng: random.Random,
     tip: tuple[float, float],
     bottom: float,
 ) -> np.ndarray:
-    """A hand reaching from the players' side to `tip` (mm): palm and arm, in skin tones.
-    Returns the mask (0..1) drawn."""
+    """A hand reaching from the players' side to `tip` (mm): arm, palm, four fingers and a
+    thumb, in a skin shade darker or lighter than the table, rounded (darker toward its
+    outline) and casting a soft shadow. Returns the mask (0..1) drawn."""
     h, w = frame.shape
     mask = np.zeros((h, w), dtype=np.uint8)
     arm = np.array(
@@ -171,20 +182,43 @@ def _hand(
     cv2.fillPoly(
         mask, [np.round(_to_frame(plane_to_frame, palm.astype(np.float64))).astype(np.int32)], 255
     )
-    for finger in range(4):  # fingers toward the far rows
-        base = (tip[0] - 27 + finger * 18, tip[1] - 10)
-        line = np.array([base, (base[0] + rng.uniform(-6, 6), base[1] - rng.uniform(25, 45))])
+    px_per_mm = _px_per_mm(plane_to_frame, tip)
+    side = rng.choice((-1, 1))  # the thumb's side: a left or a right hand
+    fingers = [  # four fingers toward the far rows, and the thumb out to the side
+        ((tip[0] - 27 + k * 18, tip[1] - 10), (rng.uniform(-6, 6), -rng.uniform(25, 45)), 15)
+        for k in range(4)
+    ] + [((tip[0] + side * 38, tip[1] + 30), (side * rng.uniform(15, 30), -rng.uniform(5, 25)), 18)]
+    for base, (dx, dy), thickness in fingers:
+        line = np.array([base, (base[0] + dx, base[1] + dy)])
         a, b = np.round(_to_frame(plane_to_frame, line)).astype(np.int32)
-        width = max(2, round(15 * _px_per_mm(plane_to_frame, tip)))
+        width = max(2, round(thickness * px_per_mm))
         cv2.line(mask, (int(a[0]), int(a[1])), (int(b[0]), int(b[1])), 255, width)
     soft = cv2.GaussianBlur(mask.astype(np.float32) / 255, (0, 0), 3)
-    skin = rng.uniform(170, 215)
+    # the shadow it casts on the table and cards, offset away from the light
+    offset = np.array(
+        [[1, 0, rng.uniform(-12, 12) * px_per_mm], [0, 1, rng.uniform(4, 14) * px_per_mm]],
+        dtype=np.float32,
+    )
+    moved = np.asarray(cv2.warpAffine(soft, offset, (w, h)), dtype=np.float32)
+    shadow = cv2.GaussianBlur(moved, (0, 0), max(1.0, 4 * px_per_mm))
+    frame[:] = frame * (1 - rng.uniform(0.15, 0.35) * shadow * (1 - soft))
+    # rounded: the skin darkens toward the outline
+    inside = cv2.distanceTransform(mask, cv2.DIST_L2, 5) / max(1.0, 12 * px_per_mm)
+    # darker or lighter than the table: a hand of the table's very shade has no outline
+    # in a grey frame (docs/vision.md)
+    under = (mask > 0) & (alpha < 0.01)  # the table where the hand lies
+    table = float(np.median(frame[under])) if under.any() else float(np.median(frame))
+    contrast = rng.uniform(40, 100)
+    darker, lighter = table - contrast, table + contrast / 0.9  # its outline too
+    skin = lighter if darker < 50 or (lighter <= 230 and rng.random() < 0.5) else darker
     shade = cv2.GaussianBlur(
         np.random.default_rng(rng.randrange(2**32)).normal(0, 12, (h // 16 + 1, w // 16 + 1)),
         (0, 0),
         2,
     )
-    skin_map = skin + cv2.resize(shade.astype(np.float32), (w, h))
+    skin_map = skin * (0.9 + 0.1 * np.minimum(inside, 1.0)) + cv2.resize(
+        shade.astype(np.float32), (w, h)
+    )
     frame[:] = frame * (1 - soft) + skin_map * soft
     return soft
 
@@ -205,18 +239,23 @@ def random_table(
     sticker_mm: float | None = None,
     difficulty: synth.Difficulty = "fine",
     hands: bool | None = None,
+    deal: Sequence[str] | None = None,
+    taken: Collection[int] | None = None,
 ) -> TableScene:
     """A top view of an age's structure drawn from `seed` (the same seed gives the same table
     at every resolution and sticker size). `difficulty` "hard" turns the camera any way,
     tilts it more and dims, blurs and glares the frame; "occluded" always has a hand over the
-    structure (`hands` forces a hand or none)."""
+    structure (`hands` forces a hand or none). `deal` (20 ids in layout order) and `taken`
+    (positions gone) put a given game's table on the drawn one (the device-flow tests)."""
     model = table_model()
     rng = random.Random(f"{seed}:table")
     age = age or rng.choice((1, 2, 3))
     catalog = default_catalog()
     layout = catalog.layout(age)
-    cards = _deal(age, rng)
-    taken = _take(age, _moment(age, moment, rng), rng)
+    cards = _deal(age, rng)  # drawn even when given: a seed's table stays the same
+    gone = _take(age, _moment(age, moment, rng), rng)
+    cards = list(deal) if deal is not None else cards
+    gone = set(taken) if taken is not None else gone
     width, height = RESOLUTIONS[resolution]
     geometry = synth.Geometry(
         width=width, height=height, hfov_deg=HFOV_DEG, table_mm=rng.uniform(500, 600)
@@ -245,7 +284,7 @@ def random_table(
     # beside the structure: both cities, wonders and tokens, a foreign code
     beside: list[str] = []
     earlier: list[str] = [c.id for c in catalog.cards if c.age < age]
-    this_age_taken = [cards[i] for i in sorted(taken)]
+    this_age_taken = [cards[i] for i in sorted(gone)]
     for side in (-1, 1):
         city = rng.sample(earlier, min(len(earlier), rng.randrange(0, 6)))
         city += [c for i, c in enumerate(this_age_taken) if i % 2 == (side > 0)]
@@ -276,10 +315,10 @@ def random_table(
     # the structure, row after row (each row lies over the one before)
     truth: list[str] = []
     for position, card_id in zip(layout.positions, cards, strict=True):
-        if position.index in taken:
+        if position.index in gone:
             truth.append("empty")
             continue
-        uncovered = all(i in taken for i in position.covered_by)
+        uncovered = all(i in gone for i in position.covered_by)
         if position.face_up or uncovered:
             tex = face(card_id)
             truth.append(card_id)
@@ -296,7 +335,7 @@ def random_table(
         present = [i for i, t in enumerate(truth) if t != "empty"] or list(range(20))
         tip_slot = rng.choice(present)
         tx, ty = origins[tip_slot]
-        mask = _hand(frame, plane_to_frame, rng, (tx + model.card_w / 2, ty + 20), bottom)
+        mask = _hand(frame, alpha, plane_to_frame, rng, (tx + model.card_w / 2, ty + 20), bottom)
         for index, (x, y) in enumerate(origins):
             strip = np.array([[x, y], [x + model.card_w, y], [x + model.card_w, y + model.row_mm],
                               [x, y + model.row_mm]])  # fmt: skip
@@ -321,4 +360,5 @@ def random_table(
         module_px=px_per_mm * size / modules,
         beside=beside,
         foreign=foreign,
+        deal=cards,
     )
