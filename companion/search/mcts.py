@@ -28,8 +28,9 @@ __all__ = ["EXPLORATION", "ROLLOUT_PLIES", "Node", "Stats", "Tree", "key_of", "s
 EXPLORATION = 0.35
 """UCB's exploration constant (rewards lie in 0..1). The evaluation's chances of the moves of
 a turn lie close together (a few hundredths), so 0.7 spread normal's 200 iterations almost
-evenly over the moves; 0.35 lets the search follow the better ones (on the same 30 deals
-against greedy: 29 wins of 30 at 0.35, 29 at 0.2, 24 and a shared victory at 0.7)."""
+evenly over the moves; 0.35 lets the search follow the better ones. normal against greedy
+on the same 80 deals (seeds 0 and 100, 40 games each, seats swapped): 76 wins at 0.35, 71
+and a shared victory at 0.7 (on seed 0 alone, 39 of 40 at 0.2)."""
 ROLLOUT_PLIES = 12
 """Events a rollout plays before the position is scored (or until the game ends)."""
 PRIOR_VISITS = 0
