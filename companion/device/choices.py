@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from companion.device import guided, words
-from companion.device.solo import box_acts
+from companion.device.solo import box_acts, draft_pick
 from companion.device.ui import Context, Mode, UiState
 from companion.device.words import DEFAULT_NAMES, Voice, coins, not_affordable, price
 from companion.engine.cards import CardId, Catalog, TokenId, WonderId
@@ -72,6 +72,8 @@ def options(ui: UiState, state: GameState, context: Context | None = None) -> li
                 Choice("First-game sets", "fixed wonders", value="first_game"),
             ]
         case Mode.DRAFT if len(ui.revealed) == REVEALED_PER_ROUND:
+            if (pick := draft_pick(ui, state.catalog, ctx, REVEALED_PER_ROUND)) is not None:
+                return [Choice(voice.name(pick), words.BOX_PICK_NOTE, value=pick)]  # solo
             return [Choice(voice.name(w), value=w) for w in ui.revealed if w not in ui.picks]
         case Mode.START:
             return [Choice("Start the game", value="start"), Choice(words.PLAYERS, value=NAMING)]

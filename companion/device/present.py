@@ -198,6 +198,8 @@ def _titles(ui: UiState, state: GameState, ctx: Context) -> tuple[str, str]:
             return f"Draft round {round_number}", (
                 f"Scan wonder {len(ui.revealed) + 1}/{REVEALED_PER_ROUND}"
             )
+        case Mode.DRAFT if solo.draft_pick(ui, state.catalog, ctx, REVEALED_PER_ROUND):
+            return "Draft", words.BOX_TAKES
         case Mode.DRAFT:
             picker = draft_picker(ui, state.catalog)
             return "Draft", f"{_default_name(picker)} picks"

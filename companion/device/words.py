@@ -50,6 +50,8 @@ SEE_BOTH = "left: coach  right: phone"  # both, when the phone pages are served
 THINKING = "Thinking\u2026"  # the coach while the search runs
 BOX = "Box"  # the side the box plays in a solo game, on the idle screen
 BOX_THINKING = "The box is thinking"
+BOX_TAKES = "Box takes:"  # the draft screen's subtitle on the box's pick
+BOX_PICK_NOTE = "select = for the box"  # the bottom line under the box's pick
 BOX_NEEDS_TABLE = "needs the deal"  # after "Box: ", when the age's structure is unknown
 NEW_GAME_QUESTION = (
     "Leave this result?",

@@ -28,12 +28,15 @@ WAIT = 60.0  # seconds at most for the worker (a blocking get, not a sleep)
 
 
 def solo_table(catalog: Catalog, tmp_path: Path) -> tuple[App, queue.Queue[Any]]:
-    """Setup and the deal of age 1 of a record where p2 begins; the box plays p2."""
+    """Setup and the deal of age 1 of a record where p2 begins, by two players (the record's
+    draft); then the box is configured to play p2 and the device restarts."""
     journal = open_journal(tmp_path / "journal.sqlite")
+    two = App(catalog, journal, _Frames())
+    two.start(welcome=False)
+    play_with_deals(two, read_record(RECORDS / "simulated_civilian_win.jsonl")[:2])
     inbox: queue.Queue[Any] = queue.Queue()
     app = App(catalog, journal, _Frames(), post=inbox.put, solo=(Player.P2, QUICK))
     app.start(welcome=False)
-    play_with_deals(app, read_record(RECORDS / "simulated_civilian_win.jsonl")[:2])
     return app, inbox
 
 
