@@ -6,11 +6,11 @@ what the box takes and what it does with it ("Box: build Lumber Yard"); the huma
 physical card and scans it, and that scan confirms the box's move (`check_scan`); another card
 is refused in one line. In the wonder draft the box's pick (`draft_pick`: the search player's
 draft ranking, instant, so no worker) is the only option once the round's wonders are scanned;
-select (or a scan of that wonder, then select) gives it to the box. A decision of the rules for the box (progress token, destroy,
-Mausoleum, Great Library after its draw is scanned, who begins the next age) shows the box's
-answer as the only option, and select confirms it. The box's move needs the deal of the age
-(a record's `deal`, given through the loop); until it is known the screen says so. Pure: no
-I/O, no clock.
+select (or a scan of that wonder, then select) gives it to the box. A decision of the rules
+for the box (progress token, destroy, Mausoleum, Great Library after its draw is scanned, who
+begins the next age) shows the box's answer as the only option, and select confirms it. The
+box's move needs the deal of the age (a record's `deal`, given through the loop); until it is
+known the screen says so. Pure: no I/O, no clock.
 """
 
 from __future__ import annotations
