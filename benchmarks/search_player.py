@@ -5,7 +5,7 @@ Run parts separately (they take long; the machine is shared), each writing a JSO
 write the section of BENCHMARKS.md from the files:
 
     .venv/bin/python benchmarks/search_player.py arena --a normal --b random --games 400 \
-        --out a.json
+        --jobs 2 --out a.json
     .venv/bin/python benchmarks/search_player.py latency --positions 60 --out l.json
     .venv/bin/python benchmarks/search_player.py write a.json b.json c.json l.json
 """
@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import random
 import statistics
 import sys
@@ -29,27 +30,56 @@ from companion.search.player import LEVELS, suggest
 from companion.simulate import play
 
 
-def run_arena(a: str, b: str, games: int, seed: int, out: Path) -> dict[str, object]:
-    """One match, timed; each game's result is appended to `out` + ".progress" as it ends
-    (A is p1 in even games), so that a match cut short can still be read."""
-    start = time.perf_counter()
-    progress = out.with_suffix(".progress")
-    progress.write_text("")
+def _pair(job: tuple[str, str, int]) -> tuple[int, list[str], dict[str, int], float]:
+    """One pair of games of a match (the deals of `pair_seed`, A as p1 then as p2), as
+    `arena` plays them inside a longer match: A's results, the victories, the CPU time."""
+    a, b, pair_seed = job
+    start = time.process_time()
+    results: list[str] = []
 
     def on_game(number: int, final: GameState) -> None:
         a_seat = Player.P1 if number % 2 == 0 else Player.P2
-        result = "shared" if final.shared else "win" if final.winner is a_seat else "loss"
-        line = {"game": number, "a": result, "seconds": time.perf_counter() - start}
-        with progress.open("a") as file:
-            file.write(json.dumps(line) + "\n")
+        results.append("shared" if final.shared else "win" if final.winner is a_seat else "loss")
 
-    tally = arena(default_catalog(), a, b, games, seed, on_game)
-    seconds = time.perf_counter() - start
+    tally = arena(default_catalog(), a, b, 2, pair_seed, on_game)
+    return pair_seed, results, tally.victories, time.process_time() - start
+
+
+def run_arena(a: str, b: str, games: int, seed: int, out: Path, jobs: int = 1) -> dict[str, object]:
+    """One match of `games` (even) games, its pairs played by `jobs` processes; each game's
+    result is appended to `out` + ".progress" as its pair ends (A is p1 in even games), so
+    that a match cut short can still be read. The games are those of `duel-companion arena`
+    with the same seed: pair k is played on the deals of `seed + k` whoever plays it."""
+    start = time.perf_counter()
+    progress = out.with_suffix(".progress")
+    progress.write_text("")
+    wins = losses = shared = 0
+    victories: dict[str, int] = {"military": 0, "science": 0, "civilian": 0}
+    cpu = 0.0
+    pairs = [(a, b, seed + k) for k in range(games // 2)]
+    with multiprocessing.get_context("fork").Pool(jobs) as pool:
+        for pair_seed, results, won, seconds in pool.imap_unordered(_pair, pairs):
+            cpu += seconds
+            for kind, count in won.items():
+                victories[kind] += count
+            with progress.open("a") as file:
+                for offset, result in enumerate(results):
+                    wins += result == "win"
+                    losses += result == "loss"
+                    shared += result == "shared"
+                    line = {
+                        "game": 2 * (pair_seed - seed) + offset,
+                        "a": result,
+                        "seconds": time.perf_counter() - start,
+                    }
+                    file.write(json.dumps(line) + "\n")
+    tally = Tally(wins + losses + shared, wins, losses, shared, victories)
     low, high = tally.interval
     return {
-        "kind": "arena", "a": a, "b": b, "games": games, "seed": seed, "wins": tally.wins,
-        "losses": tally.losses, "shared": tally.shared, "score": tally.score,
-        "interval": [low, high], "seconds": seconds, "victories": tally.victories,
+        "kind": "arena", "a": a, "b": b, "games": tally.games, "seed": seed, "wins": wins,
+        "losses": losses, "shared": shared, "score": tally.score, "interval": [low, high],
+        "seconds": time.perf_counter() - start, "cpu_seconds": cpu, "jobs": jobs,
+        "victories": victories,
     }  # fmt: skip
 
 
@@ -131,7 +161,7 @@ def section(results: list[dict[str, object]]) -> str:
         "the same setup and deals with the seats swapped; A's score counts a shared victory "
         "half; the interval is the 95 % Wilson score interval of A's score.",
         "",
-        "| A | B | games | A wins | A losses | shared | A's score | 95 % interval | s/game |",
+        "| A | B | games | A wins | A losses | shared | A's score | 95 % interval | CPU s/game |",
         "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
     for r in results:
@@ -141,7 +171,7 @@ def section(results: list[dict[str, object]]) -> str:
         lines.append(
             f"| {r['a']} | {r['b']} | {games_text(r)} | {r['wins']} | {r['losses']} | "
             f"{r['shared']} | {r['score']:.1%} | {low:.1%} to {high:.1%} | "
-            f"{r['seconds'] / r['games']:.1f} |"
+            f"{float(r.get('cpu_seconds', r['seconds'])) / r['games']:.1f} |"
         )
     for r in results:
         if r["kind"] != "latency":
@@ -176,6 +206,7 @@ def main() -> int:
     one.add_argument("--games", type=int, default=100)
     one.add_argument("--seed", type=int, default=0)
     one.add_argument("--out", type=Path, required=True)
+    one.add_argument("--jobs", type=int, default=1, help="processes playing pairs (default 1)")
     two = sub.add_parser("latency")
     two.add_argument("--positions", type=int, default=60)
     two.add_argument("--seed", type=int, default=0)
@@ -190,7 +221,9 @@ def main() -> int:
     three.add_argument("files", type=Path, nargs="+")
     args = parser.parse_args()
     if args.part == "arena":
-        args.out.write_text(json.dumps(run_arena(args.a, args.b, args.games, args.seed, args.out)))
+        args.out.write_text(
+            json.dumps(run_arena(args.a, args.b, args.games, args.seed, args.out, args.jobs))
+        )
     elif args.part == "latency":
         args.out.write_text(json.dumps(run_latency(args.positions, args.seed)))
     elif args.part == "partial":

@@ -138,7 +138,9 @@ def _http_error(error: HTTPException) -> Any:
         return error
     message = error.description or error.name
     if error.code == 413:
-        message = f"The request body is larger than {MAX_BODY // 1024} KB"
+        limit = request.max_content_length or MAX_BODY  # a route may allow more
+        size = f"{limit // 2**20} MB" if limit % 2**20 == 0 else f"{limit // 1024} KB"
+        message = f"The request body is larger than {size}"
     elif error.code == 404 and message == NotFound.description:
         message = f"Nothing here: {request.path}"
     response = make_response(_error(error.code, str(message)))

@@ -29,6 +29,7 @@ bp = Blueprint("history", __name__)
 
 
 PAGE_SIZE = 50  # games per page of the history
+HISTORY_MAX_BYTES = 16 * 1024 * 1024  # a history file of about 2,000 games (8 KB each)
 
 
 def _view() -> dict[str, object]:
@@ -84,7 +85,9 @@ def import_page() -> str:
 
 @bp.post("/history/import")
 def import_form() -> Response | str | tuple[str, int]:
-    """Add an uploaded or pasted game record (pairing code and form token needed)."""
+    """Add an uploaded or pasted game record, or a whole history file of another box (up to
+    `HISTORY_MAX_BYTES`, about 2,000 games; pairing code and form token needed)."""
+    request.max_content_length = HISTORY_MAX_BYTES  # before the form is read
     require_same_origin_form()
     require_pairing()
     data = form_upload("record", "Choose a game record file or paste its lines")

@@ -3,8 +3,12 @@ three moves that cost each player most with what the search preferred, the turni
 
 The search reviews each move from the state before it, with public information only
 (`companion.search.review`), with 20 iterations a move (half the easy level's budget: a
-review searches every move of the game); the result is cached per game and journal position,
-since a review of a whole game takes seconds (about 4 s for 60 moves on an idle core here).
+review searches every move of the game). A review of a whole game takes seconds (about 4 s for
+60 moves on an idle core here, several times that on a Raspberry Pi), so it is searched in a
+worker thread, never inside a request: the score page of a finished game starts it (the end
+screen's QR code leads there), and the review page waits for it at most
+`REVIEW_WAIT_SECONDS` (app config, default 1.5) before it shows that the review is being
+prepared and reloads itself. Reviews are kept per game and journal position (the last 8).
 """
 
 from __future__ import annotations
@@ -34,25 +38,92 @@ bp = Blueprint("review", __name__)
 
 LEVEL = Level("review", 20)
 CACHE_SIZE = 8
-_lock = threading.Lock()
+WAIT_SECONDS = 1.5
+"""How long the review page waits for the worker before it shows "being prepared"."""
 
 
-def _reviewed(game_id: int) -> tuple[Loaded, Review]:
+class Reviews:
+    """Reviews searched one at a time in worker threads, kept per (game, seq)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._search = threading.Lock()  # one review searched at a time: the box plays too
+        self._done: OrderedDict[tuple[int, int], Review] = OrderedDict()
+        self._running: dict[tuple[int, int], threading.Event] = {}
+
+    def start(self, loaded: Loaded) -> threading.Event:
+        """Make sure the review of `loaded` is searched; the event is set once it is kept."""
+        key = (loaded.summary.id, loaded.seq)
+        with self._lock:
+            running = self._running.get(key)
+            if running is not None:
+                return running
+            finished = threading.Event()
+            if key in self._done:
+                finished.set()
+                return finished
+            self._running[key] = finished
+        worker = threading.Thread(
+            target=self._work, args=(key, loaded, finished), name="review", daemon=True
+        )
+        worker.start()
+        return finished
+
+    def get(self, loaded: Loaded, wait: float | None) -> Review | None:
+        """The review of `loaded`, waiting for the worker up to `wait` seconds (None: until
+        it is done); None if it is not ready by then."""
+        finished = self.start(loaded)
+        finished.wait(wait)
+        key = (loaded.summary.id, loaded.seq)
+        with self._lock:
+            found = self._done.get(key)
+            if found is not None:
+                self._done.move_to_end(key)
+        if found is None and finished.is_set():  # the worker ended without a review
+            raise RuntimeError(f"the review of game {key[0]} could not be made")
+        return found
+
+    def started(self, game_id: int) -> bool:
+        """Whether a review of the game is being searched or kept (at any position)."""
+        with self._lock:
+            return any(key[0] == game_id for key in (*self._running, *self._done))
+
+    def _work(self, key: tuple[int, int], loaded: Loaded, finished: threading.Event) -> None:
+        try:
+            with self._search:
+                events = [event_from_record(r) for r in loaded.records]
+                result = review(loaded.states, events, LEVEL, seed=0)
+            with self._lock:
+                self._done[key] = result
+                while len(self._done) > CACHE_SIZE:
+                    self._done.popitem(last=False)
+        finally:
+            with self._lock:
+                self._running.pop(key, None)
+            finished.set()
+
+
+def reviews() -> Reviews:
+    """The app's reviews (made on first use)."""
+    kept: Reviews = current_app.extensions["duel"].setdefault("reviews", Reviews())
+    return kept
+
+
+def prepare(loaded: Loaded) -> None:
+    """Start searching the review of a finished game, so that it is ready when asked for."""
+    if loaded.summary.status == "finished":
+        reviews().start(loaded)
+
+
+def _reviewed(game_id: int, wait: float | None) -> tuple[Loaded, Review | None]:
     loaded = loaded_or_404(game_id)
-    cache: OrderedDict[tuple[int, int], Review] = current_app.extensions["duel"].setdefault(
-        "reviews", OrderedDict()
-    )
-    key = (game_id, loaded.seq)
-    with _lock:
-        found = cache.get(key)
-    if found is None:
-        events = [event_from_record(r) for r in loaded.records]
-        found = review(loaded.states, events, LEVEL, seed=0)
-        with _lock:
-            cache[key] = found
-            while len(cache) > CACHE_SIZE:
-                cache.popitem(last=False)
-    return loaded, found
+    return loaded, reviews().get(loaded, wait)
+
+
+def _wait() -> float | None:
+    """The page's wait for the worker (None in the config: until it is done)."""
+    wait = current_app.config.get("REVIEW_WAIT_SECONDS", WAIT_SECONDS)
+    return None if wait is None else float(wait)
 
 
 def review_view(loaded: Loaded, result: Review) -> dict[str, Any]:
@@ -101,22 +172,30 @@ def review_view(loaded: Loaded, result: Review) -> dict[str, Any]:
 
 @bp.get("/games/<game:game_id>/review")
 def page(game_id: int) -> str:
-    """The review page."""
-    loaded, result = _reviewed(game_id)
+    """The review page (or, while the worker searches, a page that says so and reloads)."""
+    loaded, result = _reviewed(game_id, _wait())
+    if result is None:
+        names = player_names(loaded.summary, loaded.state)
+        return render_template("review/preparing.html", game=game_id, names=names)
     return render_template("review/review.html", view=review_view(loaded, result))
 
 
 @bp.get("/games/<game:game_id>/review.json")
-def page_json(game_id: int) -> Response:
-    """The JSON twin of the review page."""
-    loaded, result = _reviewed(game_id)
-    return jsonify(review_view(loaded, result))
+def page_json(game_id: int) -> tuple[Response, int]:
+    """The JSON twin of the review page: 202 with `{"game": id, "status": "preparing"}`
+    while the worker searches, then 200 with the review and `"status": "ready"`."""
+    loaded, result = _reviewed(game_id, _wait())
+    if result is None:
+        return jsonify({"game": game_id, "status": "preparing"}), 202
+    return jsonify({**review_view(loaded, result), "status": "ready"}), 200
 
 
 @bp.get("/games/<game:game_id>/review.svg")
 def chart(game_id: int) -> Response:
-    """p1's chance to win after every event (in %), drawn by pygal, as an SVG image."""
-    loaded, result = _reviewed(game_id)
+    """p1's chance to win after every event (in %), drawn by pygal, as an SVG image (the
+    page links it once the review is ready, so this waits for the worker if need be)."""
+    loaded, result = _reviewed(game_id, None)
+    assert result is not None  # `get` waited until the worker was done (or raised)
     names = player_names(loaded.summary, loaded.state)
     line = pygal.Line(
         js=[],  # no script from the net: the page shows the chart as an image

@@ -130,7 +130,8 @@ def military(city: City) -> Line:
 def treasury(city: City) -> Line:
     """1 VP per 3 coins; the remainder is lost."""
     points, left = divmod(city.coins, COINS_PER_POINT)
-    return Line((Part(points, f"{city.coins} coins / 3 = {points} ({left} left over)"),))
+    coins = f"{city.coins} coin" if city.coins == 1 else f"{city.coins} coins"
+    return Line((Part(points, f"{coins} / 3 = {points} ({left} left over)"),))
 
 
 def wonders(city: City) -> Line:

@@ -105,10 +105,22 @@ class Imported:
 
 
 def existing_hashes(journal: Journal) -> dict[str, int]:
-    """The content hash of every game in the journal -> its id (the oldest if several)."""
-    found: dict[str, int] = {}
-    for summary in reversed(journal.games()):
-        found.setdefault(content_hash(journal.effective_events(summary.id)), summary.id)
+    """The content hash of every game in the journal -> its id (the oldest if several).
+
+    Finished and imported games are read from the journal's `game_fingerprints` table (kept
+    when such a game is written), so a history of thousands of games is not replayed; only
+    the games still in play are hashed from their events.
+    """
+    found: dict[str, int] = {
+        str(mark): int(game_id)
+        for mark, game_id in journal.query(
+            "SELECT fingerprint, MIN(game_id) FROM game_fingerprints GROUP BY fingerprint"
+        )
+    }
+    for summary in journal.games():
+        if summary.status != "finished" and summary.origin != "import":
+            mark = content_hash(journal.effective_events(summary.id))
+            found[mark] = min(found.get(mark, summary.id), summary.id)
     return found
 
 

@@ -261,3 +261,18 @@ def test_babylon_b_gives_its_wildcard_with_the_third_stage_only() -> None:
     assert points(two, "Ann", "science") == 2
     assert points(three, "Ann", "science") == 10
     assert points(three, "Ann", "wonders") == 3
+
+
+@pytest.mark.parametrize(
+    ("coins", "reason"),
+    [
+        (1, "1 coin / 3 = 0 (1 left over)"),  # 1 = 3 x 0 + 1
+        (7, "7 coins / 3 = 2 (1 left over)"),  # 7 = 3 x 2 + 1
+    ],
+)
+def test_the_treasury_reason_words_one_coin_and_many(coins: int, reason: str) -> None:
+    result = score(
+        player("Ann", "giza", coins=coins), player("Bob", "rhodes"), player("Cid", "babylon")
+    )
+    ann = next(p for p in result.players if p.name == "Ann")
+    assert [part.reason for part in ann.lines["treasury"].parts] == [reason]

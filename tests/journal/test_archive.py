@@ -16,6 +16,7 @@ from stats_games import build_journal
 from companion.engine.cards import Catalog
 from companion.records.archive import (
     content_hash,
+    existing_hashes,
     export_history,
     games_csv,
     import_history,
@@ -121,3 +122,29 @@ def test_a_history_with_a_refused_game_changes_nothing(
         with pytest.raises(RecordRefused, match=r"game 3: line 6: Unknown card 'nope'"):
             import_history(catalog, other, history)
         assert other.games() == []
+
+
+def test_known_games_are_found_by_their_kept_fingerprints_not_by_reading_events(
+    catalog: Catalog, journal: Journal, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Games 1-5 are all finished (played at the box or imported): none is re-read.
+    read: list[int] = []
+    events = journal.effective_events
+    monkeypatch.setattr(
+        journal, "effective_events", lambda game_id: read.append(game_id) or events(game_id)
+    )
+    assert existing_hashes(journal) == {
+        content_hash(events(1)): 1,  # game 5 has game 1's events: the oldest is named
+        content_hash(events(2)): 2,
+        content_hash(events(3)): 3,
+        content_hash(events(4)): 4,
+    }
+    assert read == []  # existing_hashes read no game's events
+
+
+def test_a_game_still_in_play_is_hashed_from_its_events(catalog: Catalog, journal: Journal) -> None:
+    records = journal.effective_events(2)[:10]  # game 2's first ten events, a game in play
+    game_id = journal.new_game()
+    for record in records:
+        journal.append(game_id, record)
+    assert existing_hashes(journal)[content_hash(records)] == game_id

@@ -213,9 +213,11 @@ def test_history_times_are_shown_in_the_phones_time_zone(
 
 def test_review_shows_the_chart_and_the_costliest_moves(browser: Any, server: WebServer) -> None:
     page = phone(browser)
-    page.goto(f"{server.url}/games/{MILITARY}/review", timeout=300_000)  # searches every move
+    page.goto(f"{server.url}/games/{MILITARY}/review")
+    # The search goes through every move in a worker: the page says so and reloads itself
+    # until the review is there.
     chart = page.locator(".review-chart img")
-    playwright_api.expect(chart).to_be_visible()
+    playwright_api.expect(chart).to_be_visible(timeout=300_000)
     assert page.evaluate("document.querySelector('.review-chart img').naturalWidth") > 0  # drawn
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     assert page.locator("#costliest-p1 li").count() >= 1

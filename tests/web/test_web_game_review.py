@@ -4,8 +4,19 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from conftest import MILITARY, PLAYING
+from flask import Flask
 from flask.testing import FlaskClient
+
+from web.access import loaded_or_404
+from web.review import reviews
+
+
+@pytest.fixture(autouse=True)
+def wait_for_the_worker(app: Flask) -> None:
+    """These tests read the review itself: the pages wait until the worker is done."""
+    app.config["REVIEW_WAIT_SECONDS"] = None
 
 
 def test_the_review_json_follows_every_event_and_ends_with_the_result(
@@ -54,3 +65,30 @@ def test_a_game_being_played_has_no_turning_point_yet(client: FlaskClient) -> No
 def test_an_unknown_game_has_no_review(client: FlaskClient) -> None:
     assert client.get("/games/99/review").status_code == 404
     assert client.get("/games/99/review.svg").status_code == 404
+
+
+def test_the_page_says_the_review_is_being_prepared_until_the_worker_is_done(
+    app: Flask, client: FlaskClient
+) -> None:
+    app.config["REVIEW_WAIT_SECONDS"] = 0  # never wait inside a request
+    answer = client.get(f"/games/{MILITARY}/review.json")
+    assert answer.status_code == 202
+    assert answer.get_json() == {"game": MILITARY, "status": "preparing"}
+    page = client.get(f"/games/{MILITARY}/review").get_data(as_text=True)
+    assert 'id="review-preparing"' in page and 'http-equiv="refresh"' in page
+    with app.test_request_context():
+        assert reviews().get(loaded_or_404(MILITARY), wait=None) is not None  # the worker ends
+    ready = client.get(f"/games/{MILITARY}/review.json")
+    assert ready.status_code == 200 and ready.get_json()["status"] == "ready"
+    assert "Turning point" in client.get(f"/games/{MILITARY}/review").get_data(as_text=True)
+
+
+def test_the_score_page_of_a_finished_game_starts_its_review(
+    app: Flask, client: FlaskClient
+) -> None:
+    with app.app_context():
+        assert not reviews().started(MILITARY) and not reviews().started(PLAYING)
+        assert client.get(f"/games/{PLAYING}/score").status_code == 200  # still in play
+        assert not reviews().started(PLAYING)
+        assert client.get(f"/games/{MILITARY}/score").status_code == 200  # finished
+        assert reviews().started(MILITARY)

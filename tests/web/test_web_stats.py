@@ -8,6 +8,7 @@ import io
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import CODE
@@ -20,7 +21,8 @@ from companion.family_catalog import default_family_catalog
 from companion.records.game import Game, import_record
 from companion.records.journal import Journal
 from companion.records.pads import save_pad
-from web import create_app
+from web import MAX_BODY, create_app
+from web.history import HISTORY_MAX_BYTES
 
 ORIGIN = {"Origin": "http://localhost"}
 
@@ -205,3 +207,32 @@ def test_saved_score_pads_are_the_statistics_of_their_game(
     giza = next(w for w in base["wonders"] if w["id"] == "giza")
     assert (giza["owned"], giza["won"]) == (1, 1)  # Ann's board
     assert stats_client.get("/stats.json").get_json()["games"] == 5  # Duel unchanged
+
+
+def test_a_history_larger_than_a_record_imports_from_the_phone_up_to_its_own_limit(
+    stats_client: FlaskClient, app: Flask, client: FlaskClient
+) -> None:
+    history = json.loads(stats_client.get("/export/history.json").get_data())
+    history["games"] = history["games"] * 12  # 60 games; twins within one file are all kept
+    body = json.dumps(history).encode()
+    assert len(body) > MAX_BODY  # more than the pages' own limit (one record's)
+    page = client.get("/history/import").get_data(as_text=True)
+    token = page.split('name="csrf_token" value="')[1].split('"')[0]
+
+    def upload(data: bytes) -> Any:
+        form = {"csrf_token": token, "pairing_code": CODE, "record": (io.BytesIO(data), "h.json")}
+        return client.post(
+            "/history/import", data=form, content_type="multipart/form-data", headers=ORIGIN
+        )
+
+    answer = upload(body)
+    assert answer.status_code == 200 and "Added 60 games" in answer.get_data(as_text=True)
+    too_big = client.post(  # a raw body: refused by its length, before any parsing
+        "/history/import",
+        data=b" " * (HISTORY_MAX_BYTES + 1),
+        content_type="multipart/form-data; boundary=x",
+        headers=ORIGIN,
+    )
+    assert too_big.status_code == 413
+    assert "The request body is larger than 16 MB" in too_big.get_data(as_text=True)
+    assert client.get("/stats.json").get_json()["games"] == 60 + 3  # nothing more was added
