@@ -182,6 +182,8 @@ def end_view(state: GameState, ctx: Context, notice: str = "", status: str = "")
     sheet = score_sheet(state)
     totals = (sheet.p1.total, sheet.p2.total)
     winner = "" if state.shared or state.winner is None else player_name(state, state.winner)
+    if winner and state.winner is ctx.box:
+        winner = words.BOX
     victory = state.victory.value if state.victory is not None else ""
     return EndView(winner, victory, totals, ctx.score_url, notice, status)
 
@@ -231,7 +233,7 @@ def _default_name(player: Player) -> str:
 def _prompt_titles(ui: UiState, state: GameState, ctx: Context) -> tuple[str, str]:
     pending = state.pending
     assert pending is not None
-    who = player_name(state, pending.player)
+    who = words.BOX if ctx.box is pending.player else player_name(state, pending.player)
     match pending.kind:
         case PendingKind.PROGRESS:
             return "Progress token", f"{who} takes one"

@@ -114,5 +114,5 @@ def check_scan(state: GameState, ctx: Context, card: str) -> Event | str:
         return words.BOX_THINKING if table_known(state) else words.BOX_NEEDS_TABLE
     wanted_card = getattr(move, "card", None)
     if card != wanted_card:
-        return words.refusal(voice.name(card), words.box_takes(voice.name(str(wanted_card))))
+        return words.refusal(voice.name(card), words.NOT_THE_BOX_CARD)
     return move

@@ -302,9 +302,8 @@ def box_move(voice: Voice, event: Event) -> str:
     return label[:1].lower() + label[1:]
 
 
-def box_takes(card: str) -> str:
-    """The refusal of another card on the box's turn."""
-    return f"box takes {card}"
+NOT_THE_BOX_CARD = "not the box's card"  # another card scanned on the box's turn
+NOT_THE_BOX_PICK = "not the box's pick"  # another wonder scanned on the box's draft pick
 
 
 def told(voice: Voice, before: GameState, after: GameState, event: Event) -> tuple[str, ...]:

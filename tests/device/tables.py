@@ -1,11 +1,18 @@
 """A device app driven through a record, deals included: the moves through the buttons and
 the camera (`TablePlayer`), each deal through the loop as the phone or the overhead reading
-would give it (a `Call` on the loop's thread)."""
+would give it (a `Call` on the loop's thread). And the README's pictures of OLED frames:
+written to a temporary folder, or with UPDATE_REFERENCE=1 to docs/screenshots/
+(scripts/screenshots.sh), to be looked at before committing."""
 
 from __future__ import annotations
 
+import os
+import tempfile
 import threading
 from collections.abc import Sequence
+from pathlib import Path
+
+from PIL import Image
 
 from companion.device.app import App, Call
 from companion.device.playback import TablePlayer
@@ -28,3 +35,27 @@ def play_with_deals(app: App, events: Sequence[Event]) -> None:
             return
         app.handle(given)
     raise AssertionError("the record did not play to its end")  # pragma: no cover
+
+
+SCREENSHOTS = (
+    Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+    if os.environ.get("UPDATE_REFERENCE") == "1"
+    else Path(tempfile.gettempdir()) / "duel-companion-screenshots"
+)
+SCALE, GAP = 2, 8  # README frames: twice the OLED's pixels, apart on a grey ground
+
+
+def save_picture(frames: Sequence[Image.Image], columns: int, name: str) -> Path:
+    """OLED frames enlarged `SCALE` times in rows of `columns`, `GAP` pixels apart, as one
+    picture in `SCREENSHOTS`."""
+    width, height = 128 * SCALE, 64 * SCALE
+    rows = (len(frames) + columns - 1) // columns
+    size = (columns * width + (columns - 1) * GAP, rows * height + (rows - 1) * GAP)
+    sheet = Image.new("L", size, 160)
+    for number, frame in enumerate(frames):
+        big = frame.convert("L").resize((width, height), Image.Resampling.NEAREST)
+        row, column = divmod(number, columns)
+        sheet.paste(big, (column * (width + GAP), row * (height + GAP)))
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    sheet.save(SCREENSHOTS / name, optimize=True)
+    return SCREENSHOTS / name

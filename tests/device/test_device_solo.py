@@ -73,7 +73,7 @@ def test_the_box_says_its_move_and_the_scan_of_that_card_confirms_it(
             )  # fmt: skip
             app.handle(Scan(other))  # the human took the wrong card: one line, nothing changes
             name = catalog.short_name
-            assert app.ui.notice == f"{name(other)}: box takes {name(card)}"
+            assert app.ui.notice == f"{name(other)}: not the box's card"
             assert app.context().events == before
             app.handle(Scan(card))  # the box's card: its move is confirmed
             assert effective(app)[-1] == expected

@@ -1,7 +1,11 @@
 """A whole solo game through the device, from the first setup screen to the end screen: the
 box (player 2) drafts its own wonders, says every move and answers every decision of its own;
 the human plays player 1 with the buttons and the camera's scans (a one-move greedy player
-decides), and moves the box's cards for it. Frames go to luma's dummy device."""
+decides), and moves the box's cards for it. Frames go to luma's dummy device.
+
+The README's pictures of the solo flow are frames of this game: written to a temporary folder,
+or with UPDATE_REFERENCE=1 to docs/screenshots/ (scripts/screenshots.sh), to be looked at
+before committing."""
 
 from __future__ import annotations
 
@@ -19,17 +23,22 @@ from PIL import Image
 from companion.device import solo
 from companion.device.app import App, BoxMoved, Call, open_journal
 from companion.device.controller import Mode, Press, Scan, draft_picker, options
-from companion.device.views import ChoiceView, IdleView, View
-from companion.device.words import BOX, BOX_TAKES
+from companion.device.views import ChoiceView, EndView, IdleView, View
+from companion.device.words import BOX, BOX_TAKES, THINKING
 from companion.engine.cards import Catalog, TokenId, WonderId
 from companion.engine.events import Event, KeepLibraryToken, Setup, event_from_record
-from companion.engine.rules import available_library_tokens, draft_pickers, library_draw
+from companion.engine.rules import (
+    accessible_cards,
+    available_library_tokens,
+    draft_pickers,
+    library_draw,
+)
 from companion.engine.state import GameState, PendingKind, Phase, Player
 from companion.playout import random_deal
 from companion.search.determinize import needs_deal
 from companion.search.player import Level, draft_ranking, greedy_event
 from hardware.oled import Oled
-from tests.device.tables import play_with_deals
+from tests.device.tables import play_with_deals, save_picture
 
 QUICK = Level("quick", 30)
 WAIT = 60.0  # seconds at most for the box's worker (a blocking get, not a sleep)
@@ -56,6 +65,7 @@ class SoloTable:
     frames: list[Shown] = field(default_factory=list)
     box_events: list[Event] = field(default_factory=list)  # the box's answers, as searched
     box_decisions: list[PendingKind] = field(default_factory=list)
+    wrong_card: bool = False  # the human once scanned another card than the box's
 
     def press(self, name: str) -> None:
         self.app.handle(Press(name))
@@ -142,7 +152,7 @@ def box_pick_shown(table: SoloTable, offered: list[str]) -> str:
     before = app.ui
     table.scan(other)  # the human reaches for another wonder: one line, nothing changes
     name = table.catalog.short_name
-    assert app.ui.notice == f"{name(other)}: box takes {name(pick)}"
+    assert app.ui.notice == f"{name(other)}: not the box's pick"
     assert (app.ui.picks, app.ui.revealed) == (before.picks, before.revealed)
     table.scan(pick)  # a scan of the box's wonder points at it; select gives it
     return pick
@@ -176,7 +186,15 @@ def box_turn(table: SoloTable) -> None:
     else:
         view = app.view
         assert isinstance(view, IdleView) and view.player == BOX
-        table.scan(move.card)  # type: ignore[attr-defined]
+        card: str = move.card  # type: ignore[attr-defined]
+        other = next((c for c in accessible_cards(state) if c != card), None)
+        if not table.wrong_card and other is not None:  # once: refused in one line
+            table.scan(other)
+            name = table.catalog.short_name
+            assert app.ui.notice == f"{name(other)}: not the box's card"
+            assert app.context().events == before
+            table.wrong_card = True
+        table.scan(card)
     assert app.context().events == before + 1
     assert table.effective()[-1] == move
 
@@ -237,6 +255,36 @@ def test_a_solo_game_from_the_draft_to_the_end(catalog: Catalog, tmp_path: Path)
     # 3, two progress tokens, a Great Library draw); each was confirmed with select on its
     # single option (box_turn checks that)
     assert table.box_decisions
+    assert table.wrong_card
+    pictures = solo_pictures(table.frames)
+    assert all(p.size == (128, 64) for p in pictures)
+    save_picture(pictures, 3, "oled-solo.png")
+
+
+def box_view(view: View, hint: str | None = None) -> bool:
+    """The idle screen on the box's turn (with `hint`, or any move when None)."""
+    if not isinstance(view, IdleView) or view.player != BOX:
+        return False
+    return view.hint == hint if hint is not None else view.hint != THINKING and not view.notice
+
+
+def solo_pictures(frames: Sequence[Shown]) -> list[Image.Image]:
+    """The README's solo flow: the box's draft pick, its turn thinking, then its move, another
+    card refused, its progress token (a decision of the rules), the end."""
+    wanted = [
+        lambda v: isinstance(v, ChoiceView) and v.subtitle == BOX_TAKES and not v.notice,
+        lambda v: box_view(v, THINKING),
+        lambda v: box_view(v),
+        lambda v: isinstance(v, IdleView) and v.player == BOX and "the box's card" in v.notice,
+        lambda v: (
+            isinstance(v, ChoiceView)
+            and v.subtitle.startswith(BOX)
+            and v.options
+            and v.title == "Progress token"
+        ),
+        lambda v: isinstance(v, EndView),
+    ]
+    return [next(f.image for f in frames if found(f.view)) for found in wanted]
 
 
 def test_a_box_answer_to_every_kind_of_decision(catalog: Catalog) -> None:
