@@ -62,10 +62,9 @@ def options(ui: UiState, state: GameState, context: Context | None = None) -> li
     ctx = context or Context()
     voice = Voice.oled(state, ctx.language)
     match ui.mode:
-        case Mode.FIRST_PLAYER:
-            return [
-                Choice(f"{DEFAULT_NAMES[i]} begins", value=p.value) for i, p in enumerate(Player)
-            ]
+        case Mode.FIRST_PLAYER:  # solo: the box's side by its name
+            names = [words.BOX if p is ctx.box else DEFAULT_NAMES[i] for i, p in enumerate(Player)]
+            return [Choice(f"{names[i]} begins", value=p.value) for i, p in enumerate(Player)]
         case Mode.WONDER_SETUP:
             return [
                 Choice("Wonder draft", "scan 4 + 4 wonders", value="draft"),

@@ -119,7 +119,10 @@ def set_up(table: SoloTable) -> list[tuple[list[str], str]]:
     wonders = [w.id for w in catalog.wonders]
     table.rng.shuffle(wonders)
     assert app.ui.mode is Mode.FIRST_PLAYER
-    table.press("select")  # "Player 1 begins" is the first option
+    view = app.view
+    assert isinstance(view, ChoiceView)
+    assert [o.label for o in view.options] == ["Player 1 begins", "Box begins"]
+    table.press("select")  # Player 1 (the human) begins
     assert app.ui.mode is Mode.WONDER_SETUP
     table.press("select")  # "Wonder draft"
     box_picks: list[tuple[list[str], str]] = []
