@@ -37,6 +37,7 @@ from table_hint import run_table
 
 from companion.arena import Tally, arena
 from companion.catalog import default_catalog
+from companion.device.coach import SECONDS as COACH_SECONDS
 from companion.engine.state import GameState, Player
 from companion.search.player import LEVELS, suggest
 from companion.simulate import play
@@ -258,7 +259,7 @@ def per_game(r: dict[str, Any]) -> str:
 def table_rows(r: dict[str, Any]) -> list[str]:
     """The time to a hint at the table (benchmarks/table_hint.py), with the machine's load."""
     limit = r["seconds_limit"]
-    clock = f"a {limit:g} s clock limit, as the device" if limit else "no clock limit"
+    clock = f"a {limit:g} s clock limit" if limit else "no clock limit"
     before, after = r["load_before"], r["load_after"]
     box, phone = r["box"], r["phone"]
     target = "met" if box["p95"] <= 1.0 else "**not met**"
@@ -272,10 +273,12 @@ def table_rows(r: dict[str, Any]) -> list[str]:
         f"and {r['clients']} phones polling the live page ({r['phone_requests']} requests, "
         f"{r['phone_failures']} failed). OLED: from the left press on the button map "
         "reaching the loop to the coach's answer handed to the display; phone: the live "
-        "page's coach (`coach.json`), request to answer. Load average (1, 5, 15 min) "
+        f"page's coach (`coach.json`, with the device's {COACH_SECONDS:g} s clock limit), "
+        "request to answer, at the same positions. Load average (1, 5, 15 min) "
         f"{before[0]:.1f}, {before[1]:.1f}, {before[2]:.1f} before and {after[0]:.1f}, "
-        f"{after[1]:.1f}, {after[2]:.1f} after, on {r['cores']} cores; the device's process "
-        f"used {r['process_cpu_percent']:.0f} % of one core over the run. OLED coach searches "
+        f"{after[1]:.1f}, {after[2]:.1f} after, on {r['cores']} cores; the process (the "
+        f"device and the benchmark's phones) used {r['process_cpu_percent']:.0f} % of one core "
+        "over the run. OLED coach searches "
         f"the clock cut short: {r['cut_by_clock']} of {r['searches']}.",
         "",
         "| hint | p50 | p95 | max | target p95 <= 1 s (normal) |",
@@ -321,8 +324,8 @@ def main() -> int:
     table.add_argument("--seed", type=int, default=0)
     table.add_argument("--clients", type=int, default=3, help="phones polling the live page")
     table.add_argument("--level", default="normal", choices=sorted(LEVELS))
-    table.add_argument("--seconds", type=float, default=1.0,
-                       help="the coach's clock limit (the device's: 1; 0: none)")  # fmt: skip
+    table.add_argument("--seconds", type=float, default=COACH_SECONDS,
+                       help="the coach's clock limit (default the device's; 0: none)")  # fmt: skip
     table.add_argument("--out", type=Path, required=True)
     three = sub.add_parser("write")
     three.add_argument("files", type=Path, nargs="+")

@@ -196,6 +196,10 @@ def run_table(
         loop = threading.Thread(target=device.run_loop, args=(app, inbox, stop), name="loop")
         loop.start()
 
+        def is_coach(view: Any) -> bool:
+            """The coach's answer (its "Thinking..." is a message, not a choice)."""
+            return isinstance(view, ChoiceView) and view.title == "Coach"
+
         def on_loop(action: Callable[[Any], Any]) -> None:
             done = threading.Event()
             inbox.put(device.Call(action, done, []))
@@ -227,14 +231,10 @@ def run_table(
                         done = mark
                         until(lambda v: isinstance(v, HelpView), Press("right", long=True))
                         asked = len(searched)
-                        box.append(
-                            until(
-                                lambda v: isinstance(v, ChoiceView) and v.title == "Coach",
-                                Press("left"),
-                            )
-                        )
+                        box.append(until(is_coach, Press("left")))
                         box_searches += [n for who, n in searched[asked:] if who == "coach"]
-                        until(lambda v: not isinstance(v, ChoiceView | HelpView), Press("select"))
+                        until(lambda v: not (is_coach(v) or isinstance(v, HelpView)),
+                              Press("select"))  # fmt: skip
                         start = time.perf_counter()
                         url = f"{server.url}/games/{app.game.game_id}/coach.json"
                         with urllib.request.urlopen(url, timeout=120) as answer:
