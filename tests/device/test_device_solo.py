@@ -109,3 +109,28 @@ def test_the_box_names_a_wonder_and_its_card() -> None:
     voice = Voice(("Ann", "Box"), lambda any_id: any_id.replace("_", " ").title())
     event = BuildWonder(Player.P2, WonderId("the_pyramids"), CardId("stable"))
     assert box_move(voice, event) == "The Pyramids with Stable"
+
+
+def test_the_box_picks_in_the_draft_only_on_its_own_turns(catalog: Catalog) -> None:
+    from companion.engine.rules import new_game
+    from companion.search.player import draft_ranking
+
+    state = new_game(catalog)
+    offered = ("the_sphinx", "the_pyramids", "the_appian_way", "the_great_library")
+    ui = UiState(mode=Mode.DRAFT, first=Player.P1, revealed=offered)
+    best = draft_ranking(catalog, [WonderId(w) for w in offered])[0]
+    # player 1 begins: the first pick of round 1 is player 1's (A B B A)
+    box_first = Context(box=Player.P1)
+    assert [c.value for c in options(ui, state, box_first)] == [best]
+    human_first = Context(box=Player.P2)
+    assert [c.value for c in options(ui, state, human_first)] == list(offered)
+    assert step(ui, state, Press("select"), box_first).ui.picks == (best,)
+    # after the human's pick, the next two are the box's (p2): from the three still offered
+    after = UiState(mode=Mode.DRAFT, first=Player.P1, revealed=offered, picks=(best,))
+    rest = [w for w in offered if w != best]
+    second = draft_ranking(catalog, [WonderId(w) for w in rest])[0]
+    assert [c.value for c in options(after, state, human_first)] == [second]
+    other = next(w for w in rest if w != second)
+    refused = step(after, state, Scan(other), human_first)
+    assert refused.ui.notice == f"{catalog.short_name(other)}: not the box's pick"
+    assert refused.ui.picks == (best,)
