@@ -78,6 +78,8 @@ ALREADY_SCANNED = "already scanned"
 ALREADY_DRAWN = "already drawn"
 ALREADY_PLAYED = "already played"
 NOT_ON_OFFER = "not on offer"
+NOT_THE_BOX_CARD = "not the box's card"  # solo: another card scanned on the box's turn
+NOT_THE_BOX_PICK = "not the box's pick"  # solo: another wonder scanned on the box's pick
 CANNOT_BE_DRAWN = "cannot be drawn"
 NOT_A_CHOICE = "not a choice here"
 NOT_YOUR_WONDER = "not your wonder"
@@ -300,10 +302,6 @@ def box_move(voice: Voice, event: Event) -> str:
     if isinstance(event, BuildWonder):
         return label
     return label[:1].lower() + label[1:]
-
-
-NOT_THE_BOX_CARD = "not the box's card"  # another card scanned on the box's turn
-NOT_THE_BOX_PICK = "not the box's pick"  # another wonder scanned on the box's draft pick
 
 
 def told(voice: Voice, before: GameState, after: GameState, event: Event) -> tuple[str, ...]:
