@@ -243,9 +243,7 @@ def section(results: list[dict[str, object]]) -> str:
                 f"{m['iterations_per_cpu_second']:.0f} | "
                 f"{m['rollout_events_per_cpu_second']:.0f} |"
             )
-    for r in results:
-        if r["kind"] == "table":
-            lines += table_rows(r)
+    lines += table_rows([r for r in results if r["kind"] == "table"])
     return "\n".join(lines) + "\n"
 
 
@@ -256,36 +254,45 @@ def per_game(r: dict[str, Any]) -> str:
     return f"{float(r['seconds']) / r['games']:.1f} (wall)"
 
 
-def table_rows(r: dict[str, Any]) -> list[str]:
-    """The time to a hint at the table (benchmarks/table_hint.py), with the machine's load."""
-    limit = r["seconds_limit"]
-    clock = f"a {limit:g} s clock limit" if limit else "no clock limit"
-    before, after = r["load_before"], r["load_after"]
-    box, phone = r["box"], r["phone"]
-    target = "met" if box["p95"] <= 1.0 else "**not met**"
-    return [
+def table_rows(runs: list[dict[str, Any]]) -> list[str]:
+    """The time to a hint at the table (benchmarks/table_hint.py): how it is measured, then
+    one row per run with the machine's load around it."""
+    if not runs:
+        return []
+    lines = [
         "",
-        f"Time to a hint at the table, level {r['level']} ({r['iterations']} iterations, "
-        f"{clock}), over {r['positions']} positions of random games, with the device "
-        "running as `duel-companion run` wires it: the run loop, the camera thread decoding "
-        f"generated frames of the empty table (15 fps asked, {r.get('camera_fps', 0):.1f} "
-        "decoded a second), the phone pages served by waitress "
-        f"and {r['clients']} phones polling the live page ({r['phone_requests']} requests, "
-        f"{r['phone_failures']} failed). OLED: from the left press on the button map "
-        "reaching the loop to the coach's answer handed to the display; phone: the live "
-        f"page's coach (`coach.json`, with the device's {COACH_SECONDS:g} s clock limit), "
-        "request to answer, at the same positions. Load average (1, 5, 15 min) "
-        f"{before[0]:.1f}, {before[1]:.1f}, {before[2]:.1f} before and {after[0]:.1f}, "
-        f"{after[1]:.1f}, {after[2]:.1f} after, on {r['cores']} cores; the process (the "
-        f"device and the benchmark's phones) used {r['process_cpu_percent']:.0f} % of one core "
-        "over the run. OLED coach searches "
-        f"the clock cut short: {r['cut_by_clock']} of {r['searches']}.",
+        "Time to a hint at the table (`search_player.py table`), with the device running as "
+        "`duel-companion run` wires it: the run loop, the camera thread decoding generated "
+        "frames of the empty table (15 fps asked; the rate it kept is in the table), the phone "
+        f"pages served by waitress and {runs[0]['clients']} phones polling the live page, over "
+        "positions of random games. OLED: from the left press on the button map reaching the "
+        "loop to the coach's answer handed to the display; phone: the live page's coach "
+        "(`coach.json`), request to answer, at the same positions. Clock limit: where the "
+        f"coach's search stops (the device's is {COACH_SECONDS:g} s, "
+        "`companion/device/coach.py`). Load: the machine's load average over 1 minute "
+        "before and after the run (2 cores: above 2, every thread waits for a core); CPU: "
+        "the process (the device and the benchmark's phones), in % of one core.",
         "",
-        "| hint | p50 | p95 | max | target p95 <= 1 s (normal) |",
-        "| --- | --- | --- | --- | --- |",
-        f"| OLED coach | {box['p50']:.2f} s | {box['p95']:.2f} s | {box['max']:.2f} s | {target} |",
-        f"| phone coach | {phone['p50']:.2f} s | {phone['p95']:.2f} s | {phone['max']:.2f} s | - |",
+        "| level | clock limit (OLED / phone) | positions | load | CPU | camera fps | searches "
+        "cut by the clock | OLED p50 | OLED p95 | OLED max | phone p50 | phone p95 | "
+        "p95 <= 1 s (normal) |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
+    for r in runs:
+        limits = [r["seconds_limit"], r.get("phone_seconds_limit")]
+        clock = " / ".join(f"{x:g} s" if x else "none" for x in limits)
+        box, phone = r["box"], r["phone"]
+        target = "met" if box["p95"] <= 1.0 else "**not met**"
+        lines.append(
+            f"| {r['level']} ({r['iterations']} iterations) | "
+            f"{clock} | {r['positions']} | "
+            f"{r['load_before'][0]:.1f} / {r['load_after'][0]:.1f} | "
+            f"{r['process_cpu_percent']:.0f} % | {r['camera_fps']:.1f} | "
+            f"{r['cut_by_clock']} of {r['searches']} | {box['p50']:.2f} s | "
+            f"{box['p95']:.2f} s | {box['max']:.2f} s | {phone['p50']:.2f} s | "
+            f"{phone['p95']:.2f} s | {target} |"
+        )
+    return lines
 
 
 def write(files: list[Path], store: Path = STORE, path: Path = BENCHMARKS) -> str:

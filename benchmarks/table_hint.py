@@ -158,8 +158,10 @@ def run_table(
     from companion.device.views import ChoiceView, HelpView
     from companion.search import player
     from hardware.oled import EmulatedOled
+    from web import live
 
     level = player.LEVELS[level_name]
+    phone_seconds = live.COACH_SECONDS
     catalog = default_catalog()
     games = positions(catalog, count, seed)
     searched: list[tuple[str, int]] = []  # (thread, iterations) of every coach search
@@ -259,6 +261,7 @@ def run_table(
         "level": level_name,
         "iterations": level.iterations,
         "seconds_limit": seconds,
+        "phone_seconds_limit": phone_seconds,
         "positions": len(box),
         "clients": clients,
         "box": summary(box),
