@@ -22,7 +22,7 @@ from companion.device import words
 from companion.device.ui import Context, Mode, UiState
 from companion.engine.cards import Catalog, TokenId, WonderId
 from companion.engine.events import Event
-from companion.engine.rules import draft_pickers, library_draw
+from companion.engine.rules import draft_pickers, library_draw, unrevealed
 from companion.engine.state import GameState, PendingKind, Phase
 from companion.search.determinize import needs_deal
 from companion.search.player import Level, NoDecision, draft_ranking, suggest
@@ -57,9 +57,10 @@ def box_acts(state: GameState, ctx: Context) -> bool:
 
 
 def wanted(ui: UiState, state: GameState, ctx: Context) -> Wanted | None:
-    """The answer the box needs on the screen `ui`, if any (None: not the box's turn, or a
-    Great Library draw still being scanned)."""
-    if not box_acts(state, ctx):
+    """The answer the box needs on the screen `ui`, if any (None: not the box's turn, a
+    Great Library draw still being scanned, or a card uncovered and not yet turned up: the
+    box waits for it, as a player would)."""
+    if not box_acts(state, ctx) or unrevealed(state):
         return None
     pending = state.pending
     if pending is not None and pending.kind is PendingKind.GREAT_LIBRARY:
@@ -94,9 +95,10 @@ def box_move(state: GameState, want: Wanted, level: Level, seed: int = 0) -> Eve
     """The box's move: the search's best answer (None when it has none, e.g. no deal)."""
     drawn: Sequence[TokenId] | None = tuple(TokenId(t) for t in want.drawn) or None
     try:
-        return suggest(state, level, seed, seconds=None, drawn=drawn).moves[0].event
+        answer = suggest(state, level, seed, seconds=None, drawn=drawn)
     except NoDecision:
         return None
+    return answer.moves[0].event if answer.moves else None
 
 
 def hint(state: GameState, ctx: Context) -> str:

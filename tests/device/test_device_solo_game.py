@@ -22,11 +22,21 @@ from PIL import Image
 
 from companion.device import solo
 from companion.device.app import App, BoxMoved, Call, open_journal
+from companion.device.choices import entered
 from companion.device.controller import Mode, Press, Scan, draft_picker, options
+from companion.device.guided import PLAIN_BACK, reveal_position
 from companion.device.views import ChoiceView, EndView, IdleView, View
 from companion.device.words import BOX, BOX_TAKES, THINKING
 from companion.engine.cards import Catalog, TokenId, WonderId
-from companion.engine.events import Event, KeepLibraryToken, Setup, event_from_record
+from companion.engine.events import (
+    GUILD_BACK,
+    Deal,
+    Event,
+    KeepLibraryToken,
+    Reveal,
+    Setup,
+    event_from_record,
+)
 from companion.engine.rules import (
     accessible_cards,
     available_library_tokens,
@@ -66,6 +76,7 @@ class SoloTable:
     box_events: list[Event] = field(default_factory=list)  # the box's answers, as searched
     box_decisions: list[PendingKind] = field(default_factory=list)
     wrong_card: bool = False  # the human once scanned another card than the box's
+    deals: dict[int, Deal] = field(default_factory=dict)  # the cards as they lie, by age
 
     def press(self, name: str) -> None:
         self.app.handle(Press(name))
@@ -83,6 +94,7 @@ class SoloTable:
         assert isinstance(answer, BoxMoved)
         self.app.handle(answer)
         assert answer.event is not None
+        assert answer.want.events == self.app.context().events  # never asked for a stale one
         self.box_events.append(answer.event)
 
 
@@ -100,11 +112,13 @@ class LumaDisplay:
             self.frames.append(Shown(self.app.view, self.oled.device.image.copy()))
 
 
-def open_table(catalog: Catalog, tmp_path: Path, seed: int = SEED) -> SoloTable:
+def open_table(
+    catalog: Catalog, tmp_path: Path, seed: int = SEED, *, guided: bool = False
+) -> SoloTable:
     display = LumaDisplay()
     inbox: queue.Queue[Any] = queue.Queue()
     journal = open_journal(tmp_path / "journal.sqlite")
-    app = App(catalog, journal, display, post=inbox.put, solo=(BOX_SIDE, QUICK))
+    app = App(catalog, journal, display, guided=guided, post=inbox.put, solo=(BOX_SIDE, QUICK))
     display.app = app
     app.start(welcome=False)
     table = SoloTable(catalog, app, inbox, random.Random(seed))
@@ -214,16 +228,45 @@ def human_turn(table: SoloTable) -> None:
     assert table.effective() == [*played, move]
 
 
+def the_deal(table: SoloTable, age: int) -> Deal:
+    """The cards of the age as they lie on the table (drawn once)."""
+    if age not in table.deals:
+        table.deals[age] = random_deal(table.catalog, table.rng, age)
+    return table.deals[age]
+
+
+def guided_entry(table: SoloTable) -> None:
+    """Guided entry: scan the next face-up card asked, or say which back a face-down shows."""
+    app, state = table.app, table.app.state
+    deal = the_deal(table, state.age)
+    entry = entered(app.ui, state)
+    if (index := entry.next_position) is not None:
+        table.scan(deal.layout[index])
+        return
+    back = entry.next_back
+    assert back is not None
+    guild = table.catalog.card(str(deal.layout[back])).is_guild
+    wanted = GUILD_BACK if guild else PLAIN_BACK
+    values = [c.value for c in options(app.ui, state, app.context())]
+    table.press("select" if values[app.ui.cursor] == wanted else "right")
+
+
 def play_to_the_end(table: SoloTable) -> None:
     app = table.app
-    for _ in range(2_000):
+    for _ in range(3_000):
         state: GameState = app.state
         if state.finished:
             return
         if app.ui.mode is Mode.FEEDBACK:
             table.press("left")  # any button ends the feedback screen
+        elif app.ui.mode is Mode.GUIDED:  # the box asks for the age's face-up cards
+            guided_entry(table)
+        elif app.ui.mode is Mode.REVEAL:  # a face-down card was uncovered: turn it up
+            index = reveal_position(state)
+            assert index is not None
+            table.scan(the_deal(table, state.age).layout[index])
         elif state.pending is None and needs_deal(state):  # the age's deal, as the phone gives it
-            deal = random_deal(table.catalog, table.rng, state.age)
+            deal = the_deal(table, state.age)
             app.handle(Call(lambda a, d=deal: a.game.submit(d), threading.Event(), []))
         elif solo.box_acts(state, app.context()):
             box_turn(table)
@@ -262,6 +305,24 @@ def test_a_solo_game_from_the_draft_to_the_end(catalog: Catalog, tmp_path: Path)
     pictures = solo_pictures(table.frames)
     assert all(p.size == (128, 64) for p in pictures)
     save_picture(pictures, 3, "oled-solo.png")
+
+
+def test_a_solo_game_with_each_age_entered_by_guided_scans(
+    catalog: Catalog, tmp_path: Path
+) -> None:
+    """The box knows the table as a real table gives it: the face-up cards scanned at the
+    start of each age, each face-down card turned up and scanned when it is uncovered."""
+    table = open_table(catalog, tmp_path, guided=True)
+    set_up(table)
+    play_to_the_end(table)
+    assert table.app.state.finished
+    played = table.effective()
+    deals = [e for e in played if isinstance(e, Deal)]
+    assert [d.age for d in deals] == [1, 2, 3]
+    assert all(None in d.layout for d in deals)  # the face-down cards stayed unknown
+    assert any(isinstance(e, Reveal) for e in played)  # and were turned up when uncovered
+    box_played = [e for e in played if getattr(e, "player", None) is BOX_SIDE]
+    assert box_played == table.box_events  # each an answer of the box's search, in order
 
 
 def box_view(view: View, hint: str | None = None) -> bool:
