@@ -1,5 +1,5 @@
-"""Build: compile the rules engine (companion/engine) and the simulator's hot path
-(companion/playout.py) with mypyc when it can.
+"""Build: compile the rules engine (companion/engine), the search player (companion/search)
+and the simulator's hot path (companion/playout.py) with mypyc when it can.
 
 Everything else is in pyproject.toml. The modules are compiled to C extensions beside their
 sources, and `companion/compiled.txt` lists each with the SHA-256 of the source it was

@@ -2,11 +2,11 @@
 pure-Python one, from the same source files.
 
 `pip install` (and `scripts/bootstrap.sh`) compiles the modules `compiled_sources` lists (the
-engine's, and the simulator's hot path `companion/playout.py`) with mypyc when a C compiler is
-there (see setup.py), and writes `compiled.txt` in `companion/`: one line per compiled module,
-its path and the SHA-256 of the source it was compiled from. Compiled modules sit beside their
-sources and Python would import them first, so `companion/__init__` installs `EngineFinder`,
-which decides once, at the first import of one of these modules:
+engine's, the search player's, and the simulator's hot path `companion/playout.py`) with mypyc
+when a C compiler is there (see setup.py), and writes `compiled.txt` in `companion/`: one line
+per compiled module, its path and the SHA-256 of the source it was compiled from. Compiled
+modules sit beside their sources and Python would import them first, so `companion/__init__`
+installs `EngineFinder`, which decides once, at the first import of one of these modules:
 
 - the environment variable `DUEL_COMPANION_PURE_ENGINE` set (to anything but "" or "0"):
   pure Python;
@@ -38,14 +38,22 @@ MANIFEST = "compiled.txt"
 PACKAGE = "companion"
 PACKAGE_DIR = Path(__file__).parent
 
-NOT_COMPILED = frozenset({"engine/__init__.py", "engine/events.py"})
-"""events.py stays Python: mypyc (2.x) misreads a ClassVar default in a dataclass."""
+COMPILED_FOLDERS = ("engine", "search")
+"""The pure cores compiled whole: the rules engine and the search player (which spends its
+time in the engine and in its own move scoring)."""
+
+NOT_COMPILED = frozenset({"engine/__init__.py", "search/__init__.py"})
+"""The packages' `__init__` stay Python (they hold no code)."""
 
 
 def compiled_sources(package_dir: Path = PACKAGE_DIR) -> list[str]:
     """The modules mypyc compiles, as paths relative to `companion/`, in order."""
-    engine = [f"engine/{path.name}" for path in sorted((package_dir / "engine").glob("*.py"))]
-    return [path for path in engine if path not in NOT_COMPILED] + ["playout.py"]
+    cores = [
+        f"{folder}/{path.name}"
+        for folder in COMPILED_FOLDERS
+        for path in sorted((package_dir / folder).glob("*.py"))
+    ]
+    return [path for path in cores if path not in NOT_COMPILED] + ["playout.py"]
 
 
 def module_name(relative: str) -> str:

@@ -1,16 +1,16 @@
 """Random legal events, the simulator's hot path: compiled with the engine (mypyc) when built.
 
 Randomness lives here and in `simulate`, never in the engine. Every draw is the one
-`random.Random` would make (`choice`, `shuffle` below give the very same results as the
-methods of that name, with fewer Python calls), so a seed gives the same game, compiled or
-not, as it always has.
+`random.Random` would make (`Draws.choice`, `shuffle` and `sample` give the very same results
+as the methods of that name, with fewer Python calls), so a seed gives the same game,
+compiled or not, as it always has.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import TypeVar
+from typing import Final, TypeVar
 
 from companion.engine.cards import Catalog
 from companion.engine.events import (
@@ -31,27 +31,83 @@ from companion.engine.rules import (
     draft_pickers,
     legal_events,
 )
-from companion.engine.state import GameState, PendingKind, Player, constructor
+from companion.engine.state import GameState, PendingKind, Player, opponent_of
 
 _T = TypeVar("_T")
 
-# The events of a turn, built without their interpreted `__init__` (see state.constructor).
-_build = constructor(Build)
-_discard = constructor(Discard)
-_build_wonder = constructor(BuildWonder)
-
-WONDER_CHANCE = 0.3
+WONDER_CHANCE: Final = 0.3
 """How often a random turn tries to build a wonder (then a building, else a discard)."""
 
 
+class Draws:
+    """The draws of a `random.Random`, each exactly as its method of that name makes it (the
+    same stream of bits, so the same results), through bound methods taken once: compiled,
+    a call of a bound method costs a fraction of a method looked up on every draw."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+        self.bits: Callable[[int], int] = rng.getrandbits
+        self.uniform: Callable[[], float] = rng.random
+
+    def below(self, n: int) -> int:
+        """A random int in [0, n), n > 0: `Random._randbelow` (rejection sampling on
+        `getrandbits`)."""
+        bits = self.bits
+        k = n.bit_length()
+        r = bits(k)
+        while r >= n:
+            r = bits(k)
+        return r
+
+    def choice(self, items: Sequence[_T]) -> _T:
+        """`rng.choice(items)`.
+
+        Raises:
+            IndexError: `items` is empty.
+        """
+        if not items:
+            raise IndexError("Cannot choose from an empty sequence")
+        return items[self.below(len(items))]
+
+    def shuffle(self, items: list[_T]) -> None:
+        """`rng.shuffle(items)`."""
+        for i in range(len(items) - 1, 0, -1):
+            j = self.below(i + 1)
+            items[i], items[j] = items[j], items[i]
+
+    def sample(self, items: Sequence[_T], k: int) -> list[_T]:
+        """`rng.sample(items, k)`: for at most 5 of at most 21 items (all this module draws)
+        its pool method, written out; otherwise `rng.sample` itself.
+
+        Raises:
+            ValueError: `k` is negative or larger than the number of items.
+        """
+        n = len(items)
+        if k > SAMPLE_MOST or n > SAMPLE_POOL or not 0 <= k <= n:
+            return self.rng.sample(items, k)
+        pool = list(items)
+        result: list[_T] = []
+        for i in range(k):
+            j = self.below(n - i)
+            result.append(pool[j])
+            pool[j] = pool[n - i - 1]  # the item not chosen takes the place
+        return result
+
+
+SAMPLE_MOST: Final = 5
+SAMPLE_POOL: Final = 21
+"""`random.Random.sample` draws from a copy of the items (its pool method) when it takes at
+most 5 of at most 21 items (Python 3.11's rule for small samples)."""
+
+
+def as_draws(rng: random.Random | Draws) -> Draws:
+    """`rng` itself if it is a `Draws`, else the draws of the `random.Random`."""
+    return rng if isinstance(rng, Draws) else Draws(rng)
+
+
 def below(rng: random.Random, n: int) -> int:
-    """A random int in [0, n), n > 0: `Random._randbelow` (rejection sampling on
-    `getrandbits`), so the stream of draws is the standard library's."""
-    k = n.bit_length()
-    r = rng.getrandbits(k)
-    while r >= n:
-        r = rng.getrandbits(k)
-    return r
+    """`Draws(rng).below(n)`: a random int in [0, n), n > 0, as `Random._randbelow`."""
+    return Draws(rng).below(n)
 
 
 def choice(rng: random.Random, items: Sequence[_T]) -> _T:
@@ -60,31 +116,33 @@ def choice(rng: random.Random, items: Sequence[_T]) -> _T:
     Raises:
         IndexError: `items` is empty.
     """
-    if not items:
-        raise IndexError("Cannot choose from an empty sequence")
-    return items[below(rng, len(items))]
+    return Draws(rng).choice(items)
 
 
 def shuffle(rng: random.Random, items: list[_T]) -> None:
     """`rng.shuffle(items)`: the same order for the same state of `rng`."""
-    for i in range(len(items) - 1, 0, -1):
-        j = below(rng, i + 1)
-        items[i], items[j] = items[j], items[i]
+    Draws(rng).shuffle(items)
 
 
-def random_setup(catalog: Catalog, rng: random.Random) -> Setup:
+def sample(rng: random.Random, items: Sequence[_T], k: int) -> list[_T]:
+    """`rng.sample(items, k)`: the same sample for the same state of `rng`."""
+    return Draws(rng).sample(items, k)
+
+
+def random_setup(catalog: Catalog, rng: random.Random | Draws) -> Setup:
     """A setup drawn at random: 5 tokens on the board, a wonder draft, the first player."""
+    draws = as_draws(rng)
     tokens = [t.id for t in catalog.progress_tokens]
-    shuffle(rng, tokens)
-    first = choice(rng, (Player.P1, Player.P2))
+    draws.shuffle(tokens)
+    first = draws.choice((Player.P1, Player.P2))
     wonders = [w.id for w in catalog.wonders]
-    shuffle(rng, wonders)
+    draws.shuffle(wonders)
     per_round = len(catalog.rules.draft_order) // 2
     revealed = (wonders[:per_round], wonders[per_round : 2 * per_round])
     picks: list[tuple[Player, str]] = []
     for number, picker in enumerate(draft_pickers(catalog.rules, first)):
         left = [w for w in revealed[number // per_round] if w not in {p for _, p in picks}]
-        picks.append((picker, choice(rng, left)))
+        picks.append((picker, draws.choice(left)))
     allocated = check_draft(catalog, first, revealed, picks)
     return Setup(
         first_player=first,
@@ -94,43 +152,45 @@ def random_setup(catalog: Catalog, rng: random.Random) -> Setup:
     )
 
 
-def random_deal(catalog: Catalog, rng: random.Random, age: int) -> Deal:
+def random_deal(catalog: Catalog, rng: random.Random | Draws, age: int) -> Deal:
     """An age's structure: the deck less 3 random cards (plus 3 random guilds in age 3),
     shuffled into layout order."""
+    draws = as_draws(rng)
     deck = [c.id for c in catalog.age_deck(age)]
-    shuffle(rng, deck)
+    draws.shuffle(deck)
     deck = deck[catalog.rules.removed_per_age :]
     if age == 3:
         guilds = [c.id for c in catalog.guilds]
-        deck += rng.sample(guilds, catalog.rules.guilds_in_age_3)
-    shuffle(rng, deck)
+        deck += draws.sample(guilds, catalog.rules.guilds_in_age_3)
+    draws.shuffle(deck)
     return Deal(age=age, layout=tuple(deck))
 
 
-def random_turn(state: GameState, rng: random.Random) -> tuple[Event, GameState]:
+def random_turn(state: GameState, rng: random.Random | Draws) -> tuple[Event, GameState]:
     """A random legal event for the state (a structure must be dealt), and the state after it."""
+    draws = as_draws(rng)
     pending = state.pending
     if pending is not None:
         if pending.kind is PendingKind.GREAT_LIBRARY:
-            drawn = tuple(rng.sample(available_library_tokens(state), 3))
-            event: Event = KeepLibraryToken(pending.player, drawn, choice(rng, drawn))
+            drawn = tuple(draws.sample(available_library_tokens(state), 3))
+            event: Event = KeepLibraryToken(pending.player, drawn, draws.choice(drawn))
         else:
-            event = choice(rng, legal_events(state))
+            event = draws.choice(legal_events(state))
         return event, apply(state, event)
     player = state.current
-    card = choice(rng, accessible_cards(state))
-    city, opponent = state.city(player), state.city(player.opponent)
+    card = draws.choice(accessible_cards(state))
+    city, opponent = state.city(player), state.city(opponent_of(player))
     catalog = state.catalog
-    if city.wonders_unbuilt and rng.random() < WONDER_CHANCE:
-        wonder = choice(rng, city.wonders_unbuilt)
+    if city.wonders_unbuilt and draws.uniform() < WONDER_CHANCE:
+        wonder = draws.choice(city.wonders_unbuilt)
         price = cheapest_payment(catalog, city, opponent, catalog.wonder(wonder)).total
         if price <= city.coins:
-            event = _build_wonder(player, wonder, card)
+            event = BuildWonder(player, wonder, card)
             return event, apply(state, event)
     if cheapest_payment(catalog, city, opponent, catalog.card(card)).total <= city.coins:
-        event = _build(player, card)
+        event = Build(player, card)
     else:
-        event = _discard(player, card)
+        event = Discard(player, card)
     return event, apply(state, event)
 
 
@@ -150,14 +210,15 @@ def random_game(
     """
     state = states[-1]
     catalog = state.catalog
-    scripted: Event | None = random_setup(catalog, rng)
+    draws = Draws(rng)
+    scripted: Event | None = random_setup(catalog, draws)
     while True:
         if scripted is not None:  # a setup or a deal: in the record before it is applied
             event = scripted
             events.append(event)
             after = apply(state, event)
         else:
-            event, after = random_turn(state, rng)
+            event, after = random_turn(state, draws)
             events.append(event)
         states.append(after)
         if after_event is not None:
@@ -167,4 +228,4 @@ def random_game(
             return
         scripted = None
         if state.structure is None and state.pending is None:
-            scripted = random_deal(catalog, rng, state.age)
+            scripted = random_deal(catalog, draws, state.age)

@@ -22,6 +22,9 @@ def fake_package(root: Path, *, built: bool = True) -> Path:
     (root / "engine").mkdir(parents=True)
     (root / "engine" / "__init__.py").write_text("")
     (root / "engine" / "rules.py").write_text("ANSWER = 'pure rules'\n")
+    (root / "search").mkdir()
+    (root / "search" / "__init__.py").write_text("")
+    (root / "search" / "mcts.py").write_text("ANSWER = 'pure search'\n")
     (root / "playout.py").write_text("ANSWER = 'pure playout'\n")
     if built:
         for relative in engine_loader.compiled_sources(root):
@@ -30,11 +33,20 @@ def fake_package(root: Path, *, built: bool = True) -> Path:
     return root
 
 
-def test_the_compiled_modules_are_the_engines_and_the_playout(tmp_path: Path) -> None:
+def test_the_compiled_modules_are_the_engines_the_searchs_and_the_playout(
+    tmp_path: Path,
+) -> None:
     root = fake_package(tmp_path / "companion")
-    assert engine_loader.compiled_sources(root) == ["engine/rules.py", "playout.py"]
+    compiled = ["engine/rules.py", "search/mcts.py", "playout.py"]  # no __init__.py
+    assert engine_loader.compiled_sources(root) == compiled
     manifest = (root / engine_loader.MANIFEST).read_text().splitlines()
-    assert [line.split()[0] for line in manifest] == ["engine/rules.py", "playout.py"]
+    assert [line.split()[0] for line in manifest] == compiled
+
+
+def test_a_search_source_edited_after_the_build_makes_it_stale(tmp_path: Path) -> None:
+    root = fake_package(tmp_path / "companion")
+    (root / "search" / "mcts.py").write_text("ANSWER = 'edited search'\n")
+    assert not compiled_is_current(root)
 
 
 def test_a_build_for_the_current_sources_is_current(tmp_path: Path) -> None:
@@ -104,9 +116,11 @@ def test_ci_runs_the_compiled_engine() -> None:
 
 
 @pytest.mark.skipif(pure_requested(), reason="this run is the pure fallback already")
-def test_the_engine_and_records_tests_pass_on_the_pure_fallback() -> None:
-    # The same tests on the pure-Python engine, which a box without a C compiler runs.
+def test_the_engine_search_and_records_tests_pass_on_the_pure_fallback() -> None:
+    # The same tests on the pure-Python engine and search, which a box without a C compiler
+    # runs.
     command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/engine",
+               "tests/search/test_search_player.py", "tests/search/test_search_ponder.py",
                "tests/journal/test_journal_game.py"]  # fmt: skip
     env = {**os.environ, engine_loader.PURE_ENV: "1"}
     result = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True)

@@ -32,6 +32,7 @@ from companion.device.coach import SECONDS as COACH_SECONDS
 from companion.device.coach import coach_view
 from companion.device.controller import Context, Input, Press, Scan, Status, Step, Tick, UiState
 from companion.device.family_scan import BaseGameScan, Reading
+from companion.device.pondering import Pondering
 from companion.engine.cards import Catalog
 from companion.engine.events import Event, IllegalEvent, event_from_record, event_to_record
 from companion.engine.state import Phase, Player
@@ -140,6 +141,7 @@ class App:
         self._solo = solo
         self._box_asked: tuple[int, solo_rules.Wanted] | None = None  # the search running
         self._box: BoxMoved | None = None  # its answer
+        self._pondering: Pondering | None = None  # the box thinking on the human's turn
         self._known: tuple[str, ...] | None = None  # recent_names, read once per setup
         self.pairing = ""
         self.game = Game.resume_or_start(catalog, journal)
@@ -158,6 +160,11 @@ class App:
     def state(self) -> Any:
         """The game state now."""
         return self.game.state
+
+    @property
+    def pondering(self) -> Pondering | None:
+        """The box's thinking on the human's turn (solo, a level that ponders), if any."""
+        return self._pondering
 
     def context(self) -> Context:
         """What the controller reads besides the game state."""
@@ -299,23 +306,50 @@ class App:
         threading.Thread(target=lambda: post(think()), name="coach", daemon=True).start()
 
     def _ask_box(self) -> None:
-        """Solo: start the search for the box's move when the box acts and waits for it."""
+        """Solo: start the search for the box's move when the box acts and waits for it; a
+        level that ponders thinks on the human's turn meanwhile (companion/device/pondering.py)."""
         if self._solo is None:
             return
         want = solo_rules.wanted(self.ui, self.state, self._base_context())
-        if want is None or (self.game.game_id, want) == self._box_asked:
+        if want is None:
+            self._ponder()
+            return
+        if (self.game.game_id, want) == self._box_asked:
             return
         self._box_asked = (self.game.game_id, want)
         state, level, game_id = self.state, self._solo[1], self.game.game_id
+        pondering, self._pondering = self._pondering, None
+        if pondering is not None and not pondering.follows(self._events, game_id):
+            pondering.cancel()
+            pondering = None
+        played = self._events[len(pondering.events) :] if pondering is not None else []
 
         def think() -> BoxMoved:
-            return BoxMoved(game_id, want, solo_rules.box_move(state, want, level))
+            ponder = pondering.stop() if pondering is not None else None
+            event = solo_rules.box_move(state, want, level, ponder=ponder, played=played)
+            return BoxMoved(game_id, want, event)
 
         if self._post is None:
             self.handle(think())
             return
         post = self._post
         threading.Thread(target=lambda: post(think()), name="box", daemon=True).start()
+
+    def _ponder(self) -> None:
+        """On the human's turn, with a level that ponders and a worker thread: keep the
+        pondering that follows the game, else start one on the position now."""
+        assert self._solo is not None
+        state, game_id = self.state, self.game.game_id
+        if self._pondering is not None:
+            if self._pondering.follows(self._events, game_id):
+                return  # the human's turn goes on (a decision after their move)
+            self._pondering.cancel()
+            self._pondering = None
+        if not self._solo[1].ponder or self._post is None or state.phase is not Phase.PLAYING:
+            return
+        if state.finished or solo_rules.box_acts(state, self._base_context()):
+            return
+        self._pondering = Pondering(state, self._events, game_id).start()
 
     def _submit(self, step: Step) -> Step:
         assert step.event is not None

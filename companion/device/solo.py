@@ -25,7 +25,7 @@ from companion.engine.events import Event
 from companion.engine.rules import draft_pickers, library_draw, unrevealed
 from companion.engine.state import GameState, PendingKind, Phase
 from companion.search.determinize import needs_deal
-from companion.search.player import Level, NoDecision, draft_ranking, suggest
+from companion.search.player import Level, NoDecision, Ponder, draft_ranking, suggest
 from companion.search.policy import acting_player
 
 __all__ = [
@@ -91,11 +91,23 @@ def table_known(state: GameState) -> bool:
     return state.structure is not None and not needs_deal(state)
 
 
-def box_move(state: GameState, want: Wanted, level: Level, seed: int = 0) -> Event | None:
-    """The box's move: the search's best answer (None when it has none, e.g. no deal)."""
+def box_move(
+    state: GameState,
+    want: Wanted,
+    level: Level,
+    seed: int = 0,
+    *,
+    ponder: Ponder | None = None,
+    played: Sequence[Event] = (),
+) -> Event | None:
+    """The box's move: the search's best answer (None when it has none, e.g. no deal); with
+    `ponder`, the search that ran on the human's turn before they played `played`."""
     drawn: Sequence[TokenId] | None = tuple(TokenId(t) for t in want.drawn) or None
     try:
-        answer = suggest(state, level, seed, seconds=None, drawn=drawn)
+        if ponder is not None:
+            answer = ponder.answer(played, state, level, seed, drawn=drawn)
+        else:
+            answer = suggest(state, level, seed, seconds=None, drawn=drawn)
     except NoDecision:
         return None
     return answer.moves[0].event if answer.moves else None

@@ -4,24 +4,35 @@ wonder with the card tucked under it, with the decision a wonder may ask for.
 
 from __future__ import annotations
 
+from typing import Final
+
 from .cards import Card, CardId, Color, TokenId, Wonder, WonderId
 from .effects import add_shields, construct
 from .events import Build, BuildWonder, Discard, IllegalEvent
 from .pricing import cheapest_payment
-from .state import COLOR_INDEX, City, GameState, Pending, PendingKind, Player, evolve, with_coins
+from .state import (
+    COLOR_INDEX,
+    City,
+    GameState,
+    Pending,
+    PendingKind,
+    Player,
+    evolve,
+    with_coins,
+)
 from .structure import take_card
 from .turn import Turn, end_turn
 
 __all__ = ["build", "build_wonder", "discard", "discard_gain"]
 
-DISCARD_COINS = 2
-URBANISM_COINS = 4
-MAUSOLEUM = WonderId("the_mausoleum")
-GREAT_LIBRARY = WonderId("the_great_library")
-THEOLOGY = TokenId("theology")
-URBANISM = TokenId("urbanism")
+DISCARD_COINS: Final = 2
+URBANISM_COINS: Final = 4
+MAUSOLEUM: Final = WonderId("the_mausoleum")
+GREAT_LIBRARY: Final = WonderId("the_great_library")
+THEOLOGY: Final = TokenId("theology")
+URBANISM: Final = TokenId("urbanism")
 
-_YELLOW = COLOR_INDEX[Color.YELLOW]
+_YELLOW: Final = COLOR_INDEX[Color.YELLOW]
 
 
 def _take(state: GameState, player: Player, card_id: CardId) -> tuple[Turn, Card]:
@@ -111,13 +122,19 @@ def build_wonder(state: GameState, event: BuildWonder) -> GameState:
             f"{catalog.name(wonder.id)} costs {payment.total} coins, {player} has {city.coins}"
         )
     # The card goes under the wonder; coins change hands (the opponent may lose some).
-    turn.city = evolve(
-        city,
-        coins=city.coins - payment.total + wonder.coins,
-        wonders_built=(*city.wonders_built, wonder.id),
-        wonders_unbuilt=tuple(w for w in city.wonders_unbuilt if w != wonder.id),
-        tucked=(*city.tucked, card.id),
-        choices=(*city.choices, wonder.produces_one_of) if wonder.produces_one_of else city.choices,
+    turn.city = City(  # every field, in declaration order
+        city.coins - payment.total + wonder.coins,
+        city.cards,
+        (*city.wonders_built, wonder.id),
+        tuple([w for w in city.wonders_unbuilt if w != wonder.id]),
+        city.tokens,
+        city.produces,
+        (*city.choices, wonder.produces_one_of) if wonder.produces_one_of else city.choices,
+        city.fixed_price,
+        city.chain_symbols,
+        city.colors,
+        city.symbols,
+        (*city.tucked, card.id),
     )
     if payment.to_opponent or wonder.opponent_loses:
         turn.opponent = with_coins(

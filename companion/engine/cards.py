@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from types import MappingProxyType
-from typing import NewType
+from typing import Final, NewType
 
 CardId = NewType("CardId", str)
 WonderId = NewType("WonderId", str)
@@ -28,10 +28,12 @@ class Resource(StrEnum):
     PAPYRUS = "papyrus"
 
 
-RESOURCES: tuple[Resource, ...] = tuple(Resource)
+RESOURCES: Final[tuple[Resource, ...]] = tuple(Resource)
 """The resources in their fixed order; resource amounts are tuples in this order."""
 
-RESOURCE_INDEX: Mapping[Resource, int] = MappingProxyType({r: i for i, r in enumerate(RESOURCES)})
+RESOURCE_INDEX: Final[Mapping[Resource, int]] = MappingProxyType(
+    {r: i for i, r in enumerate(RESOURCES)}
+)
 
 
 class Color(StrEnum):
@@ -79,7 +81,7 @@ class Counted(StrEnum):
 Amounts = tuple[int, int, int, int, int]
 """Units of wood, clay, stone, glass and papyrus, in that order."""
 
-NO_RESOURCES: Amounts = (0, 0, 0, 0, 0)
+NO_RESOURCES: Final[Amounts] = (0, 0, 0, 0, 0)
 
 
 def amounts(values: Mapping[Resource, int] | None = None) -> Amounts:
@@ -381,9 +383,11 @@ class Catalog:
     short_names: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     """Language code -> id -> a short name for the 128-pixel screen, where the full name
     does not fit beside a price ("Great Library"); ids without one use their name."""
-    _cards: Mapping[str, Card] = field(init=False, repr=False, compare=False)
-    _wonders: Mapping[str, Wonder] = field(init=False, repr=False, compare=False)
-    _tokens: Mapping[str, ProgressToken] = field(init=False, repr=False, compare=False)
+    _cards: dict[str, Card] = field(init=False, repr=False, compare=False)
+    _wonders: dict[str, Wonder] = field(init=False, repr=False, compare=False)
+    _tokens: dict[str, ProgressToken] = field(init=False, repr=False, compare=False)
+    """Lookups by id: private dicts, never handed out nor changed (a dict, not a read-only
+    view, because the rules look cards up at every event)."""
     _decks: tuple[tuple[Card, ...], ...] = field(init=False, repr=False, compare=False)
     """Age decks (ages 1, 2, 3, without guilds), then the guilds: read on every deal."""
 
@@ -392,11 +396,9 @@ class Catalog:
             tuple(c for c in self.cards if c.age == age and not c.is_guild) for age in (1, 2, 3)
         )
         object.__setattr__(self, "_decks", (*decks, tuple(c for c in self.cards if c.is_guild)))
-        object.__setattr__(self, "_cards", MappingProxyType({c.id: c for c in self.cards}))
-        object.__setattr__(self, "_wonders", MappingProxyType({w.id: w for w in self.wonders}))
-        object.__setattr__(
-            self, "_tokens", MappingProxyType({t.id: t for t in self.progress_tokens})
-        )
+        object.__setattr__(self, "_cards", {c.id: c for c in self.cards})
+        object.__setattr__(self, "_wonders", {w.id: w for w in self.wonders})
+        object.__setattr__(self, "_tokens", {t.id: t for t in self.progress_tokens})
 
     def card(self, card_id: str) -> Card:
         """The card with this id. Raises: KeyError for an unknown id."""

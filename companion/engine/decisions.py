@@ -5,6 +5,7 @@ wonder destroys, the Mausoleum's card, the Great Library's token, who begins the
 from __future__ import annotations
 
 from itertools import combinations
+from typing import Final
 
 from .cards import TokenId
 from .effects import construct, gain_token, remove_card
@@ -17,7 +18,7 @@ from .events import (
     KeepLibraryToken,
     TakeProgress,
 )
-from .state import GameState, Pending, PendingKind, Player, evolve
+from .state import GameState, Pending, PendingKind, Player
 from .turn import Turn
 
 __all__ = [
@@ -31,7 +32,7 @@ __all__ = [
     "take_progress",
 ]
 
-LIBRARY_DRAW = 3
+LIBRARY_DRAW: Final = 3
 
 
 def take_progress(turn: Turn, event: TakeProgress) -> None:
@@ -122,13 +123,25 @@ def keep_library_token(turn: Turn, event: KeepLibraryToken) -> None:
 
 def choose_starter(state: GameState, event: ChooseStarter) -> GameState:
     """Begin the next age with the chosen player."""
-    return evolve(
-        state,
-        age=state.age + 1,
-        current=event.starter,
-        structure=None,
-        taken=0,
-        pending=None,
+    return GameState(  # every field, in declaration order
+        state.catalog,
+        state.phase,
+        state.age + 1,
+        event.starter,
+        state.cities,
+        state.names,
+        state.position,
+        state.loot,
+        state.board_tokens,
+        state.boxed_tokens,
+        state.boxed_wonders,
+        None,
+        0,
+        state.discard,
+        None,
+        state.winner,
+        state.shared,
+        state.victory,
     )
 
 

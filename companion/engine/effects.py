@@ -5,6 +5,7 @@ science (a pair asks for a progress token, 6 symbols win) and the summaries pric
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from .cards import NO_RESOURCES, Card, Catalog, TokenId
 from .military import move_pawn
@@ -17,15 +18,14 @@ from .state import (
     PendingKind,
     Victory,
     evolve,
-    new_city,
     with_coins,
 )
 from .turn import Turn, win
 
 __all__ = ["add_card", "add_shields", "city_of", "construct", "gain_token", "remove_card"]
 
-STRATEGY_SHIELDS = 1
-STRATEGY = TokenId("strategy")
+STRATEGY_SHIELDS: Final = 1
+STRATEGY: Final = TokenId("strategy")
 
 
 def add_card(city: City, card: Card, coins: int) -> City:
@@ -37,9 +37,9 @@ def add_card(city: City, card: Card, coins: int) -> City:
         w, c, s, g, p = produces
         aw, ac, as_, ag, ap = card.produces
         produces = (w + aw, c + ac, s + as_, g + ag, p + ap)
-    return new_city(  # every field, in declaration order
+    return City(  # every field, in declaration order
         coins,
-        (*city.cards, card.id),
+        city.cards + (card.id,),  # noqa: RUF005 (compiled, a concatenation builds no list)
         city.wonders_built,
         city.wonders_unbuilt,
         city.tokens,
@@ -47,7 +47,7 @@ def add_card(city: City, card: Card, coins: int) -> City:
         (*city.choices, card.produces_one_of) if card.produces_one_of else city.choices,
         city.fixed_price | card.fixed_price if card.fixed_price else city.fixed_price,
         city.chain_symbols | {card.chain_symbol} if card.chain_symbol else city.chain_symbols,
-        (*colors[:index], colors[index] + 1, *colors[index + 1 :]),
+        colors[:index] + (colors[index] + 1,) + colors[index + 1 :],  # noqa: RUF005 (as above)
         city.symbols | {card.science} if card.science else city.symbols,
         city.tucked,
     )
@@ -73,7 +73,7 @@ def construct(turn: Turn, card: Card, coins: int) -> None:
         if has_supremacy(city, turn.catalog.rules.science_supremacy):
             win(turn, turn.player, Victory.SCIENCE)
         elif makes_pair(before, card.science) and turn.board_tokens:
-            turn.pending = Pending(PendingKind.PROGRESS, turn.player)
+            turn.pending = Pending(PendingKind.PROGRESS, turn.player, False)
 
 
 def add_shields(turn: Turn, shields: int) -> None:
@@ -95,11 +95,19 @@ def gain_token(turn: Turn, token_id: TokenId) -> None:
     """Add a progress token to the city: its coins now, Law's symbol (maybe supremacy)."""
     token = turn.catalog.token(token_id)
     city = turn.city
-    city = evolve(
-        city,
-        tokens=city.tokens | {token_id},
-        coins=city.coins + token.coins,
-        symbols=city.symbols | {token.science} if token.science else city.symbols,
+    city = City(  # every field, in declaration order
+        city.coins + token.coins,
+        city.cards,
+        city.wonders_built,
+        city.wonders_unbuilt,
+        city.tokens | {token_id},
+        city.produces,
+        city.choices,
+        city.fixed_price,
+        city.chain_symbols,
+        city.colors,
+        city.symbols | {token.science} if token.science else city.symbols,
+        city.tucked,
     )
     turn.city = city
     if token.science is not None and has_supremacy(city, turn.catalog.rules.science_supremacy):

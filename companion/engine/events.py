@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, Final
 
 from .cards import CardId, TokenId, WonderId
 from .state import Player
@@ -23,113 +23,211 @@ class RecordError(IllegalEvent):
     """A game-record line that is not a well-formed event (wrong type, missing field...)."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Setup:
     """The game's setup: first player, the 5 tokens on the board, 4 wonders each, names."""
 
-    type: ClassVar[str] = "setup"
     first_player: Player
     progress_tokens: tuple[TokenId, ...]
     wonders: tuple[tuple[WonderId, ...], tuple[WonderId, ...]]
-    players: tuple[str, str] = ("", "")
+    players: tuple[str, str]
+
+    def __init__(
+        self,
+        first_player: Player,
+        progress_tokens: tuple[TokenId, ...],
+        wonders: tuple[tuple[WonderId, ...], tuple[WonderId, ...]],
+        players: tuple[str, str] = ("", ""),
+    ) -> None:
+        object.__setattr__(self, "first_player", first_player)
+        object.__setattr__(self, "progress_tokens", progress_tokens)
+        object.__setattr__(self, "wonders", wonders)
+        object.__setattr__(self, "players", players)
+
+    @property
+    def type(self) -> str:
+        """The event's type in a game record: "setup"."""
+        return "setup"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Deal:
     """The 20 cards of an age's structure in layout order (docs/game-record.md). A face-down
     card not seen yet is None, or GUILD_BACK for an age 3 guild known by its back."""
 
-    type: ClassVar[str] = "deal"
     age: int
     layout: tuple[CardId | None, ...]
 
+    def __init__(self, age: int, layout: tuple[CardId | None, ...]) -> None:
+        object.__setattr__(self, "age", age)
+        object.__setattr__(self, "layout", layout)
 
-GUILD_BACK = CardId("guild")
+    @property
+    def type(self) -> str:
+        """The event's type in a game record: "deal"."""
+        return "deal"
+
+
+GUILD_BACK: Final = CardId("guild")
 """In a deal: the face-down card at this position is a guild (its back says so)."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Reveal:
     """A face-down card of the dealt structure, not known at the deal, seen once uncovered:
     its layout position (0-19) and its id."""
 
-    type: ClassVar[str] = "reveal"
     position: int
     card: CardId
 
+    def __init__(self, position: int, card: CardId) -> None:
+        object.__setattr__(self, "position", position)
+        object.__setattr__(self, "card", card)
 
-@dataclass(frozen=True, slots=True)
+    @property
+    def type(self) -> str:
+        """The event's type in a game record: "reveal"."""
+        return "reveal"
+
+
+@dataclass(frozen=True, slots=True, init=False)
 class Build:
     """The player constructs an accessible card in their city, paying its cheapest price."""
 
-    type: ClassVar[str] = "build"
     player: Player
     card: CardId
 
+    def __init__(self, player: Player, card: CardId) -> None:
+        object.__setattr__(self, "player", player)
+        object.__setattr__(self, "card", card)
 
-@dataclass(frozen=True, slots=True)
+    @property
+    def type(self) -> str:
+        """The event's type in a game record: "build"."""
+        return "build"
+
+
+@dataclass(frozen=True, slots=True, init=False)
 class Discard:
     """The player discards an accessible card for 2 coins + 1 per yellow card they own."""
 
-    type: ClassVar[str] = "discard"
     player: Player
     card: CardId
 
+    def __init__(self, player: Player, card: CardId) -> None:
+        object.__setattr__(self, "player", player)
+        object.__setattr__(self, "card", card)
 
-@dataclass(frozen=True, slots=True)
+    @property
+    def type(self) -> str:
+        """The event's type in a game record: "discard"."""
+        return "discard"
+
+
+@dataclass(frozen=True, slots=True, init=False)
 class BuildWonder:
     """The player builds one of their wonders, tucking an accessible card under it."""
 
-    type: ClassVar[str] = "wonder"
     player: Player
     wonder: WonderId
     card: CardId
 
+    def __init__(self, player: Player, wonder: WonderId, card: CardId) -> None:
+        object.__setattr__(self, "player", player)
+        object.__setattr__(self, "wonder", wonder)
+        object.__setattr__(self, "card", card)
 
-@dataclass(frozen=True, slots=True)
+    @property
+    def type(self) -> str:
+        """The event's type in a game record: "wonder"."""
+        return "wonder"
+
+
+@dataclass(frozen=True, slots=True, init=False)
 class TakeProgress:
     """The player takes a progress token from the board after making a pair."""
 
-    type: ClassVar[str] = "progress"
     player: Player
     token: TokenId
 
+    def __init__(self, player: Player, token: TokenId) -> None:
+        object.__setattr__(self, "player", player)
+        object.__setattr__(self, "token", token)
 
-@dataclass(frozen=True, slots=True)
+    @property
+    def type(self) -> str:
+        """The event's type in a game record: "progress"."""
+        return "progress"
+
+
+@dataclass(frozen=True, slots=True, init=False)
 class Destroy:
     """The player puts an opponent's card (of the wonder's colour) on the discard pile."""
 
-    type: ClassVar[str] = "destroy"
     player: Player
     card: CardId
 
+    def __init__(self, player: Player, card: CardId) -> None:
+        object.__setattr__(self, "player", player)
+        object.__setattr__(self, "card", card)
 
-@dataclass(frozen=True, slots=True)
+    @property
+    def type(self) -> str:
+        """The event's type in a game record: "destroy"."""
+        return "destroy"
+
+
+@dataclass(frozen=True, slots=True, init=False)
 class BuildFromDiscard:
     """The Mausoleum: the player builds a discarded card for free."""
 
-    type: ClassVar[str] = "mausoleum"
     player: Player
     card: CardId
 
+    def __init__(self, player: Player, card: CardId) -> None:
+        object.__setattr__(self, "player", player)
+        object.__setattr__(self, "card", card)
 
-@dataclass(frozen=True, slots=True)
+    @property
+    def type(self) -> str:
+        """The event's type in a game record: "mausoleum"."""
+        return "mausoleum"
+
+
+@dataclass(frozen=True, slots=True, init=False)
 class KeepLibraryToken:
     """The Great Library: 3 tokens drawn from those not on the board; the player keeps one."""
 
-    type: ClassVar[str] = "great_library"
     player: Player
     drawn: tuple[TokenId, ...]
     token: TokenId
 
+    def __init__(self, player: Player, drawn: tuple[TokenId, ...], token: TokenId) -> None:
+        object.__setattr__(self, "player", player)
+        object.__setattr__(self, "drawn", drawn)
+        object.__setattr__(self, "token", token)
 
-@dataclass(frozen=True, slots=True)
+    @property
+    def type(self) -> str:
+        """The event's type in a game record: "great_library"."""
+        return "great_library"
+
+
+@dataclass(frozen=True, slots=True, init=False)
 class ChooseStarter:
     """At the end of an age, the player entitled to it chooses who begins the next age."""
 
-    type: ClassVar[str] = "next_age"
     player: Player
     starter: Player
+
+    def __init__(self, player: Player, starter: Player) -> None:
+        object.__setattr__(self, "player", player)
+        object.__setattr__(self, "starter", starter)
+
+    @property
+    def type(self) -> str:
+        """The event's type in a game record: "next_age"."""
+        return "next_age"
 
 
 Event = (

@@ -8,7 +8,7 @@ from .cards import MilitaryTrack
 from .state import Player
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Move:
     """The result of moving the pawn: new position, loot tokens left, coins each player
     loses (p1, p2), and whether the pawn reached a capital."""
@@ -17,6 +17,14 @@ class Move:
     loot: frozenset[int]
     lost: tuple[int, int]
     supremacy: bool
+
+    def __init__(
+        self, position: int, loot: frozenset[int], lost: tuple[int, int], supremacy: bool
+    ) -> None:
+        object.__setattr__(self, "position", position)
+        object.__setattr__(self, "loot", loot)
+        object.__setattr__(self, "lost", lost)
+        object.__setattr__(self, "supremacy", supremacy)
 
 
 def initial_loot(track: MilitaryTrack) -> frozenset[int]:

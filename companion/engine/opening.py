@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from .cards import Catalog, Rules, WonderId
 from .events import IllegalEvent, Setup
 from .military import initial_loot
-from .state import City, GameState, Phase, Player, evolve
+from .state import City, GameState, Phase, Player
 
 __all__ = ["check_draft", "draft_pickers", "setup"]
+
+EMPTY_CITY: Final = City()
+"""A city before the setup: no coins given yet, nothing built."""
 
 
 def setup(state: GameState, event: Setup) -> GameState:
@@ -37,18 +41,46 @@ def setup(state: GameState, event: Setup) -> GameState:
     if len(set(wonders)) != len(wonders):
         raise IllegalEvent("setup: a wonder is given twice")
     cities = (
-        City(coins=rules.starting_coins, wonders_unbuilt=event.wonders[0]),
-        City(coins=rules.starting_coins, wonders_unbuilt=event.wonders[1]),
+        with_wonders(EMPTY_CITY, rules.starting_coins, event.wonders[0]),
+        with_wonders(EMPTY_CITY, rules.starting_coins, event.wonders[1]),
     )
-    return evolve(
-        state,
-        phase=Phase.PLAYING,
-        age=1,
-        current=event.first_player,
-        cities=cities,
-        names=event.players,
-        loot=initial_loot(catalog.track),
-        board_tokens=tokens,
+    return GameState(  # every field, in declaration order
+        catalog,
+        Phase.PLAYING,
+        1,
+        event.first_player,
+        cities,
+        event.players,
+        state.position,
+        initial_loot(catalog.track),
+        tokens,
+        state.boxed_tokens,
+        state.boxed_wonders,
+        state.structure,
+        state.taken,
+        state.discard,
+        state.pending,
+        state.winner,
+        state.shared,
+        state.victory,
+    )
+
+
+def with_wonders(city: City, coins: int, wonders: tuple[WonderId, ...]) -> City:
+    """`city` (empty) at the start of the game: its coins and its unbuilt wonders."""
+    return City(  # every field, in declaration order
+        coins,
+        city.cards,
+        city.wonders_built,
+        wonders,
+        city.tokens,
+        city.produces,
+        city.choices,
+        city.fixed_price,
+        city.chain_symbols,
+        city.colors,
+        city.symbols,
+        city.tucked,
     )
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Final
 
 from .cards import (
     NO_RESOURCES,
@@ -25,14 +26,14 @@ from .cards import (
 )
 from .state import City
 
-BASE_PRICE = 2
-FIXED_PRICE = 1
+BASE_PRICE: Final = 2
+FIXED_PRICE: Final = 1
 
 Choices = tuple[tuple[Resource, ...], ...]
 """One entry per choice producer: the resources it offers (one unit of one of them)."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Purchase:
     """The cheapest way to complete missing resources: what is chosen, waived and bought.
 
@@ -45,8 +46,16 @@ class Purchase:
     waived: Amounts
     chosen: tuple[Resource | None, ...]
 
+    def __init__(
+        self, coins: int, bought: Amounts, waived: Amounts, chosen: tuple[Resource | None, ...]
+    ) -> None:
+        object.__setattr__(self, "coins", coins)
+        object.__setattr__(self, "bought", bought)
+        object.__setattr__(self, "waived", waived)
+        object.__setattr__(self, "chosen", chosen)
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(frozen=True, slots=True, init=False)
 class Payment:
     """How a player pays for a card or wonder, at the cheapest.
 
@@ -60,13 +69,34 @@ class Payment:
     """
 
     total: int
-    card_coins: int = 0
-    trade: int = 0
-    bought: tuple[tuple[Resource, int, int], ...] = ()
-    to_opponent: int = 0
-    chain: bool = False
-    waived: tuple[Resource, ...] = ()
-    chosen: tuple[Resource | None, ...] = ()
+    card_coins: int
+    trade: int
+    bought: tuple[tuple[Resource, int, int], ...]
+    to_opponent: int
+    chain: bool
+    waived: tuple[Resource, ...]
+    chosen: tuple[Resource | None, ...]
+
+    def __init__(
+        self,
+        total: int,
+        card_coins: int = 0,
+        trade: int = 0,
+        bought: tuple[tuple[Resource, int, int], ...] = (),
+        to_opponent: int = 0,
+        chain: bool = False,
+        waived: tuple[Resource, ...] = (),
+        chosen: tuple[Resource | None, ...] = (),
+    ) -> None:
+        object.__setattr__(self, "total", total)
+        object.__setattr__(self, "card_coins", card_coins)
+        object.__setattr__(self, "trade", trade)
+        object.__setattr__(self, "bought", bought)
+        object.__setattr__(self, "to_opponent", to_opponent)
+        object.__setattr__(self, "chain", chain)
+        object.__setattr__(self, "waived", waived)
+        object.__setattr__(self, "chosen", chosen)
+        self.__post_init__()
 
     def __post_init__(self) -> None:
         if self.total != self.card_coins + self.trade:
@@ -86,7 +116,7 @@ class Payment:
         return coins >= self.total
 
 
-FREE_BY_CHAIN = Payment(total=0, chain=True)
+FREE_BY_CHAIN: Final = Payment(total=0, chain=True)
 
 
 def unit_prices(city: City, opponent: City) -> Amounts:
@@ -147,8 +177,7 @@ def cheapest_payment(
 
     Raises: KeyError for a token id that `catalog` does not know.
     """
-    global _last
-    last = _last  # one read: another thread may replace it meanwhile, never half of it
+    last = _LAST[0]  # one read: another thread may replace it meanwhile, never half of it
     if last[0] is city and last[1] is opponent and last[2] is target and last[3] is catalog:
         return last[4]  # the same question again (a caller checks, then the rules apply)
     if has_chain(city, target):
@@ -167,11 +196,13 @@ def cheapest_payment(
                 waivers_for(catalog, city, target),
                 bool(opponent.tokens) and receives_trade(catalog, opponent),
             )
-    _last = (city, opponent, target, catalog, payment)
+    _LAST[0] = (city, opponent, target, catalog, payment)
     return payment
 
 
-_last: tuple[object, object, object, object, Payment] = (None, None, None, None, FREE_BY_CHAIN)
+_LAST: Final[list[tuple[object, object, object, object, Payment]]] = [
+    (None, None, None, None, FREE_BY_CHAIN)
+]
 """The last question and its answer, compared by identity (states are immutable)."""
 
 
@@ -183,13 +214,49 @@ def _prices_of_missing(prices: Amounts, missing: Amounts) -> Amounts:
     return (pw if mw else 0, pc if mc else 0, ps if ms else 0, pg if mg else 0, pp if mp else 0)
 
 
-@lru_cache(maxsize=256)
 def _coins_only(card_coins: int, producers: int) -> Payment:
-    """The Payment of a cost that production covers: its printed coins."""
-    return Payment(total=card_coins, card_coins=card_coins, chosen=(None,) * producers)
+    """The Payment of a cost that production covers: its printed coins (cached)."""
+    key = (card_coins, producers)
+    payment = _COINS_ONLY.get(key)
+    if payment is None:
+        payment = Payment(card_coins, card_coins, 0, (), 0, False, (), (None,) * producers)
+        _COINS_ONLY[key] = payment
+    return payment
 
 
-@lru_cache(maxsize=16384)
+_COINS_ONLY: Final[dict[tuple[int, int], Payment]] = {}
+"""`_coins_only`'s answers (a few dozen: printed coins by number of choice producers)."""
+
+PAYMENTS_KEPT: Final = 16384
+"""At most this many answers of `_payment` are kept; the cache starts afresh when full."""
+
+_PAYMENTS: Final[dict[Choices, dict[int, Payment]]] = {}
+"""`_payment`'s answers, by the city's choice producers and then by `_question` of the other
+arguments (plain dicts: read from compiled code, a fraction of an `lru_cache` call)."""
+
+_KEPT: Final[list[int]] = [0]
+"""How many answers `_PAYMENTS` holds."""
+
+QUESTION_BITS: Final = 5
+"""Bits per number in `_question`: coins, units and prices below 32 (the game's are below 12),
+checked as `< 32` there."""
+
+
+def _question(card_coins: int, missing: Amounts, prices: Amounts, waivers: int) -> int:
+    """The numbers of a pricing question packed into one int (one bit-field each; one more
+    bit is left for Economy), or -1 when one of them does not fit its field (never in the
+    game; then the question is answered without the cache)."""
+    mw, mc, ms, mg, mp = missing
+    pw, pc, ps, pg, pp = prices
+    # every number is at least 0 and below 32 exactly when their bitwise or is
+    if not 0 <= card_coins | mw | mc | ms | mg | mp | pw | pc | ps | pg | pp | waivers < 32:
+        return -1
+    b = QUESTION_BITS
+    key = ((((card_coins << b | mw) << b | mc) << b | ms) << b | mg) << b | mp
+    key = ((((key << b | pw) << b | pc) << b | ps) << b | pg) << b | pp
+    return key << b | waivers
+
+
 def _payment(
     card_coins: int,
     missing: Amounts,
@@ -200,26 +267,47 @@ def _payment(
 ) -> Payment:
     """The Payment for the resources production does not cover (cached: the same questions
     recur all game, and one cache lookup is all a repeated question costs)."""
+    question = _question(card_coins, missing, prices, waivers)
+    key = question << 1 | economy
+    answers = _PAYMENTS.get(choices)
+    if answers is not None and question >= 0:
+        known = answers.get(key)
+        if known is not None:
+            return known
     purchase = _solve(missing, choices, prices, waivers)
     bought = tuple([(RESOURCES[i], n, prices[i]) for i, n in enumerate(purchase.bought) if n])
     waived = tuple([RESOURCES[i] for i, n in enumerate(purchase.waived) for _ in range(n)])
-    return Payment(
-        total=card_coins + purchase.coins,
-        card_coins=card_coins,
-        trade=purchase.coins,
-        bought=bought,
-        to_opponent=purchase.coins if economy else 0,
-        waived=waived,
-        chosen=purchase.chosen,
+    payment = Payment(  # every field, in declaration order
+        card_coins + purchase.coins,
+        card_coins,
+        purchase.coins,
+        bought,
+        purchase.coins if economy else 0,
+        False,
+        waived,
+        purchase.chosen,
     )
+    if question < 0:
+        return payment
+    if _KEPT[0] >= PAYMENTS_KEPT:
+        _PAYMENTS.clear()
+        _KEPT[0] = 0
+        answers = None
+    if answers is None:
+        answers = _PAYMENTS.setdefault(choices, {})
+    answers[key] = payment
+    _KEPT[0] += 1
+    return payment
 
 
 def clear_caches() -> None:
     """Empty the pricing caches (the benchmarks measure the uncached path with it)."""
-    global _last
-    for cached in (_cheapest_cached, _payment, _coins_only, _offering, _by_price):
+    for cached in (_cheapest_cached, _offering, _by_price):
         cached.cache_clear()
-    _last = (None, None, None, None, FREE_BY_CHAIN)
+    _PAYMENTS.clear()
+    _KEPT[0] = 0
+    _COINS_ONLY.clear()
+    _LAST[0] = (None, None, None, None, FREE_BY_CHAIN)
 
 
 def cheapest_purchase(

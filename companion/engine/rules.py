@@ -14,6 +14,8 @@ with the end of a turn, an age and the game (`turn`).
 
 from __future__ import annotations
 
+from typing import Final
+
 from .actions import build, build_wonder, discard, discard_gain
 from .cards import Catalog
 from .decisions import (
@@ -141,7 +143,7 @@ def _answer(state: GameState, pending: Pending, event: Event) -> GameState:
     return turn.state()
 
 
-_ASKS = {
+_ASKS: Final = {
     PendingKind.PROGRESS: "choose a progress token",
     PendingKind.DESTROY: "choose a card to destroy",
     PendingKind.MAUSOLEUM: "choose a card from the discard pile",

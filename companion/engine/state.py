@@ -8,7 +8,6 @@ counts, science symbols) so that pricing and the rules never walk the card list.
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -50,19 +49,18 @@ def evolve(obj: _T, **changes: Any) -> _T:
     return new
 
 
-_COPIERS: dict[type, Callable[[Any, dict[str, Any]], Any]] = {}
-_SLOT_SETS: dict[type, frozenset[str]] = {}
+_COPIERS: Final[dict[type, Callable[[Any, dict[str, Any]], Any]]] = {}
+_SLOT_SETS: Final[dict[type, frozenset[str]]] = {}
 
 
 def _copier(cls: type) -> Callable[[Any, dict[str, Any]], Any]:
     """Generate `copy(obj, changes)` for `cls`: one line per field, set through the field's
     descriptor (which a frozen dataclass's `__setattr__` cannot refuse), as `dataclasses`
-    itself generates `__init__`."""
+    itself generates `__init__`; compiled, a call of the class (whose `__init__` is native)."""
     names = _field_names(cls)
     _SLOT_SETS[cls] = frozenset(names)
-    native = native_maker(cls)
-    if native is not None:
-        return _native_copier(native, names)
+    if COMPILED:
+        return _native_copier(cls, names)
     namespace: dict[str, Any] = {"_new": cls.__new__, "_cls": cls}
     lines = ["def copy(obj, changes):", "    new = _new(_cls)"]
     for index, name in enumerate(names):
@@ -76,37 +74,12 @@ def _copier(cls: type) -> Callable[[Any, dict[str, Any]], Any]:
     return copier
 
 
-def constructor(cls: type[_T]) -> Callable[..., _T]:
-    """A function that builds a `cls` from every one of its fields, in declaration order.
-
-    Generated once, like `_copier`: for the hot paths of the rules, which know every field of
-    the value they build. Pass the fields by position there (a call with 18 keywords costs
-    more than the 18 stores); a missing or unknown argument is a TypeError, as for
-    `__init__`. Only for the classes of this package, which have no `__post_init__`.
-    """
-    native = native_maker(cls)
-    if native is not None:
-        built: Callable[..., _T] = native
-        return built
-    names = _field_names(cls)
-    namespace: dict[str, Any] = {"_new": cls.__new__, "_cls": cls}
-    lines = [f"def make({', '.join(names)}):", "    new = _new(_cls)"]
-    for index, name in enumerate(names):
-        namespace[f"_set{index}"] = getattr(cls, name).__set__
-        lines.append(f"    _set{index}(new, {name})")
-    lines.append("    return new")
-    exec("\n".join(lines), namespace)  # the code is built above from field names only
-    make: Callable[..., _T] = namespace["make"]
-    return make
-
-
-def _native_copier(
-    make: Callable[..., Any], names: tuple[str, ...]
-) -> Callable[[Any, dict[str, Any]], Any]:
-    """`copy(obj, changes)` through a compiled maker."""
+def _native_copier(cls: type, names: tuple[str, ...]) -> Callable[[Any, dict[str, Any]], Any]:
+    """`copy(obj, changes)` through the class's own (compiled) `__init__`, which takes
+    every field in declaration order."""
 
     def copy(obj: Any, changes: dict[str, Any]) -> Any:
-        return make(*[changes[n] if n in changes else getattr(obj, n) for n in names])
+        return cls(*[changes[n] if n in changes else getattr(obj, n) for n in names])
 
     return copy
 
@@ -129,13 +102,19 @@ class Player(StrEnum):
     @property
     def opponent(self) -> Player:
         """The other player."""
-        return Player.P2 if self is Player.P1 else Player.P1
+        return opponent_of(self)
 
 
-COLORS: tuple[Color, ...] = tuple(Color)
+def opponent_of(player: Player) -> Player:
+    """`player.opponent`, for the hot paths of the compiled engine (where a property of an
+    enum is a Python attribute lookup, and a function a direct call)."""
+    return Player.P2 if player is Player.P1 else Player.P1
+
+
+COLORS: Final[tuple[Color, ...]] = tuple(Color)
 """Colours in their fixed order; `City.colors` counts cards in this order."""
 
-COLOR_INDEX: dict[Color, int] = {c: i for i, c in enumerate(COLORS)}
+COLOR_INDEX: Final[dict[Color, int]] = {c: i for i, c in enumerate(COLORS)}
 
 
 class PendingKind(StrEnum):
@@ -164,7 +143,7 @@ class Victory(StrEnum):
     CIVILIAN = "civilian"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Pending:
     """A decision `player` must make before anything else happens.
 
@@ -174,10 +153,15 @@ class Pending:
 
     kind: PendingKind
     player: Player
-    extra_turn: bool = False
+    extra_turn: bool
+
+    def __init__(self, kind: PendingKind, player: Player, extra_turn: bool = False) -> None:
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "player", player)
+        object.__setattr__(self, "extra_turn", extra_turn)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class City:
     """One player's city: coins, built cards and wonders, progress tokens, and summaries.
 
@@ -188,21 +172,49 @@ class City:
     `chain_symbols` the chain symbols of its cards.
     """
 
-    coins: int = 7
-    cards: tuple[CardId, ...] = ()
-    wonders_built: tuple[WonderId, ...] = ()
-    wonders_unbuilt: tuple[WonderId, ...] = ()
-    tokens: frozenset[TokenId] = frozenset()
-    produces: Amounts = NO_RESOURCES
-    choices: tuple[tuple[Resource, ...], ...] = ()
-    fixed_price: frozenset[Resource] = frozenset()
-    chain_symbols: frozenset[str] = frozenset()
-    colors: tuple[int, ...] = (0,) * len(COLORS)
+    coins: int
+    cards: tuple[CardId, ...]
+    wonders_built: tuple[WonderId, ...]
+    wonders_unbuilt: tuple[WonderId, ...]
+    tokens: frozenset[TokenId]
+    produces: Amounts
+    choices: tuple[tuple[Resource, ...], ...]
+    fixed_price: frozenset[Resource]
+    chain_symbols: frozenset[str]
+    colors: tuple[int, ...]
     """Number of cards of each colour, in `COLORS` order."""
-    symbols: frozenset[Science] = frozenset()
+    symbols: frozenset[Science]
     """Science symbols owned (cards and Law)."""
-    tucked: tuple[CardId, ...] = ()
+    tucked: tuple[CardId, ...]
     """Cards tucked under the built wonders, in the order of `wonders_built`."""
+
+    def __init__(
+        self,
+        coins: int = 7,
+        cards: tuple[CardId, ...] = (),
+        wonders_built: tuple[WonderId, ...] = (),
+        wonders_unbuilt: tuple[WonderId, ...] = (),
+        tokens: frozenset[TokenId] = frozenset(),
+        produces: Amounts = NO_RESOURCES,
+        choices: tuple[tuple[Resource, ...], ...] = (),
+        fixed_price: frozenset[Resource] = frozenset(),
+        chain_symbols: frozenset[str] = frozenset(),
+        colors: tuple[int, ...] = (0,) * len(COLORS),
+        symbols: frozenset[Science] = frozenset(),
+        tucked: tuple[CardId, ...] = (),
+    ) -> None:
+        object.__setattr__(self, "coins", coins)
+        object.__setattr__(self, "cards", cards)
+        object.__setattr__(self, "wonders_built", wonders_built)
+        object.__setattr__(self, "wonders_unbuilt", wonders_unbuilt)
+        object.__setattr__(self, "tokens", tokens)
+        object.__setattr__(self, "produces", produces)
+        object.__setattr__(self, "choices", choices)
+        object.__setattr__(self, "fixed_price", fixed_price)
+        object.__setattr__(self, "chain_symbols", chain_symbols)
+        object.__setattr__(self, "colors", colors)
+        object.__setattr__(self, "symbols", symbols)
+        object.__setattr__(self, "tucked", tucked)
 
     def count(self, color: Color) -> int:
         """Number of cards of `color` in the city."""
@@ -213,7 +225,7 @@ class City:
         return token in self.tokens
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Structure:
     """The dealt structure of the current age (known only after a `deal` event).
 
@@ -223,14 +235,26 @@ class Structure:
 
     age: int
     cards: tuple[CardId | None, ...]
-    covered_by: tuple[tuple[int, ...], ...] = field(default=(), compare=False, repr=False)
+    covered_by: tuple[tuple[int, ...], ...] = field(compare=False, repr=False)
     """For each position, the positions that cover it (from the age's layout)."""
-    accessible: tuple[int, ...] | None = field(default=None, compare=False, repr=False)
+    accessible: tuple[int, ...] | None = field(compare=False, repr=False)
     """The positions whose card may be taken now, in layout order (None: not worked out;
     the rules keep it up to date as cards are taken, it follows from `cards`)."""
 
+    def __init__(
+        self,
+        age: int,
+        cards: tuple[CardId | None, ...],
+        covered_by: tuple[tuple[int, ...], ...] = (),
+        accessible: tuple[int, ...] | None = None,
+    ) -> None:
+        object.__setattr__(self, "age", age)
+        object.__setattr__(self, "cards", cards)
+        object.__setattr__(self, "covered_by", covered_by)
+        object.__setattr__(self, "accessible", accessible)
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(frozen=True, slots=True, init=False)
 class GameState:
     """Everything the rules know after a list of events.
 
@@ -241,26 +265,66 @@ class GameState:
     """
 
     catalog: Catalog = field(compare=False, repr=False)
-    phase: Phase = Phase.SETUP
-    age: int = 1
-    current: Player = Player.P1
-    cities: tuple[City, City] = (City(), City())
-    names: tuple[str, str] = ("", "")
-    position: int = 0
-    loot: frozenset[int] = frozenset()
-    board_tokens: tuple[TokenId, ...] = ()
-    boxed_tokens: frozenset[TokenId] = frozenset()
+    phase: Phase
+    age: int
+    current: Player
+    cities: tuple[City, City]
+    names: tuple[str, str]
+    position: int
+    loot: frozenset[int]
+    board_tokens: tuple[TokenId, ...]
+    boxed_tokens: frozenset[TokenId]
     """Tokens that went back to the box (the two the Great Library does not keep)."""
-    boxed_wonders: tuple[WonderId, ...] = ()
+    boxed_wonders: tuple[WonderId, ...]
     """The unbuilt wonder that left the game when the 7th was built."""
-    structure: Structure | None = None
-    taken: int = 0
+    structure: Structure | None
+    taken: int
     """Cards taken from the structure in the current age (20 end it)."""
-    discard: tuple[CardId, ...] = ()
-    pending: Pending | None = None
-    winner: Player | None = None
-    shared: bool = False
-    victory: Victory | None = None
+    discard: tuple[CardId, ...]
+    pending: Pending | None
+    winner: Player | None
+    shared: bool
+    victory: Victory | None
+
+    def __init__(
+        self,
+        catalog: Catalog,
+        phase: Phase = Phase.SETUP,
+        age: int = 1,
+        current: Player = Player.P1,
+        cities: tuple[City, City] = (City(), City()),
+        names: tuple[str, str] = ("", ""),
+        position: int = 0,
+        loot: frozenset[int] = frozenset(),
+        board_tokens: tuple[TokenId, ...] = (),
+        boxed_tokens: frozenset[TokenId] = frozenset(),
+        boxed_wonders: tuple[WonderId, ...] = (),
+        structure: Structure | None = None,
+        taken: int = 0,
+        discard: tuple[CardId, ...] = (),
+        pending: Pending | None = None,
+        winner: Player | None = None,
+        shared: bool = False,
+        victory: Victory | None = None,
+    ) -> None:
+        object.__setattr__(self, "catalog", catalog)
+        object.__setattr__(self, "phase", phase)
+        object.__setattr__(self, "age", age)
+        object.__setattr__(self, "current", current)
+        object.__setattr__(self, "cities", cities)
+        object.__setattr__(self, "names", names)
+        object.__setattr__(self, "position", position)
+        object.__setattr__(self, "loot", loot)
+        object.__setattr__(self, "board_tokens", board_tokens)
+        object.__setattr__(self, "boxed_tokens", boxed_tokens)
+        object.__setattr__(self, "boxed_wonders", boxed_wonders)
+        object.__setattr__(self, "structure", structure)
+        object.__setattr__(self, "taken", taken)
+        object.__setattr__(self, "discard", discard)
+        object.__setattr__(self, "pending", pending)
+        object.__setattr__(self, "winner", winner)
+        object.__setattr__(self, "shared", shared)
+        object.__setattr__(self, "victory", victory)
 
     def city(self, player: Player) -> City:
         """The city of `player`."""
@@ -276,177 +340,19 @@ class GameState:
         return (city, self.cities[1]) if player is Player.P1 else (self.cities[0], city)
 
 
-# Compiled by mypyc, the classes above are native classes without slots, whose
-# dataclass-generated `__init__` is interpreted code (a store through `object.__setattr__` per
-# field). Compiled code may store into their fields directly, which Python refuses on a
-# frozen dataclass: the makers below build the values the rules build at every event, and
-# `constructor` and `evolve` use them when compiled (see docs/engine.md, "Compiled engine").
+# Each value built at every event (the classes above, `pricing.Payment` and `Purchase`,
+# `military.Move`) has its own `__init__` (`init=False`): compiled by mypyc it stores the
+# fields directly, where the `__init__` that `dataclasses` generates would stay interpreted
+# code (see docs/engine.md, "Compiled engine").
 
 COMPILED: Final = not hasattr(GameState, "__slots__")
 """Whether this module runs compiled (mypyc); the pure-Python engine has slotted classes."""
 
 
-def new_city(
-    coins: int,
-    cards: tuple[CardId, ...],
-    wonders_built: tuple[WonderId, ...],
-    wonders_unbuilt: tuple[WonderId, ...],
-    tokens: frozenset[TokenId],
-    produces: Amounts,
-    choices: tuple[tuple[Resource, ...], ...],
-    fixed_price: frozenset[Resource],
-    chain_symbols: frozenset[str],
-    colors: tuple[int, ...],
-    symbols: frozenset[Science],
-    tucked: tuple[CardId, ...],
-) -> City:
-    """A City from every field, in declaration order (the rules' hot paths build cities so).
-
-    Compiled, fields are stored directly; in pure Python by the function `constructor`
-    generates.
-    """
-    if not COMPILED:
-        return _pure_city(
-            coins,
-            cards,
-            wonders_built,
-            wonders_unbuilt,
-            tokens,
-            produces,
-            choices,
-            fixed_price,
-            chain_symbols,
-            colors,
-            symbols,
-            tucked,
-        )
-    city = City.__new__(City)
-    city.coins = coins  # type: ignore[misc]
-    city.cards = cards  # type: ignore[misc]
-    city.wonders_built = wonders_built  # type: ignore[misc]
-    city.wonders_unbuilt = wonders_unbuilt  # type: ignore[misc]
-    city.tokens = tokens  # type: ignore[misc]
-    city.produces = produces  # type: ignore[misc]
-    city.choices = choices  # type: ignore[misc]
-    city.fixed_price = fixed_price  # type: ignore[misc]
-    city.chain_symbols = chain_symbols  # type: ignore[misc]
-    city.colors = colors  # type: ignore[misc]
-    city.symbols = symbols  # type: ignore[misc]
-    city.tucked = tucked  # type: ignore[misc]
-    return city
-
-
-def _native_structure(
-    age: int,
-    cards: tuple[CardId | None, ...],
-    covered_by: tuple[tuple[int, ...], ...],
-    accessible: tuple[int, ...] | None,
-) -> Structure:
-    """A Structure from every field (compiled only)."""
-    structure = Structure.__new__(Structure)
-    structure.age = age  # type: ignore[misc]
-    structure.cards = cards  # type: ignore[misc]
-    structure.covered_by = covered_by  # type: ignore[misc]
-    structure.accessible = accessible  # type: ignore[misc]
-    return structure
-
-
-def new_state(
-    catalog: Catalog,
-    phase: Phase,
-    age: int,
-    current: Player,
-    cities: tuple[City, City],
-    names: tuple[str, str],
-    position: int,
-    loot: frozenset[int],
-    board_tokens: tuple[TokenId, ...],
-    boxed_tokens: frozenset[TokenId],
-    boxed_wonders: tuple[WonderId, ...],
-    structure: Structure | None,
-    taken: int,
-    discard: tuple[CardId, ...],
-    pending: Pending | None,
-    winner: Player | None,
-    shared: bool,
-    victory: Victory | None,
-) -> GameState:
-    """A GameState from every field, in declaration order (a new state per event is built so).
-
-    Compiled, fields are stored directly; in pure Python by the function `constructor`
-    generates.
-    """
-    if not COMPILED:
-        return _pure_state(
-            catalog,
-            phase,
-            age,
-            current,
-            cities,
-            names,
-            position,
-            loot,
-            board_tokens,
-            boxed_tokens,
-            boxed_wonders,
-            structure,
-            taken,
-            discard,
-            pending,
-            winner,
-            shared,
-            victory,
-        )
-    state = GameState.__new__(GameState)
-    state.catalog = catalog  # type: ignore[misc]
-    state.phase = phase  # type: ignore[misc]
-    state.age = age  # type: ignore[misc]
-    state.current = current  # type: ignore[misc]
-    state.cities = cities  # type: ignore[misc]
-    state.names = names  # type: ignore[misc]
-    state.position = position  # type: ignore[misc]
-    state.loot = loot  # type: ignore[misc]
-    state.board_tokens = board_tokens  # type: ignore[misc]
-    state.boxed_tokens = boxed_tokens  # type: ignore[misc]
-    state.boxed_wonders = boxed_wonders  # type: ignore[misc]
-    state.structure = structure  # type: ignore[misc]
-    state.taken = taken  # type: ignore[misc]
-    state.discard = discard  # type: ignore[misc]
-    state.pending = pending  # type: ignore[misc]
-    state.winner = winner  # type: ignore[misc]
-    state.shared = shared  # type: ignore[misc]
-    state.victory = victory  # type: ignore[misc]
-    return state
-
-
-NATIVE_MAKERS: dict[type, Callable[..., Any]] = {
-    City: new_city,
-    Structure: _native_structure,
-    GameState: new_state,
-}
-"""The compiled makers by class. One whose parameters are no longer the class's fields (a
-field added to the class but not here) is not used: `test_engine_compiled.py` says so."""
-
-
-def native_maker(cls: type) -> Callable[..., Any] | None:
-    """The maker of `cls` when compiled and in step with its fields, else None."""
-    maker = NATIVE_MAKERS.get(cls)
-    if not COMPILED or maker is None:
-        return None
-    if tuple(inspect.signature(maker).parameters) != _field_names(cls):
-        return None
-    return maker
-
-
-_pure_city: Callable[..., City] = constructor(City)
-_pure_state: Callable[..., GameState] = constructor(GameState)
-"""The makers `new_city` and `new_state` call in pure Python (compiled: unused)."""
-
-
 def with_coins(city: City, coins: int) -> City:
     """`city` holding `coins` coins: the copy the rules make most often (`evolve` with its
     keywords costs several times more, compiled or not)."""
-    return new_city(  # every field, in declaration order
+    return City(  # every field, in declaration order
         coins,
         city.cards,
         city.wonders_built,
@@ -459,4 +365,28 @@ def with_coins(city: City, coins: int) -> City:
         city.colors,
         city.symbols,
         city.tucked,
+    )
+
+
+def with_structure(state: GameState, structure: Structure | None) -> GameState:
+    """`state` with another structure (a deal, a reveal): `evolve` costs several times more."""
+    return GameState(  # every field, in declaration order
+        state.catalog,
+        state.phase,
+        state.age,
+        state.current,
+        state.cities,
+        state.names,
+        state.position,
+        state.loot,
+        state.board_tokens,
+        state.boxed_tokens,
+        state.boxed_wonders,
+        structure,
+        state.taken,
+        state.discard,
+        state.pending,
+        state.winner,
+        state.shared,
+        state.victory,
     )

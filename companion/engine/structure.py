@@ -10,9 +10,11 @@ accepted, with at most 3 guilds and 17 other cards in age 3.
 
 from __future__ import annotations
 
+from typing import Final
+
 from .cards import Card, CardId, Catalog, Color, Layout
 from .events import GUILD_BACK, Deal, IllegalEvent, Reveal
-from .state import GameState, Structure, constructor, evolve
+from .state import GameState, Structure, with_structure
 
 __all__ = [
     "CARDS_PER_AGE",
@@ -31,14 +33,12 @@ __all__ = [
     "was_taken",
 ]
 
-_make_structure = constructor(Structure)
+CARDS_PER_AGE: Final = 20
 
-CARDS_PER_AGE = 20
-
-FACE_DOWN = CardId("back")
+FACE_DOWN: Final = CardId("back")
 """In a structure: a face-down card not known yet (None in the deal record)."""
 
-UNKNOWN = frozenset({FACE_DOWN, GUILD_BACK})
+UNKNOWN: Final = frozenset({FACE_DOWN, GUILD_BACK})
 """The markers of a face-down card not known yet; every other entry is a card id or None."""
 
 
@@ -88,7 +88,7 @@ def deal(state: GameState, event: Deal) -> GameState:
         raise IllegalEvent(f"deal: age 3 has {catalog.rules.guilds_in_age_3} guilds, not {guilds}")
     cards = tuple(FACE_DOWN if card_id is None else card_id for card_id in event.layout)
     covered_by, accessible = _layout_tables(layout)
-    return evolve(state, structure=Structure(event.age, cards, covered_by, accessible))
+    return with_structure(state, Structure(event.age, cards, covered_by, accessible))
 
 
 def place_name(layout: Layout, index: int) -> str:
@@ -136,11 +136,9 @@ def reveal(state: GameState, event: Reveal) -> GameState:
         raise IllegalEvent(f"The card at {where} has {back}: it cannot be {name}")
     cards = list(structure.cards)
     cards[index] = card.id
-    return evolve(
+    return with_structure(
         state,
-        structure=_make_structure(
-            structure.age, tuple(cards), structure.covered_by, structure.accessible
-        ),
+        Structure(structure.age, tuple(cards), structure.covered_by, structure.accessible),
     )
 
 
@@ -165,7 +163,7 @@ def _layout_tables(layout: Layout) -> tuple[tuple[tuple[int, ...], ...], tuple[i
     return found[1], found[2]
 
 
-_LAYOUT_TABLES: dict[int, tuple[Layout, tuple[tuple[int, ...], ...], tuple[int, ...]]] = {}
+_LAYOUT_TABLES: Final[dict[int, tuple[Layout, tuple[tuple[int, ...], ...], tuple[int, ...]]]] = {}
 """Layout tables by id of the layout, which each entry holds (so an id is never reused)."""
 
 
@@ -248,19 +246,15 @@ def take_card(state: GameState, card_id: CardId) -> tuple[Structure | None, Card
         )
     structure = state.structure
     if structure is not None:  # dealt: in the structure and uncovered
-        cards = structure.cards
-        try:
-            index = cards.index(card_id)
-        except ValueError:
+        index = _position(structure.cards, card_id)
+        if index < 0:
             if was_taken(state, card_id):
-                raise IllegalEvent(f"{catalog.name(card_id)} has already been taken") from None
+                raise IllegalEvent(f"{catalog.name(card_id)} has already been taken")
             waiting = unrevealed(state)
             if waiting:
                 where = place_name(catalog.layout(state.age), waiting[0])
-                raise IllegalEvent(f"Scan the card turned up at {where} first") from None
-            raise IllegalEvent(
-                f"{catalog.name(card_id)} is not in the age {state.age} structure"
-            ) from None
+                raise IllegalEvent(f"Scan the card turned up at {where} first")
+            raise IllegalEvent(f"{catalog.name(card_id)} is not in the age {state.age} structure")
         accessible = _accessible(structure)
         if index not in accessible:
             raise IllegalEvent(f"{catalog.name(card_id)} is covered")
@@ -273,6 +267,15 @@ def take_card(state: GameState, card_id: CardId) -> tuple[Structure | None, Card
     return structure, card
 
 
+def _position(cards: tuple[CardId | None, ...], card_id: CardId) -> int:
+    """The layout position of `card_id` in the structure, -1 if it is not there (a loop, which
+    compiled costs less than `tuple.index` and its exception)."""
+    for index, there in enumerate(cards):
+        if there == card_id:
+            return index
+    return -1
+
+
 def _without(
     structure: Structure, index: int, accessible: tuple[int, ...], catalog: Catalog
 ) -> Structure:
@@ -281,16 +284,18 @@ def _without(
     cards = list(structure.cards)
     cards[index] = None
     covered_by = structure.covered_by
-    now = list(accessible)
-    now.remove(index)
+    now = [i for i in accessible if i != index]
+    freed = False
     for below in catalog.layout(structure.age).positions[index].covers:
         for above in covered_by[below]:
             if cards[above] is not None:
                 break
         else:
             now.append(below)
-    now.sort()
-    return _make_structure(structure.age, tuple(cards), covered_by, tuple(now))
+            freed = True
+    if freed:
+        now.sort()
+    return Structure(structure.age, tuple(cards), covered_by, tuple(now))
 
 
 def _check_age_3_mix(state: GameState, card: Card) -> None:

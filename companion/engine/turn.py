@@ -7,7 +7,16 @@ from __future__ import annotations
 from .cards import Catalog
 from .military import weaker_side
 from .scoring import score_sheet
-from .state import City, GameState, Pending, PendingKind, Phase, Player, Victory, new_state
+from .state import (
+    City,
+    GameState,
+    Pending,
+    PendingKind,
+    Phase,
+    Player,
+    Victory,
+    opponent_of,
+)
 from .structure import CARDS_PER_AGE
 
 __all__ = ["Turn", "end_turn", "win"]
@@ -98,7 +107,7 @@ class Turn:
     def state(self) -> GameState:
         """The new state."""
         base = self.base
-        return new_state(  # every field, in declaration order
+        return GameState(  # every field, in declaration order
             base.catalog,
             self.phase,
             self.age,
@@ -134,7 +143,7 @@ def end_turn(turn: Turn, *, extra_turn: bool) -> None:
     player = turn.player
     turn.pending = None
     if turn.taken < CARDS_PER_AGE:
-        turn.current = player if extra_turn else player.opponent
+        turn.current = player if extra_turn else opponent_of(player)
         return
     # The age is over: an extra turn is lost.
     if turn.age == 3:
@@ -142,7 +151,7 @@ def end_turn(turn: Turn, *, extra_turn: bool) -> None:
         return
     chooser = weaker_side(turn.position) or player
     turn.current = chooser
-    turn.pending = Pending(PendingKind.NEXT_AGE, chooser)
+    turn.pending = Pending(PendingKind.NEXT_AGE, chooser, False)
 
 
 def _civilian_end(turn: Turn) -> None:

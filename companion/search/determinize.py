@@ -9,6 +9,7 @@ depend on where the real face-down cards lie.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 from companion.engine.cards import CardId
 from companion.engine.events import Deal
@@ -17,24 +18,66 @@ from companion.engine.state import GameState, Phase, evolve
 
 from .view import hidden_positions, is_guild_slot, unseen_cards
 
-__all__ = ["deal_if_needed", "determinize", "needs_deal", "random_layout"]
+__all__ = ["Worlds", "deal_if_needed", "determinize", "needs_deal", "random_layout", "sample"]
 
 
 def determinize(state: GameState, rng: random.Random) -> GameState:
     """`state` with its face-down cards replaced by cards drawn from the unseen ones."""
-    structure = state.structure
-    hidden = hidden_positions(state)
-    if structure is None or not hidden:
-        return state
-    catalog = state.catalog
-    others, guilds = unseen_cards(state, structure.age)
-    guild_slots = [i for i in hidden if is_guild_slot(catalog, structure.cards[i] or "")]
-    other_slots = [i for i in hidden if i not in guild_slots]
-    cards = list(structure.cards)
-    for slots, pool in ((other_slots, others), (guild_slots, guilds)):
-        for index, card in zip(slots, rng.sample(pool, len(slots)), strict=True):
-            cards[index] = card
-    return evolve(state, structure=evolve(structure, cards=tuple(cards)))
+    return Worlds(state).draw(rng)
+
+
+class Worlds:
+    """The determinizations of one state: what is hidden and what it may be, worked out
+    once, then a world per `draw` (the search draws one per iteration)."""
+
+    def __init__(self, state: GameState) -> None:
+        self.state = state
+        self.draws: list[tuple[list[int], tuple[CardId, ...]]] = []
+        structure = state.structure
+        hidden = hidden_positions(state)
+        if structure is None or not hidden:
+            return
+        catalog = state.catalog
+        others, guilds = unseen_cards(state, structure.age)
+        guild_slots = [i for i in hidden if is_guild_slot(catalog, structure.cards[i] or "")]
+        other_slots = [i for i in hidden if i not in guild_slots]
+        self.draws = [(other_slots, others), (guild_slots, guilds)]
+
+    def draw(self, rng: random.Random) -> GameState:
+        """One world: the face-down cards drawn from the unseen ones (`state` itself when
+        nothing is hidden)."""
+        state = self.state
+        structure = state.structure
+        if structure is None or not self.draws:
+            return state
+        cards = list(structure.cards)
+        for slots, pool in self.draws:
+            for index, card in zip(slots, sample(rng, pool, len(slots)), strict=True):
+                cards[index] = card
+        return evolve(state, structure=evolve(structure, cards=tuple(cards)))
+
+
+def sample(rng: random.Random, pool: Sequence[CardId], k: int) -> list[CardId]:
+    """`k` different cards of `pool` in a random order, every order as likely (a partial
+    Fisher-Yates shuffle on `rng.getrandbits`: compiled, it costs a fraction of
+    `rng.sample`, which runs as Python code).
+
+    Raises:
+        ValueError: `k` is more than the cards in `pool`.
+    """
+    items = list(pool)
+    size = len(items)
+    if k > size:
+        raise ValueError(f"cannot draw {k} of {size} cards")
+    for i in range(k):
+        span = size - i
+        bits = span.bit_length()
+        offset = rng.getrandbits(bits)
+        while offset >= span:  # rejection: every offset below span as likely
+            offset = rng.getrandbits(bits)
+        j = i + offset
+        items[i], items[j] = items[j], items[i]
+    return items[:k]
 
 
 def needs_deal(state: GameState) -> bool:
@@ -53,9 +96,8 @@ def random_layout(state: GameState, rng: random.Random) -> tuple[CardId, ...]:
     catalog = state.catalog
     others, guilds = unseen_cards(state, state.age)
     wanted_guilds = catalog.rules.guilds_in_age_3 if state.age == 3 else 0
-    cards = rng.sample(others, 20 - wanted_guilds) + rng.sample(guilds, wanted_guilds)
-    rng.shuffle(cards)
-    return tuple(cards)
+    cards = sample(rng, others, 20 - wanted_guilds) + sample(rng, guilds, wanted_guilds)
+    return tuple(sample(rng, cards, len(cards)))
 
 
 def deal_if_needed(state: GameState, rng: random.Random) -> GameState:

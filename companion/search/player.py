@@ -16,12 +16,12 @@ from dataclasses import dataclass
 
 from companion.engine.cards import CardId, Catalog, TokenId, WonderId
 from companion.engine.decisions import decision_events
-from companion.engine.events import Event, KeepLibraryToken
+from companion.engine.events import Event, KeepLibraryToken, Reveal
 from companion.engine.rules import apply
 from companion.engine.state import GameState, PendingKind, Player
 
 from .determinize import determinize, needs_deal
-from .mcts import Stats, search
+from .mcts import Node, Stats, Tree, key_of
 from .policy import (
     Reason,
     acting_player,
@@ -37,6 +37,7 @@ __all__ = [
     "Answer",
     "Level",
     "NoDecision",
+    "Ponder",
     "Suggestion",
     "draft_ranking",
     "greedy_event",
@@ -118,8 +119,11 @@ def suggest(
     *,
     seconds: float | None = None,
     drawn: Sequence[TokenId] | None = None,
+    tree: Tree | None = None,
 ) -> Answer:
-    """The ranked answers for whoever acts after `state`, from public information only.
+    """The ranked answers for whoever acts after `state`, from public information only;
+    with `tree` (a search of `state` already under way: pondering), its statistics are kept
+    and the level's budget is added to them.
 
     Raises:
         NoDecision: nothing to answer (see `root_events`).
@@ -127,7 +131,7 @@ def suggest(
     """
     events = root_events(state, drawn)
     player = acting_player(state)
-    rng = random.Random(public_seed(state, seed))
+    rng = tree.rng if tree is not None else random.Random(public_seed(state, seed))
     world = determinize(state, rng)
     hidden = set(hidden_positions(state))
     known = frozenset(
@@ -150,9 +154,16 @@ def suggest(
     if len(safe) == 1 and not unsafe:
         only = _static(world, safe, player)
         return Answer(player, only, Stats(0, 0, 0.0))
-    root, stats = search(state, rng, iterations=level.iterations, seconds=seconds, root_events=safe)
+    if tree is None:
+        tree = Tree(state, rng)
+    tree.run(level.iterations, seconds=seconds, root_events=safe)
+    root, stats = tree.root, tree.stats()
     ranked: list[Suggestion] = []
-    tried = sorted(root.children.values(), key=lambda n: (-n.visits, -n.mean))
+    allowed = {key_of(e) for e in safe}  # a kept subtree may hold other moves
+    tried = sorted(
+        (n for k, n in root.children.items() if k in allowed and n.visits),
+        key=lambda n: (-n.visits, -n.mean),
+    )
     for node in tried:
         assert node.event is not None
         event = node.event
@@ -197,6 +208,66 @@ def _static(world: GameState, events: list[Event], player: Player) -> tuple[Sugg
             Suggestion(event, round(evaluate(after, player), 3), 0, move_score(world, event)[1])
         )
     return tuple(sorted(scored, key=lambda s: -s.win))
+
+
+class Ponder:
+    """Thinking while the opponent thinks (the hard level): a search of the position where
+    the opponent acts, run on in slices (`think`) by whoever owns the thread, then the
+    answer once the opponent has played (`answer`), from the subtree under their move.
+
+    Not thread-safe by itself: one thread at a time calls `think` or `answer` (the device
+    stops its pondering thread before it asks for the answer)."""
+
+    def __init__(self, state: GameState, seed: int = 0) -> None:
+        self.state = state
+        self.tree: Tree | None = None
+        """None when there is nothing to search (game over, no deal, a Great Library draw)."""
+        try:
+            events = root_events(state)
+        except NoDecision:
+            return
+        if events:
+            self.tree = Tree(state, random.Random(public_seed(state, seed, "ponder")))
+
+    @property
+    def iterations(self) -> int:
+        """Iterations done so far."""
+        return self.tree.iterations if self.tree is not None else 0
+
+    def think(self, iterations: int) -> int:
+        """Search `iterations` more; the number done (0: nothing to search)."""
+        if self.tree is None:
+            return 0
+        return self.tree.run(iterations)
+
+    def answer(
+        self,
+        played: Sequence[Event],
+        state: GameState,
+        level: Level,
+        seed: int = 0,
+        *,
+        seconds: float | None = None,
+        drawn: Sequence[TokenId] | None = None,
+    ) -> Answer:
+        """`suggest` for `state`, reached from the pondered position by `played` (the
+        opponent's events; reveals of face-down cards are skipped), keeping what the
+        pondering found under those moves. A deal or a move the search never tried keeps
+        nothing (the answer is then `suggest`'s, from the same seed).
+
+        Raises:
+            NoDecision: nothing to answer (see `root_events`).
+            IllegalEvent: `drawn` is not a legal Great Library draw.
+        """
+        kept: Tree | None = None
+        if self.tree is not None:
+            node: Node | None = self.tree.root
+            for event in played:
+                if node is not None and not isinstance(event, Reveal):
+                    node = node.children.get(key_of(event))
+            if node is not None and node.visits:
+                kept = Tree(state, self.tree.rng, node)
+        return suggest(state, level, seed, seconds=seconds, drawn=drawn, tree=kept)
 
 
 def greedy_event(

@@ -395,17 +395,75 @@ def reason(state: GameState, event: Event) -> Reason | None:
 
 def policy_event(state: GameState, rng: random.Random) -> Event | None:
     """The rollout's next event: the best score after a little noise (a win always); None
-    when the engine does not know the table (no deal: no card to choose from)."""
-    options = scored_options(state, rng)
-    if not options:
+    when the engine does not know the table (no deal: no card to choose from).
+
+    Each legal option's `move_score` gets its own `rng.random() * NOISE`, the best wins. On a
+    turn this builds one event (the choice's) and prices a card or wonder only when its best
+    possible score could win, which chooses as scoring every option first would (the
+    rollouts' hot path)."""
+    if state.pending is not None:
+        options = scored_options(state, rng)
+        if not options:
+            return None
+        best: Event = options[0][0]
+        best_score = -math.inf
+        for event, score in options:
+            noisy = score + rng.random() * NOISE
+            if noisy > best_score:
+                best, best_score = event, noisy
+        return best
+    player = state.current
+    catalog = state.catalog
+    city, opponent = state.city(player), state.city(player.opponent)
+    coins = city.coins
+    wonders = [catalog.wonder(w) for w in city.wonders_unbuilt]
+    wonder_values = [_wonder_value(state, player, w)[0] for w in wonders]
+    wonder_totals: list[int | None] = [None] * len(wonders)  # priced when first needed
+    discard_base = -1.5 + 0.25 * (2 + city.count(Color.YELLOW)) + (1.0 if coins < 3 else 0.0)
+    draw = rng.random
+    top = -math.inf
+    chosen: CardId | None = None
+    action = _DISCARD
+    chosen_wonder = 0
+    for card_id in accessible_cards(state):
+        card = catalog.card(card_id)
+        deny = _denial(state, player, card)[0]
+        noise = draw() * NOISE
+        value = _card_value(state, player, card)[0]
+        if value + 0.5 + deny + noise > top:  # a build's best: free through a chain
+            payment = cheapest_payment(catalog, city, opponent, card)
+            if payment.total <= coins:
+                if payment.chain:
+                    value += 0.5
+                noisy = value + deny - 0.25 * payment.total + noise
+                if noisy > top:
+                    top, chosen, action = noisy, card_id, _BUILD
+        noisy = discard_base + deny + draw() * NOISE
+        if noisy > top:
+            top, chosen, action = noisy, card_id, _DISCARD
+        for index, value in enumerate(wonder_values):
+            noise = draw() * NOISE
+            if value + deny + noise <= top:  # no better even for free
+                continue
+            total = wonder_totals[index]
+            if total is None:
+                total = cheapest_payment(catalog, city, opponent, wonders[index]).total
+                wonder_totals[index] = total
+            if total <= coins:
+                noisy = value + deny - 0.2 * total + noise
+                if noisy > top:
+                    top, chosen, action, chosen_wonder = noisy, card_id, _WONDER, index
+    if chosen is None:
         return None
-    best: Event = options[0][0]
-    best_score = -math.inf
-    for event, score in options:
-        noisy = score + rng.random() * NOISE
-        if noisy > best_score:
-            best, best_score = event, noisy
-    return best
+    if action == _BUILD:
+        return Build(player, chosen)
+    if action == _WONDER:
+        return BuildWonder(player, wonders[chosen_wonder].id, chosen)
+    return Discard(player, chosen)
+
+
+_BUILD, _DISCARD, _WONDER = 0, 1, 2
+"""The kinds of a turn's move in `policy_event`."""
 
 
 SCALE = 7.0

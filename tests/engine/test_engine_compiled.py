@@ -7,9 +7,9 @@ DUEL_COMPANION_PURE_ENGINE=1. The tests here compare the two directly, in subpro
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import hashlib
-import inspect
 import json
 import os
 import random
@@ -21,7 +21,8 @@ from typing import Any
 import pytest
 
 from companion import engine_loader, playout
-from companion.engine import state
+from companion.engine import military, pricing, state
+from companion.engine.cards import Resource
 from companion.simulate import play
 
 REPO = Path(__file__).resolve().parents[2]
@@ -61,13 +62,14 @@ print(json.dumps({"compiled": engine_is_compiled(), "digest": digest.hexdigest()
 """
 
 
-def run_engine(pure: bool) -> dict[str, Any]:
-    """Play 60 checked games in a new process, with the pure engine or the default one."""
+def run_engine(pure: bool, script: str = DIGEST_SCRIPT) -> dict[str, Any]:
+    """Run `script` (by default: play 60 checked games) in a new process, with the pure
+    engine or the default one; the JSON object it prints."""
     env = {k: v for k, v in os.environ.items() if k != engine_loader.PURE_ENV}
     if pure:
         env[engine_loader.PURE_ENV] = "1"
     result = subprocess.run(
-        [sys.executable, "-c", DIGEST_SCRIPT],
+        [sys.executable, "-c", script],
         cwd=REPO,
         env=env,
         capture_output=True,
@@ -100,12 +102,45 @@ def test_a_compiled_build_here_is_current() -> None:
     assert engine_loader.engine_is_compiled() is not engine_loader.pure_requested()
 
 
-@pytest.mark.parametrize("kind", [state.City, state.Structure, state.GameState])
-def test_each_compiled_maker_takes_every_field_in_order(kind: type) -> None:
-    maker = state.NATIVE_MAKERS[kind]
+BUILT_AT_EVERY_EVENT = [
+    state.Pending,
+    state.City,
+    state.Structure,
+    state.GameState,
+    military.Move,
+    pricing.Payment,
+    pricing.Purchase,
+]
+
+
+@pytest.mark.parametrize("kind", BUILT_AT_EVERY_EVENT)
+def test_each_own_init_takes_every_field_in_declaration_order(kind: type) -> None:
+    # its own __init__ (compiled with the class: direct stores), not the one dataclasses
+    # would generate (interpreted code even in a compiled module)
+    assert not kind.__dataclass_params__.init  # type: ignore[attr-defined]
     names = tuple(f.name for f in dataclasses.fields(kind))
-    assert tuple(inspect.signature(maker).parameters) == names
-    assert (state.native_maker(kind) is maker) is state.COMPILED
+    assert own_init_parameters(kind) == names
+
+
+def own_init_parameters(kind: type) -> tuple[str, ...]:
+    """The parameters of the class's `__init__` in its source (a compiled class does not
+    show them to `inspect`)."""
+    path = REPO.joinpath(*kind.__module__.split(".")).with_suffix(".py")
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ClassDef) and node.name == kind.__name__:
+            for item in node.body:
+                if isinstance(item, ast.FunctionDef) and item.name == "__init__":
+                    return tuple(a.arg for a in item.args.args[1:])
+    raise AssertionError(f"{kind.__name__} has no __init__ of its own")
+
+
+def test_a_payment_is_checked_as_the_class_says() -> None:
+    # 3 coins printed + 2 wood bought at 2 = 7 in all, not 6
+    bought = ((Resource.WOOD, 2, 2),)
+    made = pricing.Payment(7, 3, 4, bought, 0, False, (), ())
+    assert made == pricing.Payment(total=7, card_coins=3, trade=4, bought=bought)
+    with pytest.raises(ValueError, match="total 6 is not card coins"):
+        pricing.Payment(6, 3, 4, bought, 0, False, (), ())
 
 
 @pytest.mark.parametrize("seed", range(5))
@@ -118,6 +153,10 @@ def test_playout_draws_are_those_of_random_random(seed: int) -> None:
         playout.shuffle(ours, mine)
         theirs.shuffle(standard)
         assert mine == standard
+    # the pool method (at most 5 of at most 21 items) written out, and the rest
+    for size, k in [(7, 3), (5, 3), (3, 3), (4, 0), (21, 5), (30, 3), (10, 8)]:
+        items = list(range(size))
+        assert playout.sample(ours, items, k) == theirs.sample(items, k)
     assert ours.getstate() == theirs.getstate()  # the same number of bits drawn
 
 

@@ -27,7 +27,7 @@ from companion.engine.rules import (
 )
 from companion.engine.state import GameState, PendingKind, Player, evolve
 from companion.records.replay import replay_record
-from companion.search.determinize import determinize
+from companion.search.determinize import determinize, sample
 from companion.search.player import LEVELS, Level, NoDecision, draft_ranking, suggest
 from companion.search.policy import Reason
 from companion.search.view import HIDDEN, HIDDEN_GUILD, PublicView, hidden_positions
@@ -267,3 +267,19 @@ def test_law_from_the_great_library_as_the_sixth_symbol_is_taken(catalog: Catalo
     best = suggest(state, QUICK, 3, drawn=drawn).moves[0]
     assert best.event == KeepLibraryToken(P1, tuple(drawn), TokenId("law"))
     assert best.win == 1.0 and apply(state, best.event).winner is P1
+
+
+def test_a_sample_draws_different_cards_every_order_as_likely() -> None:
+    pool = [CardId(c) for c in ("lumber_yard", "stone_pit", "clay_pool", "ore_deposit")]
+    rng = random.Random(11)
+    firsts = dict.fromkeys(pool, 0)
+    for _ in range(4000):
+        drawn = sample(rng, pool, 3)
+        assert len(set(drawn)) == 3 and set(drawn) <= set(pool)
+        firsts[drawn[0]] += 1
+    # each card comes first in 1/4 of 4000 draws = 1000; the standard deviation is
+    # sqrt(4000 * 1/4 * 3/4) = 27, so 150 either side is more than 5 of them
+    assert all(850 <= count <= 1150 for count in firsts.values()), firsts
+    assert sample(rng, pool, 0) == []
+    with pytest.raises(ValueError, match="cannot draw 5 of 4"):
+        sample(rng, pool, 5)
