@@ -82,9 +82,10 @@ def options(ui: UiState, state: GameState, context: Context | None = None) -> li
             return card_options(state, CardId(ui.card), voice)
         case Mode.PROMPT if box_acts(state, ctx) and not is_library_draw(ui, state):
             # solo: the box's answer is the only option, once the search has it
-            return [c for c in prompt_options(ui, state, voice) if c.event == ctx.box_move]
+            shown = prompt_options(ui, state, voice, ctx.box)
+            return [c for c in shown if c.event == ctx.box_move]
         case Mode.PROMPT:
-            return prompt_options(ui, state, voice)
+            return prompt_options(ui, state, voice, ctx.box)
         case Mode.GUIDED:
             return guided_options(ui, state)
     return []
@@ -141,8 +142,10 @@ def card_options(state: GameState, card: CardId, voice: Voice) -> list[Choice]:
     return choices
 
 
-def prompt_options(ui: UiState, state: GameState, voice: Voice) -> list[Choice]:
-    """The options of the pending decision."""
+def prompt_options(
+    ui: UiState, state: GameState, voice: Voice, box: Player | None = None
+) -> list[Choice]:
+    """The options of the pending decision (in a solo game the `box` side is "Box")."""
     pending = state.pending
     if pending is None:
         return []
@@ -170,9 +173,8 @@ def prompt_options(ui: UiState, state: GameState, voice: Voice) -> list[Choice]:
                 Choice(name(t), "keep", event=KeepLibraryToken(player, drawn, t)) for t in drawn
             ]
         case PendingKind.NEXT_AGE:
-            return [
-                Choice(f"{voice.player(p)} begins", event=ChooseStarter(player, p)) for p in Player
-            ]
+            names = {p: words.BOX if p is box else voice.player(p) for p in Player}
+            return [Choice(f"{names[p]} begins", event=ChooseStarter(player, p)) for p in Player]
     return []  # pragma: no cover
 
 
