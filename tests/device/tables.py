@@ -9,14 +9,16 @@ from __future__ import annotations
 import os
 import tempfile
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from PIL import Image
 
 from companion.device.app import App, Call
 from companion.device.playback import TablePlayer
+from companion.engine.cards import Catalog
 from companion.engine.events import Deal, Event
+from companion.records.journal import Journal
 
 
 def play_with_deals(app: App, events: Sequence[Event]) -> None:
@@ -59,3 +61,24 @@ def save_picture(frames: Sequence[Image.Image], columns: int, name: str) -> Path
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     sheet.save(SCREENSHOTS / name, optimize=True)
     return SCREENSHOTS / name
+
+
+class NoScreen:
+    """A display that keeps nothing (the two players' setup before a solo game)."""
+
+    def show(self, image: Image.Image) -> None:
+        """Drop the frame."""
+
+
+def solo_after(
+    catalog: Catalog, journal: Journal, events: Sequence[Event], solo: Callable[[], App]
+) -> App:
+    """A solo device (made by `solo` over `journal`, and started) on a game whose first
+    `events` (a record's setup and deals) two players entered first, with the record's own
+    wonder draft: in a solo game the box drafts its own wonders, other than the record's."""
+    two = App(catalog, journal, NoScreen())
+    two.start(welcome=False)
+    play_with_deals(two, events)
+    app = solo()  # the device restarted in solo: it resumes the game the two set up
+    app.start(welcome=False)
+    return app

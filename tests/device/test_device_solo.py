@@ -20,7 +20,7 @@ from companion.engine.state import Player
 from companion.records.replay import replay_record
 from companion.search.player import Level, root_events
 from companion.search.policy import acting_player
-from tests.device.tables import play_with_deals
+from tests.device.tables import play_with_deals, solo_after
 
 RECORDS = Path(__file__).resolve().parents[1] / "records"
 QUICK = Level("quick", 30)
@@ -31,13 +31,13 @@ def solo_table(catalog: Catalog, tmp_path: Path) -> tuple[App, queue.Queue[Any]]
     """Setup and the deal of age 1 of a record where p2 begins, by two players (the record's
     draft); then the box is configured to play p2 and the device restarts."""
     journal = open_journal(tmp_path / "journal.sqlite")
-    two = App(catalog, journal, _Frames())
-    two.start(welcome=False)
-    play_with_deals(two, read_record(RECORDS / "simulated_civilian_win.jsonl")[:2])
     inbox: queue.Queue[Any] = queue.Queue()
-    app = App(catalog, journal, _Frames(), post=inbox.put, solo=(Player.P2, QUICK))
-    app.start(welcome=False)
-    return app, inbox
+    record = read_record(RECORDS / "simulated_civilian_win.jsonl")[:2]
+
+    def solo() -> App:
+        return App(catalog, journal, _Frames(), post=inbox.put, solo=(Player.P2, QUICK))
+
+    return solo_after(catalog, journal, record, solo), inbox
 
 
 class _Frames:
