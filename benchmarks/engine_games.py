@@ -1,10 +1,15 @@
 """Engine speed: random full games per second, the compiled engine (mypyc) against its
-pure-Python fallback in the same run, and the replay of a full record.
+pure-Python fallback and against the code before the last speed work, in the same run, and
+the replay of a full record.
 
-Run: .venv/bin/python benchmarks/engine_games.py [--games N] [--runs R] [--write]
+Run: .venv/bin/python benchmarks/engine_games.py [--games N] [--runs R] [--baseline REF]
+[--write]
 
-Each round runs, once per engine and alternating (the pure one through
-DUEL_COMPANION_PURE_ENGINE=1), each in a new process:
+The code of `--baseline` (a git commit, by default `BEFORE`, the engine before the speed work
+of issue 15's item 5; "" for none) is exported from git into a temporary folder and its
+engine compiled there (a minute or more). Each round then runs, once per engine and in turn
+(the pure one through DUEL_COMPANION_PURE_ENGINE=1, the baseline's compiled engine from its
+folder), each in a new process:
 `duel-companion simulate --games N --seed 0 --no-checks --json` (bare games),
 `duel-companion simulate --games N/4 --seed 0 --json` (every invariant checked), and 200
 replays of a full record. Figures are the medians of the rounds, with their range; a run's rate
@@ -22,6 +27,8 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 
 import report
@@ -29,7 +36,18 @@ import report
 REPO = Path(__file__).resolve().parent.parent
 RECORD = REPO / "tests" / "records" / "simulated_civilian_win.jsonl"
 PURE_ENV = "DUEL_COMPANION_PURE_ENGINE"
+BEFORE = "56ab4f2"
+"""The code before the speed work of issue 15, item 5 (3.22 M instructions per game)."""
 CLI = "from companion.cli import main; raise SystemExit(main())"
+FROM_FOLDER = """
+import sys
+folder = sys.argv.pop(1)
+sys.meta_path[:] = [f for f in sys.meta_path
+                    if not getattr(f, "__module__", "").startswith("__editable__")]
+sys.path.insert(0, folder)
+"""
+"""Prepended to a baseline's code: import `companion` from the folder given first (not from
+this checkout, which the editable install would otherwise find first)."""
 REPLAY = """
 import json, statistics, sys, time
 from pathlib import Path
@@ -46,26 +64,54 @@ print(json.dumps(statistics.median(times)))
 """
 
 
-def run(pure: bool, *args: str) -> str:
-    """The output of `python args...` in the repository, with the pure engine or not."""
+@dataclass(frozen=True)
+class Engine:
+    """One engine to measure: the pure-Python one or not, from this checkout or a folder."""
+
+    name: str
+    pure: bool = False
+    folder: Path | None = None
+
+
+def run(engine: Engine, code: str, *args: str) -> str:
+    """The output of `python -c code args...` with `engine`."""
     env = {k: v for k, v in os.environ.items() if k != PURE_ENV}
-    if pure:
+    if engine.pure:
         env[PURE_ENV] = "1"
-    done = subprocess.run(
-        [sys.executable, *args], cwd=REPO, env=env, capture_output=True, text=True, check=True
-    )
+    command = [sys.executable, "-c", code, *args]
+    if engine.folder is not None:
+        command = [sys.executable, "-c", FROM_FOLDER + code, str(engine.folder), *args]
+    done = subprocess.run(command, cwd=REPO, env=env, capture_output=True, text=True, check=True)
     return done.stdout
 
 
-def simulate(pure: bool, games: int, checked: bool) -> dict[str, object]:
+def simulate(engine: Engine, games: int, checked: bool) -> dict[str, object]:
     """The JSON answer of one `duel-companion simulate` run."""
     flags = [] if checked else ["--no-checks"]
-    out = run(pure, "-c", CLI, "simulate", "--games", str(games), "--seed", "0", "--json",
+    out = run(engine, CLI, "simulate", "--games", str(games), "--seed", "0", "--json",
               "--failures", os.devnull, *flags)  # fmt: skip
     answer: dict[str, object] = json.loads(out)
     if answer["failures"]:
         raise SystemExit(f"simulate reported failing games: {answer}")
     return answer
+
+
+def build_baseline(ref: str, folder: Path) -> Engine:
+    """The code of commit `ref` exported into `folder`, its engine compiled there."""
+    archive = subprocess.run(
+        ["git", "-C", str(REPO), "archive", ref], capture_output=True, check=True
+    ).stdout
+    subprocess.run(["tar", "-x", "-C", str(folder)], input=archive, check=True)
+    (folder / "companion" / "data").symlink_to(folder / "data")  # as pyproject.toml maps it
+    subprocess.run(
+        [sys.executable, "setup.py", "build_ext", "--inplace"],
+        cwd=folder,
+        capture_output=True,
+        check=True,
+    )
+    if not (folder / "companion" / "compiled.txt").exists():
+        raise SystemExit(f"the engine of {ref} did not compile")
+    return Engine(f"before ({ref}, compiled)", folder=folder)
 
 
 def summary(values: list[float], digits: int = 0) -> str:
@@ -79,52 +125,72 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=2000)
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--baseline", default=BEFORE, help='a git commit to compare, "" for none')
     parser.add_argument("--write", action="store_true", help="update BENCHMARKS.md")
     args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="engine-baseline-") as folder:
+        engines = [Engine("compiled engine"), Engine("pure-Python fallback", pure=True)]
+        if args.baseline:
+            before = build_baseline(args.baseline, Path(folder))
+            engines += [before, Engine(f"before ({args.baseline}, pure)", True, before.folder)]
+        text = measure(engines, args.games, args.runs)
+    print(text)
+    if args.write:
+        report.write_section(text)
+
+
+def measure(engines: list[Engine], games: int, runs: int) -> str:
+    """Run the rounds and return the section."""
     load_before = os.getloadavg()[0]
-    rates: dict[tuple[bool, bool], list[float]] = {}
-    cpu_rates: dict[tuple[bool, bool], list[float]] = {}
-    replays: dict[bool, list[float]] = {}
-    engines: dict[bool, str] = {}
-    for _ in range(args.runs):
-        for pure in (False, True):
-            for checked, games in ((False, args.games), (True, max(1, args.games // 4))):
-                answer = simulate(pure, games, checked)
-                rates.setdefault((pure, checked), []).append(float(answer["games_per_second"]))
-                cpu_rate = games / max(float(str(answer["cpu_seconds"])), 1e-9)
-                cpu_rates.setdefault((pure, checked), []).append(cpu_rate)
-                engines[pure] = str(answer["engine"])
-            replays.setdefault(pure, []).append(json.loads(run(pure, "-c", REPLAY, str(RECORD))))
+    checked_games = max(1, games // 4)
+    rates: dict[tuple[str, bool], list[float]] = {}
+    cpu_rates: dict[tuple[str, bool], list[float]] = {}
+    replays: dict[str, list[float]] = {}
+    kinds: dict[str, str] = {}
+    for _ in range(runs):
+        for engine in engines:
+            for checked, count in ((False, games), (True, checked_games)):
+                answer = simulate(engine, count, checked)
+                rates.setdefault((engine.name, checked), []).append(
+                    float(str(answer["games_per_second"]))
+                )
+                cpu_rate = count / max(float(str(answer["cpu_seconds"])), 1e-9)
+                cpu_rates.setdefault((engine.name, checked), []).append(cpu_rate)
+                kinds[engine.name] = str(answer["engine"])
+            replays.setdefault(engine.name, []).append(json.loads(run(engine, REPLAY, str(RECORD))))
     load_after = os.getloadavg()[0]
-    if engines[False] != "compiled":
-        print("warning: the compiled engine is not built here; both columns are pure Python")
+    for engine in engines:
+        if kinds[engine.name] != ("pure" if engine.pure else "compiled"):
+            print(f"warning: {engine.name} ran the {kinds[engine.name]} engine")
+    first = engines[0].name
 
-    def ratio(checked: bool, figures: dict[tuple[bool, bool], list[float]]) -> str:
-        fast = statistics.median(figures[(False, checked)])
-        return f"{fast / statistics.median(figures[(True, checked)]):.2f}x"
+    def cells(figures: dict[tuple[str, bool], list[float]], checked: bool) -> str:
+        fast = statistics.median(figures[(first, checked)])
+        shown = [summary(figures[(e.name, checked)]) for e in engines]
+        ratios = [f"{fast / statistics.median(figures[(e.name, checked)]):.2f}x" for e in engines]
+        return " | ".join(shown + ratios[1:])
 
-    replay_ratio = statistics.median(replays[True]) / statistics.median(replays[False])
-    bare = f"`simulate --games {args.games} --seed 0 --no-checks`"
-    checked = f"`simulate --games {max(1, args.games // 4)} --seed 0`"
+    def replay_cells() -> str:
+        fast = statistics.median(replays[first])
+        shown = [summary(replays[e.name], 2) for e in engines]
+        ratios = [f"{statistics.median(replays[e.name]) / fast:.2f}x" for e in engines]
+        return " | ".join(shown + ratios[1:])
+
+    names = [e.name for e in engines]
+    against = [f"{first} against {name}" for name in names[1:]]
+    bare = f"`simulate --games {games} --seed 0 --no-checks`"
+    with_checks = f"`simulate --games {checked_games} --seed 0`"
     rows = [
-        "| what | compiled engine | pure-Python fallback | ratio |",
-        "| --- | --- | --- | --- |",
-        f"| bare random games ({bare}), `games_per_second` (wall clock) "
-        f"| {summary(rates[(False, False)])} | {summary(rates[(True, False)])} "
-        f"| {ratio(False, rates)} |",
-        f"| the same, games per CPU second (`games / cpu_seconds`) "
-        f"| {summary(cpu_rates[(False, False)])} | {summary(cpu_rates[(True, False)])} "
-        f"| {ratio(False, cpu_rates)} |",
-        f"| every invariant checked ({checked}), `games_per_second` "
-        f"| {summary(rates[(False, True)])} | {summary(rates[(True, True)])} "
-        f"| {ratio(True, rates)} |",
-        f"| the same, games per CPU second "
-        f"| {summary(cpu_rates[(False, True)])} | {summary(cpu_rates[(True, True)])} "
-        f"| {ratio(True, cpu_rates)} |",
-        f"| replay of a full record ({RECORD.name}, median of 200), CPU ms "
-        f"| {summary(replays[False], 2)} | {summary(replays[True], 2)} | {replay_ratio:.2f}x |",
+        "| what | " + " | ".join(names + against) + " |",
+        "|" + " --- |" * (1 + 2 * len(names) - 1),
+        f"| bare random games ({bare}), `games_per_second` (wall clock) | {cells(rates, False)} |",
+        f"| the same, games per CPU second (`games / cpu_seconds`) | {cells(cpu_rates, False)} |",
+        f"| every invariant checked ({with_checks}), `games_per_second` | {cells(rates, True)} |",
+        f"| the same, games per CPU second | {cells(cpu_rates, True)} |",
+        f"| replay of a full record ({RECORD.name}, median of 200), CPU ms | {replay_cells()} |",
     ]
-    text = "\n".join(
+    baseline = engines[-1].folder is not None
+    return "\n".join(
         [
             "## Engine",
             "",
@@ -132,23 +198,26 @@ def main() -> None:
             "the replay of a record, by `benchmarks/engine_games.py`. Command (repository root, "
             "venv python):",
             "",
-            f"    .venv/bin/python benchmarks/engine_games.py --games {args.games} "
-            f"--runs {args.runs} --write",
+            f"    .venv/bin/python benchmarks/engine_games.py --games {games} --runs {runs} "
+            "--write",
             "",
             f"Machine: {report.machine()}; **shared with other work while measuring** (load "
             f"average {load_before:.1f} before, {load_after:.1f} after, on "
             f"{os.cpu_count()} cores): wall-clock figures are far lower than on a quiet machine, "
             "CPU-time figures much less so. Each figure: median of "
-            f"{args.runs} rounds (range in brackets); in each round both engines run in turn, "
-            "each in a new process.",
+            f"{runs} rounds (range in brackets); in each round the engines run in turn, "
+            "each in a new process"
+            + (
+                "; the *before* columns run the code of the commit they name, exported "
+                "from git, its engine compiled in a temporary folder (`--baseline`)."
+                if baseline
+                else "."
+            ),
             "",
             *rows,
             "",
         ]
     )
-    print(text)
-    if args.write:
-        report.write_section(text)
 
 
 if __name__ == "__main__":

@@ -104,6 +104,8 @@ class Config:
     journal: Path = Path("var/journal.sqlite")
     decoder: str = "zxing"
     guided: bool = False  # enter each age's structure by guided scans (docs/device.md)
+    overhead: bool = False  # an overhead camera reads the structure (docs/device.md)
+    overhead_source: str = ""  # its camera source; "": the [camera] source serves both
     solo: str = ""  # "p1" or "p2": the box plays that side (docs/device.md, Play solo)
     solo_level: str = "normal"  # the box's level in solo games
     coach_level: str = "normal"  # the coach's level (button map, then left)
@@ -247,6 +249,11 @@ def _config(raw: Mapping[str, Any], base: Config, folder: Path) -> Config:
         values["journal"] = _path(raw, "journal", "journal", folder)
     if "guided" in raw:
         values["guided"] = _flag(raw, "guided", "guided")
+    if "overhead" in raw:
+        values["overhead"] = _flag(raw, "overhead", "overhead")
+    if "overhead_source" in raw:
+        values["overhead_source"] = _source(raw, "overhead_source", "overhead_source", folder,
+                                            empty=True)  # fmt: skip
     if "solo" in raw:
         values["solo"] = _choice(raw, "solo", SOLO_SIDES, "solo")
     for key in ("solo_level", "coach_level"):
@@ -338,17 +345,27 @@ def _display(raw: Mapping[str, Any], base: DisplayConfig, folder: Path) -> Displ
     return replace(base, **values)
 
 
+def _source(
+    raw: Mapping[str, Any], key: str, where: str, folder: Path, *, empty: bool = False
+) -> str:
+    """A camera source spec; a folder or video path is relative to the file, like every path
+    (`empty`: "" is allowed, meaning the [camera] source)."""
+    source: str = _typed(raw, key, str, where)
+    if empty and source == "":
+        return source
+    try:
+        kind, argument = parse_camera_source(source)
+    except ValueError as bad:
+        raise _Refusal(where, str(bad)) from None
+    if kind in ("folder", "video"):
+        source = f"{kind}:{_resolve(Path(argument), folder)}"
+    return source
+
+
 def _camera(raw: Mapping[str, Any], base: CameraConfig, folder: Path) -> CameraConfig:
     values: dict[str, Any] = {}
     if "source" in raw:
-        source = _typed(raw, "source", str, "camera.source")
-        try:
-            kind, argument = parse_camera_source(source)
-        except ValueError as bad:
-            raise _Refusal("camera.source", str(bad)) from None
-        if kind in ("folder", "video"):  # relative to the file, like every path
-            source = f"{kind}:{_resolve(Path(argument), folder)}"
-        values["source"] = source
+        values["source"] = _source(raw, "source", "camera.source", folder)
     if "width" in raw:
         values["width"] = _int(raw, "width", "camera.width", 64, 8192)
     if "height" in raw:

@@ -20,7 +20,7 @@ from companion.records.replay import state_to_json
 
 from .access import get_journal, loaded_or_404, summary_or_404
 from .history import decode_lines
-from .live import checked_names
+from .live import asked_text, checked_names
 from .security import require_pairing, require_same_origin_api
 
 bp = Blueprint("api", __name__)
@@ -62,6 +62,7 @@ def seq(game_id: int) -> Response:
             "seq": journal.last_seq(game_id),
             "status": summary.status,
             "players": dict(summary.players),
+            "asked": asked_text(game_id),
         }
     )
 

@@ -9,6 +9,7 @@ few dozen bytes; the board itself is fetched only when the seq has moved.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 from flask import (
     Blueprint,
@@ -23,8 +24,10 @@ from werkzeug.exceptions import BadRequest, Conflict, NotFound
 from werkzeug.wrappers import Response
 
 from companion.device.coach import SECONDS, advice
+from companion.device.guided import asked
 from companion.device.words import Voice
 from companion.engine.events import IllegalEvent
+from companion.records.game import SCREEN_KEY
 from companion.records.journal import JournalError, UnknownGame
 from companion.records.players import recent_names
 from companion.records.reader import check_name
@@ -42,7 +45,7 @@ COACH_SECONDS = SECONDS  # the coach's clock limit: a page thread waits at most 
 @bp.get("/games/<game:game_id>")
 def board(game_id: int) -> str:
     """The board now: refreshes itself when an event is added."""
-    view = live_view(catalog(), language(), loaded_or_404(game_id))
+    view = live_view(catalog(), language(), loaded_or_404(game_id), screen(game_id))
     journal = get_journal()
     known = recent_names(journal) if journal is not None else []  # most recent first
     return render_template("live/board.html", view=view, known=known)
@@ -51,14 +54,28 @@ def board(game_id: int) -> str:
 @bp.get("/games/<game:game_id>/board")
 def board_fragment(game_id: int) -> str:
     """The board's inner part, which the page swaps in when the seq has moved."""
-    view = live_view(catalog(), language(), loaded_or_404(game_id))
+    view = live_view(catalog(), language(), loaded_or_404(game_id), screen(game_id))
     return render_template("live/_board.html", view=view)
 
 
 @bp.get("/games/<game:game_id>.json")
 def board_json(game_id: int) -> Response:
     """The JSON twin of the live board."""
-    return jsonify(live_view(catalog(), language(), loaded_or_404(game_id)))
+    return jsonify(live_view(catalog(), language(), loaded_or_404(game_id), screen(game_id)))
+
+
+def asked_text(game_id: int) -> str:
+    """What the box asks about the structure now ("" when nothing): the live page's poll
+    carries it, so that the page follows the guided entry card by card."""
+    found = asked(loaded_or_404(game_id).state, screen(game_id))
+    return "" if found is None else found[1]
+
+
+def screen(game_id: int) -> dict[str, Any] | None:
+    """The device's saved screen of the game (what its guided entry has asked so far)."""
+    journal = get_journal()
+    found = journal.meta(game_id, SCREEN_KEY) if journal is not None else None
+    return found if isinstance(found, dict) else None
 
 
 @bp.get("/games/<game:game_id>/coach.json")

@@ -6,10 +6,13 @@ values a person sees. Names are in the configured language (`catalog.name(id, la
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from companion.device import words
+from companion.device.guided import asked
+from companion.device.overhead import offers
 from companion.device.words import Voice
 from companion.engine.cards import Catalog, Color, Counted
 from companion.engine.events import event_from_record
@@ -250,8 +253,12 @@ def _moment(
 # --- the live board ---------------------------------------------------------------------
 
 
-def live_view(catalog: Catalog, lang: str, loaded: Loaded) -> dict[str, Any]:
-    """The board now: age, turn, pawn, coins, cities by colour, wonders, tokens, discard."""
+def live_view(
+    catalog: Catalog, lang: str, loaded: Loaded, screen: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
+    """The board now: age, turn, pawn, coins, cities by colour, wonders, tokens, discard; in
+    a dealt age the accessible cards priced for the player to move; what the box asks about
+    the structure (`screen`: the device's saved screen, from the journal's meta)."""
     state = loaded.state
     names = player_names(loaded.summary, state)
     sheet = score_sheet(state)
@@ -277,6 +284,7 @@ def live_view(catalog: Catalog, lang: str, loaded: Loaded) -> dict[str, Any]:
         }
     pending = state.pending
     recent = [s for s in loaded.steps if not s.undone][-6:]
+    accessible = offers(state, Voice.page(state, lang, names))
     return {
         "game": loaded.summary.id,
         "seq": loaded.seq,
@@ -294,7 +302,17 @@ def live_view(catalog: Catalog, lang: str, loaded: Loaded) -> dict[str, Any]:
         "discard": [catalog.name(c, lang) for c in state.discard],
         "cards_left_in_age": cards_left(state),
         "recent": [s.text for s in reversed(recent)],
+        "accessible": [o.to_json() for o in accessible],
+        "accessible_text": words.to_take(len(accessible)),
+        "asked": _asked(state, screen),
     }
+
+
+def _asked(state: GameState, screen: Mapping[str, Any] | None) -> dict[str, str] | None:
+    """The box's question about the structure, as the OLED words it (guided entry, a card to
+    turn up), or None."""
+    found = asked(state, screen)
+    return None if found is None else {"title": found[0], "text": found[1]}
 
 
 PENDING_WORDS = {

@@ -9,6 +9,13 @@ are written as PNG files and one animated GIF, and the final score is printed.
 Along the way the table makes the mistakes players make, once each: a foreign QR code, a card
 scanned again, a card of another age, an unaffordable build, a look at the button map, and an
 action undone with a long press and done again.
+
+`--guided` plays a game with its deals (companion/demo/dealt.jsonl by default) with guided
+entry: each age's face-up cards scanned as the OLED asks ("Scan row 3, card 2 of 4"), each
+card uncovered turned up and scanned. `--overhead` plays it at a table seen from above:
+generated top views read by the real structure reader, the deal read as the age is laid out,
+each card taken proposed, the cards turned up recorded, and what the camera cannot tell
+scanned by hand.
 """
 
 from __future__ import annotations
@@ -22,13 +29,19 @@ from typing import Any, TextIO
 
 from companion.device.app import score_url_for
 from companion.device.playback import (
+    DEALT,
+    RECORD,
     Camera,
     FrameRecorder,
     TablePlayer,
+    TopCamera,
     play,
+    play_overhead,
     read_record,
     score_lines,
+    with_reveals,
 )
+from companion.engine.events import Deal
 
 HELP = "Play a complete recorded game through the whole device and print the final score."
 DEFAULT_OUT = Path("out/demo")
@@ -48,6 +61,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add("--language", choices=("en", "nb", "sv", "da"), default="en", help="names on screen")
     add("--direct", action="store_true", help="scans go to the controller without frames")
     add("--events", action="store_true", help="print each journal row once it is written")
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument(
+        "--guided",
+        action="store_true",
+        help="guided entry: scan each age's face-up cards as the OLED asks",
+    )
+    mode.add_argument("--overhead", action="store_true",
+                      help="the overhead camera reads the table (generated top views)")  # fmt: skip
 
 
 def _camera() -> Camera | None:
@@ -69,11 +90,19 @@ def main(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     from companion.device.app import App
     from companion.records.journal import Journal, JournalError
 
+    table = args.guided or args.overhead
     try:
-        events = read_record(args.record)
+        events = read_record(args.record, shipped=DEALT if table else RECORD)
     except (OSError, ValueError) as bad:
         print(f"demo: {bad}", file=sys.stderr)
         return 2
+    deals = {e.age: tuple(str(c) for c in e.layout) for e in events if isinstance(e, Deal)}
+    if table:
+        if len(deals) < 3 or any("None" in d or "guild" in d for d in deals.values()):
+            print("demo: --guided and --overhead play a record with the 3 ages' full deals",
+                  file=sys.stderr)  # fmt: skip
+            return 2
+        events = with_reveals(default_catalog(), events)
     path: Path = args.journal or args.out / JOURNAL
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -92,12 +121,17 @@ def main(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
             journal,
             recorder,
             language=args.language,
+            guided=args.guided,
+            overhead=args.overhead,
             score_url=score_url_for("127.0.0.1", 8000),
             on_event=printed if args.events else None,
             on_undo=(lambda: printed({"type": "undo"})) if args.events else None,
         )
-        camera = None if args.direct else _camera()
-        play(app, TablePlayer(events, mistakes=not args.no_mistakes), camera)
+        player = TablePlayer(events, mistakes=not (args.no_mistakes or table))
+        if args.overhead:
+            play_overhead(app, player, TopCamera(deals), covered=None)
+        else:
+            play(app, player, None if args.direct else _camera())
         state = app.state
     gif = recorder.write_gif()
     told = sys.stderr if args.events else out  # --events keeps stdout for the rows

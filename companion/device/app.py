@@ -27,10 +27,22 @@ from PIL import Image
 
 from companion.config import Config, is_raspberry_pi
 from companion.device import controller, family_scan, present, words
+from companion.device import overhead as overhead_rules
 from companion.device import solo as solo_rules
 from companion.device.coach import SECONDS as COACH_SECONDS
 from companion.device.coach import coach_view
-from companion.device.controller import Context, Input, Press, Scan, Status, Step, Tick, UiState
+from companion.device.controller import (
+    Context,
+    Input,
+    Mode,
+    Press,
+    Scan,
+    Status,
+    Step,
+    Table,
+    Tick,
+    UiState,
+)
 from companion.device.family_scan import BaseGameScan, Reading
 from companion.device.pondering import Pondering
 from companion.engine.cards import Catalog
@@ -63,6 +75,16 @@ class Display(Protocol):
 @dataclass(frozen=True, slots=True)
 class NewGame:
     """Input: start a new game (after a finished one)."""
+
+
+@dataclass(frozen=True, slots=True)
+class TableFrame:
+    """Input: the overhead camera's reading of one frame of age `age`'s structure (per
+    position a card id, "back", "empty" or None), captured at `at` (perf_counter)."""
+
+    slots: tuple[str | None, ...]
+    age: int
+    at: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +137,7 @@ class App:
         *,
         language: str = "en",
         guided: bool = False,
+        overhead: bool = False,
         score_url: Callable[[int], str] = lambda game_id: "",
         phone_url: str = "",
         on_event: Callable[[Mapping[str, Any]], object] | None = None,
@@ -129,6 +152,10 @@ class App:
         self.display = display
         self.language = language
         self.guided = guided
+        self.overhead = overhead
+        self.watch = overhead_rules.Watch()  # the overhead readings, to tables once they agree
+        self.table: Table | None = None  # the last table the overhead camera gave
+        self.table_latencies: list[float] = []  # first clear frame to a proposal shown, s
         self._score_url = score_url
         self.phone_url = phone_url
         self._on_event = on_event
@@ -184,6 +211,7 @@ class App:
             pairing=self.pairing,
             phone_url=self.phone_url if self.pairing else "",
             guided=self.guided,
+            overhead=self.overhead,
             coach=self._coach.view if self._coach and self._fresh(self._coach) else None,
             box=self._solo[0] if self._solo is not None else None,
             known=self._known_players() if self.state.phase is Phase.SETUP else (),
@@ -238,8 +266,17 @@ class App:
         self._show(self._screen(None))  # a reading of cities resumes on its own screen
         self._ask_box()
 
-    def handle(self, given: Input | BaseGameScan | NewGame | Call | Coached | BoxMoved) -> None:
+    def handle(
+        self, given: Input | BaseGameScan | NewGame | Call | Coached | BoxMoved | TableFrame
+    ) -> None:
         """One input: step, submit or undo, remember the screen, show it."""
+        if isinstance(given, TableFrame):  # a table once frames in a row agree
+            table = self.watch.frame(given.slots, given.age, given.at)
+            if table is not None and self.overhead:
+                self.handle(table)
+            return
+        if isinstance(given, Table):
+            self.table = given
         if isinstance(given, Coached):
             if self._fresh(given):  # else the game moved on or another request followed
                 self._coach = given
@@ -272,14 +309,18 @@ class App:
             return
         if isinstance(given, BaseGameScan):  # a base-game sticker in a Duel: a foreign code
             given = Scan(None, at=given.at)
+        before = self.ui.mode
         step = controller.step(self.ui, self.state, given, self.context())
+        recorded = False
         if step.undo:
             step = self._undo(step)
         elif step.new_game:
             self.new_game()
             return
         elif step.event is not None:
+            events = len(self._events)
             step = self._submit(step)
+            recorded = len(self._events) > events
         self.ui = step.ui
         self._remember()
         self._show(self._screen(step.view))
@@ -288,6 +329,11 @@ class App:
         self._ask_box()
         if isinstance(given, Scan) and given.at is not None:
             self.latencies.append(time.perf_counter() - given.at)
+        if isinstance(given, Table) and given.at is not None and self.ui.mode is Mode.CARD:
+            self.table_latencies.append(time.perf_counter() - given.at)  # a card proposed
+        ended = before is Mode.FEEDBACK and self.ui.mode is not Mode.FEEDBACK
+        if self.overhead and self.table is not None and (recorded or ended):
+            self.handle(replace(self.table, at=None))  # what the table shows after it
 
     def _ask_coach(self) -> None:
         """Start the coach's search on the state now; its answer comes back as `Coached`."""
@@ -686,15 +732,27 @@ def start_buttons(config: Config, inbox: queue.Queue[Any], health: Health | None
         return None
 
 
-def start_scanner(config: Config, inbox: queue.Queue[Any], health: Health | None = None) -> Any:
+def start_scanner(
+    config: Config,
+    inbox: queue.Queue[Any],
+    health: Health | None = None,
+    *,
+    on_frame: Callable[[Any, list[Any], float], object] | None = None,
+    source: str | None = None,
+) -> Any:
     """The camera on its own thread (companion.vision.scanner): each sticker newly shown in the
     scan zone becomes a Scan on the queue; a lost camera is a Status, retried until it is back.
+    `on_frame` also gets every frame and its codes (the overhead reading); `source` is another
+    camera than the [camera] one (a separate overhead camera, at the reading's resolution).
     """
     from companion.vision.scanner import Scanner
     from companion.vision.tracker import Tracker
     from hardware.camera import open_source
 
     camera = config.camera
+    if source is not None:
+        width, height = OVERHEAD_SIZE
+        camera = replace(camera, source=source, width=width, height=height, fps=OVERHEAD_FPS)
 
     def on_status(problem: str | None) -> None:
         if health is not None:
@@ -715,9 +773,32 @@ def start_scanner(config: Config, inbox: queue.Queue[Any], health: Health | None
         tracker=Tracker(zone=camera.scan_zone),  # in fractions of each frame's real size
         fps=camera.fps,
         clock=time.perf_counter,  # Scan.at is a perf_counter time, for the latency benchmark
+        on_frame=on_frame,
     )
     scanner.start()
     return scanner
+
+
+OVERHEAD_SIZE = (2304, 1296)  # a separate overhead camera: Camera Module 3's 2304x1296 mode
+OVERHEAD_FPS = 4  # frames a second asked of it (the reading takes longer than a frame)
+
+
+def table_reader(
+    catalog: Catalog, decoder: str, age: Callable[[], int], post: Callable[[Any], object]
+) -> Callable[[Any, list[Any], float], None]:
+    """The overhead reading of each camera frame (on the camera's thread): the structure of
+    the age being played, read from the codes the scanner decoded, posted as a `TableFrame`."""
+    from companion.vision.decode import make_decoder
+    from companion.vision.structure import read_structure
+
+    spare = make_decoder(decoder)  # read_structure's own, unused: the codes are given
+
+    def on_frame(frame: Any, stickers: list[Any], captured: float) -> None:
+        now = age()
+        read = read_structure(frame, now, spare, catalog=catalog, stickers=stickers)
+        post(TableFrame(read.slots, now, captured))
+
+    return on_frame
 
 
 # --- the service ----------------------------------------------------------------------------
@@ -770,6 +851,7 @@ def run_service(config: Config, options: ServiceOptions | None = None) -> int:
     journal = open_journal(config.journal)
     display = open_display(config, health)
     app = App(catalog, journal, display, language=config.language, guided=config.guided,
+              overhead=config.overhead,
               score_url=score_url_for(lan_address(config.web.host), config.web.port),
               phone_url=phone_url_for(lan_address(config.web.host), config.web.port),
               on_event=opts.on_event, on_undo=opts.on_undo, post=inbox.put,
@@ -800,7 +882,16 @@ def run_service(config: Config, options: ServiceOptions | None = None) -> int:
         elif opts.keyboard and sys.stdin is not None and sys.stdin.isatty():
             restore = cbreak(sys.stdin)
             spawn("keyboard", read_keys, inbox, stop, sys.stdin)
-        scanner = start_scanner(config, inbox, health) if opts.camera and not opts.script else None
+        reader = table_reader(catalog, config.decoder, lambda: app.state.age, inbox.put)
+        one = config.overhead and not config.overhead_source  # one camera serves both
+        cameras = opts.camera and not opts.script
+        scanner = None
+        if cameras:
+            scanner = start_scanner(config, inbox, health, on_frame=reader if one else None)
+        above = None
+        if cameras and config.overhead and config.overhead_source:
+            above = start_scanner(config, queue.Queue(), health, on_frame=reader,
+                                  source=config.overhead_source)  # fmt: skip
         if opts.script is None:
             print(startup_message(config, server, buttons, app.pairing), file=sys.stderr)
 
@@ -819,8 +910,9 @@ def run_service(config: Config, options: ServiceOptions | None = None) -> int:
             watchdog.stopping()
             if buttons is not None:
                 buttons.close()
-            if scanner is not None:
-                scanner.stop()
+            for camera in (scanner, above):
+                if camera is not None:
+                    camera.stop()
             if server is not None:
                 server.close()
             restore()
@@ -851,6 +943,8 @@ def startup_message(config: Config, server: Any, buttons: Any, pairing: str) -> 
         f"  camera:  {config.camera.source}",
         f"  journal: {config.journal}",
     ]
+    if config.overhead:
+        lines.insert(4, f"  overhead: {config.overhead_source or config.camera.source}")
     if server is not None:
         lines.append(f"  phone:   {server.url}/  (pairing code {pairing})")
     return "\n".join(lines)

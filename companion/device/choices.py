@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from companion.device import guided, words
+from companion.device import guided, overhead, words
 from companion.device.solo import box_acts, draft_pick
 from companion.device.ui import Context, Mode, UiState
 from companion.device.words import DEFAULT_NAMES, Voice, coins, not_affordable, price
@@ -88,6 +88,8 @@ def options(ui: UiState, state: GameState, context: Context | None = None) -> li
             return prompt_options(ui, state, voice, ctx.box)
         case Mode.GUIDED:
             return guided_options(ui, state)
+        case Mode.IDLE if ctx.overhead and not box_acts(state, ctx):  # select proposes one
+            return [Choice(o.name, value=o.card) for o in overhead.offers(state, voice)]
     return []
 
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from companion.device import guided, present, solo, words
+from companion.device import guided, overhead, present, solo, words
 from companion.device.choices import (
     NAMING,
     REVEALED_PER_ROUND,
@@ -43,6 +43,7 @@ from companion.device.ui import (
     Press,
     Scan,
     Status,
+    Table,
     Tick,
     UiState,
 )
@@ -75,6 +76,7 @@ __all__ = [  # the UI's values and the screens' options, for the run loop, adapt
     "Scan",
     "Status",
     "Step",
+    "Table",
     "Tick",
     "UiState",
     "card_options",
@@ -155,7 +157,7 @@ def settle(state: GameState, context: Context, *, status: str = "", skipped: int
         mode = Mode.FIRST_PLAYER
     elif state.phase is Phase.FINISHED:
         mode = Mode.END
-    elif context.guided and guided.wants_deal(state, skipped):
+    elif (context.guided or context.overhead) and guided.wants_deal(state, skipped):
         mode = Mode.GUIDED
     elif guided.reveal_position(state) is not None:
         mode = Mode.REVEAL
@@ -201,6 +203,8 @@ def step(ui: UiState, state: GameState, given: Input, context: Context | None = 
             if ui.mode is Mode.FEEDBACK and ui.until is None:
                 return _show(replace(ui, until=now + FEEDBACK_SECONDS), state, ctx)
             return _show(ui, state, ctx)
+        case Table():
+            return _table(ui, state, given, ctx)
         case Press() | Scan():
             ui = replace(ui, notice="")
             if ui.mode is Mode.FEEDBACK:  # any input ends the feedback; a scan is then used
@@ -279,7 +283,7 @@ def undone(ui: UiState, before: GameState, after: GameState, event: Event, ctx: 
         ready = replace(screens, notice=words.SETUP_UNDONE, status=ui.status, events=ctx.events)
         return Step(ready, present.view(ready, after, ctx))  # nothing to scan again
     line = words.event_line(Voice.oled(before, ctx.language), before, event)
-    if isinstance(event, Deal) and ctx.guided:  # back to the guided entry, last card unscanned
+    if isinstance(event, Deal) and (ctx.guided or ctx.overhead):  # back to the entry, one less
         entries = guided.deal_entries(after.catalog, event)[:-1]
         again = UiState(mode=Mode.GUIDED, dealt=entries, notice=words.undone(line),
                         status=ui.status, events=ctx.events)  # fmt: skip
@@ -411,6 +415,8 @@ def _local_choice(ui: UiState, state: GameState, value: str, ctx: Context) -> St
             return _show(settle(state, ctx, status=ui.status, skipped=state.age), state, ctx)
         case Mode.GUIDED:  # age 3: the back of a face-down card
             return _enter(ui, state, value, ctx)
+        case Mode.IDLE:  # overhead: a card of the list chosen, as if scanned
+            return _scan_card(ui, state, value, Voice.oled(state, ctx.language).name(value), ctx)
     return _show(ui, state, ctx)
 
 
@@ -473,8 +479,14 @@ def _scan(ui: UiState, state: GameState, card: str | None, ctx: Context) -> Step
 
 def _enter(ui: UiState, state: GameState, entry: str, ctx: Context) -> Step:
     """Guided entry: a card scanned (or age 3's answer for a back); the deal once complete."""
+    return _enter_all(ui, state, (*ui.dealt, entry), ctx)
+
+
+def _enter_all(ui: UiState, state: GameState, entries: tuple[str, ...], ctx: Context) -> Step:
+    """Guided entry of what was entered so far (`entries`; several cards at once when read
+    from above); the deal once complete."""
     try:
-        entered = guided.GuidedDeal.of(state.catalog, state.age, (*ui.dealt, entry))
+        entered = guided.GuidedDeal.of(state.catalog, state.age, entries)
     except IllegalEvent as refused:
         return _notice(ui, state, ctx, str(refused))
     if entered.done:
@@ -538,3 +550,61 @@ def _scan_card(ui: UiState, state: GameState, card: str, name: str, ctx: Context
     except IllegalEvent as refused:
         return _notice(ui, state, ctx, str(refused))
     return _show(replace(ui, mode=Mode.CARD, card=card, cursor=0, under=None), state, ctx)
+
+
+# --- the overhead camera --------------------------------------------------------------------
+
+
+def _table(ui: UiState, state: GameState, table: Table, ctx: Context) -> Step:
+    """The overhead camera's table (`companion.device.overhead`): the face-up cards of a new
+    age fill the guided entry; a card turned face up is recorded as a `reveal` at once; a card
+    gone from the structure is proposed (build first), or refused in one line when it was not
+    accessible; a proposed card back in its place withdraws the proposal."""
+    if not ctx.overhead or ui.mode in OVERLAYS or state.phase is not Phase.PLAYING:
+        return _show(ui, state, ctx)
+    shown = ui  # a feedback screen stays when the table asks nothing
+    if ui.mode is Mode.FEEDBACK:
+        ui = _next(ui, state, ctx)
+    if ui.mode is Mode.GUIDED:
+        return _table_deal(shown, ui, state, table, ctx)
+    seen = overhead.what_left(state, table)
+    if seen.reveal is not None and ui.mode is not Mode.CARD:
+        step = _confirm(replace(ui, notice=""), state, seen.reveal, ctx)
+        if shown.mode is Mode.FEEDBACK and step.event is not None:  # said after the action
+            told = replace(step.ui, lines=(*shown.lines, *step.ui.lines))
+            after = apply(state, step.event)
+            step = replace(step, ui=told, view=present.view(told, after, ctx))
+        return step
+    proposed = ui.mode is Mode.CARD and ui.card is not None
+    if len(seen.left) > 1:  # a hand in view, unless two cards are seen gone
+        many = len(seen.bare) > 1
+        return (
+            _notice(ui, state, ctx, words.cards_gone(len(seen.bare)))
+            if many
+            else _show(shown, state, ctx)
+        )
+    if not seen.left:  # nothing gone; a proposed card seen back in its place is withdrawn
+        back = proposed and ui.card in table.slots
+        return _show(_next(ui, state, ctx) if back else shown, state, ctx)
+    index = seen.left[0]
+    voice = Voice.oled(state, ctx.language)
+    if refused := overhead.refusal(state, index, voice):
+        return _notice(ui, state, ctx, refused)
+    structure = state.structure
+    assert structure is not None  # what_left finds cards gone only from a dealt structure
+    card = str(structure.cards[index])
+    if proposed and ui.card == card:
+        return _show(shown, state, ctx)
+    if state.pending is not None:
+        return _notice(ui, state, ctx, words.FINISH_CHOICE)
+    return _scan_card(replace(ui, notice=""), state, card, voice.name(card), ctx)
+
+
+def _table_deal(shown: UiState, ui: UiState, state: GameState, table: Table, ctx: Context) -> Step:
+    """A new age seen from above: its face-up cards in layout order, as far as they are read,
+    become the guided entry (the rest is scanned by hand); complete, the deal is recorded.
+    Nothing more than what was entered (or a reading that disagrees): `shown` stays."""
+    entries = overhead.deal_entries(state, table.slots) if table.age == state.age else ()
+    if len(entries) <= len(ui.dealt) or entries[: len(ui.dealt)] != ui.dealt:
+        return _show(shown, state, ctx)
+    return _enter_all(ui, state, entries, ctx)

@@ -15,9 +15,12 @@ come from `companion.device.words`.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from companion.device import words
+from companion.device.ui import Mode, UiState
 from companion.engine.cards import CardId, Catalog
 from companion.engine.events import GUILD_BACK, Deal, IllegalEvent, Reveal
 from companion.engine.rules import unrevealed, was_taken
@@ -132,6 +135,13 @@ class GuidedDeal:
             return words.back_question(words.place(self.catalog, self.age, back))
         return words.age_entered(self.age)
 
+    def titles(self) -> tuple[str, str]:
+        """The screen's title and subtitle: "Age 1: 3/12 cards" and the prompt, or age 3's
+        question for a back ("Age 3: which back?", "Row 2, card 1 of 3")."""
+        if (back := self.next_back) is not None:
+            return words.BACK_TITLE, words.place(self.catalog, self.age, back)
+        return words.guided_title(self.age, len(self.cards), len(self.wanted)), self.prompt()
+
     def scan(self, card_id: str) -> None:
         """Take the scanned card for the position asked.
 
@@ -212,6 +222,28 @@ def reveal_prompt(state: GameState) -> str | None:
     if index is None:
         return None
     return words.turn_up(words.place(state.catalog, state.age, index))
+
+
+def asked(state: GameState, screen: Mapping[str, Any] | None) -> tuple[str, str] | None:
+    """What the box asks the players about the structure now, as a title and a sentence, for
+    the phone's live page (the OLED's words): the guided entry's next card ("Age 1: 3/12
+    cards", "Scan row 2, card 1 of 3") from the device's saved `screen` (the journal's meta),
+    or the card uncovered to turn up; None when nothing is asked."""
+    if (prompt := reveal_prompt(state)) is not None:
+        return words.REVEAL_TITLE, prompt
+    try:
+        ui = UiState.from_json(screen) if screen else None
+    except ValueError:
+        return None
+    while ui is not None and ui.under is not None:
+        ui = ui.under  # the button map or the phone's address over the entry
+    if ui is None or ui.mode is not Mode.GUIDED or not wants_deal(state, ui.skipped):
+        return None
+    try:
+        entry = GuidedDeal.of(state.catalog, state.age, ui.dealt)
+    except IllegalEvent:
+        entry = GuidedDeal(state.catalog, state.age)
+    return entry.titles()
 
 
 def reveal_refusal(state: GameState, card_id: str, name: str) -> str | None:

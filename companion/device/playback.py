@@ -39,18 +39,19 @@ from companion.engine.scoring import score_sheet
 from companion.engine.state import GameState, Phase, Player
 
 RECORD = "game.jsonl"
+DEALT = "dealt.jsonl"  # a game with its deals: the guided and overhead demos play it
 FRAME_SECONDS = 0.1  # the simulated camera's frame interval
 GIF_SCALE = 2
 
 
-def read_record(path: Path | None = None) -> list[Event]:
-    """The events of a game record (default: the demo game shipped in the package).
+def read_record(path: Path | None = None, shipped: str = RECORD) -> list[Event]:
+    """The events of a game record (default: the demo game `shipped` in the package).
 
     Raises:
         ValueError: a line that is not a JSON event (the message names the line).
     """
     if path is None:
-        text = resources.files("companion").joinpath("demo", RECORD).read_text("utf-8")
+        text = resources.files("companion").joinpath("demo", shipped).read_text("utf-8")
     else:
         text = path.read_text(encoding="utf-8")
     events = []
@@ -60,7 +61,7 @@ def read_record(path: Path | None = None) -> list[Event]:
         try:
             events.append(event_from_record(json.loads(line)))
         except (ValueError, RecordError) as bad:
-            raise ValueError(f"{path or RECORD}: line {number}: {bad}") from None
+            raise ValueError(f"{path or shipped}: line {number}: {bad}") from None
     return events
 
 
@@ -322,3 +323,172 @@ def play(
         if handled > limit:
             raise RuntimeError("the demo does not finish")
     return handled
+
+
+# --- at the table with the overhead camera --------------------------------------------------
+
+
+def with_reveals(catalog: Any, events: list[Event]) -> list[Event]:
+    """A record with full deals as the box records it at the table: each deal with its
+    face-down cards unknown (a guild's back in age 3), and a `reveal` of each card uncovered
+    right after the action that uncovered it, in layout order. A record already partial
+    (or without deals) is left as it is."""
+    from companion.engine.rules import apply, new_game, unrevealed
+
+    full: dict[int, Deal] = {}
+    state = new_game(catalog)
+    out: list[Event] = []
+    for event in events:
+        if isinstance(event, Deal) and None not in event.layout and GUILD_BACK not in event.layout:
+            full[event.age] = event
+            positions = catalog.layout(event.age).positions
+            event = Deal(event.age, tuple(
+                card if p.face_up or card is None
+                else GUILD_BACK if catalog.card(card).is_guild else None
+                for p, card in zip(positions, event.layout, strict=True)
+            ))  # fmt: skip
+        state = apply(state, event)
+        out.append(event)
+        while (waiting := unrevealed(state)) and state.age in full:
+            turned = Reveal(waiting[0], full[state.age].layout[waiting[0]])  # type: ignore[arg-type]
+            state = apply(state, turned)
+            out.append(turned)
+    return out
+
+
+class TopCamera:
+    """The overhead camera over a physical table: generated top views of each age's whole
+    structure (`deals`: the full layouts by age) less the cards taken, read by the real
+    structure reader. `look()` captures and reads one frame (a hand over the structure
+    with `hand`); a new seed each time, as a camera's frames are never the same twice."""
+
+    def __init__(
+        self,
+        deals: dict[int, tuple[str, ...]],
+        *,
+        decoder_name: str = "zxing",
+        resolution: str = "2304x1296",
+    ) -> None:
+        from companion.vision.decode import make_decoder
+
+        self.deals = deals
+        self.age = 0
+        self.taken: set[int] = set()
+        self.resolution = resolution
+        self._decoder = make_decoder(decoder_name)
+        self.seed = 0
+        self.reading_seconds: list[float] = []
+
+    def deal(self, age: int) -> None:
+        """The players lay out age `age`'s structure."""
+        self.age, self.taken = age, set()
+
+    def take(self, card: str) -> int:
+        """A player takes `card` from the structure; returns its position."""
+        index = self.deals[self.age].index(card)
+        self.taken.add(index)
+        return index
+
+    def scene(self, *, hand: bool = False) -> Any:
+        """The table now as the camera sees it (the frame and its truth)."""
+        from companion.vision.table_synth import random_table
+
+        self.seed += 1
+        return random_table(self.seed, age=self.age, deal=self.deals[self.age],
+                            taken=self.taken, hands=hand, resolution=self.resolution)  # fmt: skip
+
+    def read(self, frame: Any) -> tuple[tuple[str | None, ...], float]:
+        """One frame through the structure reader: the slots, and when it was captured."""
+        from companion.vision.structure import read_structure
+
+        captured = time.perf_counter()
+        slots = read_structure(frame, self.age, self._decoder).slots
+        self.reading_seconds.append(time.perf_counter() - captured)
+        return slots, captured
+
+
+@dataclass
+class OverheadCounts:
+    """How a game went at the table with the overhead camera: the deals, the cards taken
+    and the cards turned up that the camera gave, those scanned by hand (the fallback), and
+    the refusals of a covered card seen."""
+
+    deals: int = 0
+    taken: int = 0
+    turned: int = 0
+    by_hand: int = 0
+    refused: list[str] = field(default_factory=list)
+
+
+def play_overhead(
+    app: Any,
+    player: TablePlayer,
+    camera: TopCamera,
+    *,
+    tries: int = 3,
+    hand_every: int = 4,
+    covered: str | None = None,
+    limit: int = 20_000,
+) -> OverheadCounts:
+    """Play `player`'s record (as `with_reveals` gives it) on an `App` with `overhead`: the
+    cards are taken from the table under `camera`, each age laid out before it; a card the
+    camera does not give after `tries` frames is scanned by hand, as players would. Every
+    `hand_every`-th card taken, a frame with a hand over the structure comes first. With
+    `covered`, that card (covered in age 1) is taken before the first card of the game and put
+    back after the refusal (its notice is kept in `refused`)."""
+    from companion.device.app import TableFrame
+
+    counts = OverheadCounts()
+    agree = app.watch.agree
+    waited = 0
+    handled = 0
+
+    def show(frame: Any, *, still: int = agree) -> None:
+        slots, captured = camera.read(frame)
+        for _ in range(still):  # a still table: the same frame `still` times
+            app.handle(TableFrame(slots, camera.age, captured))
+
+    app.start()
+    while (given := player.next_input(app.ui, app.state, app.context())) is not None:
+        handled += 1
+        if handled > limit:
+            raise RuntimeError("the game does not finish")
+        events = app.context().events
+        target = player.events[events] if events < len(player.events) else None
+        mode = app.ui.mode
+        look = waited < tries and mode is not Mode.FEEDBACK
+        action = isinstance(target, BuildCard | Discard | BuildWonder)
+        if look and isinstance(target, Deal) and mode is Mode.GUIDED:
+            if camera.age != target.age:
+                camera.deal(target.age)
+            show(camera.scene().frame)
+        elif look and isinstance(target, Reveal) and mode is Mode.REVEAL:
+            show(camera.scene().frame)
+        elif look and action and mode in (Mode.IDLE, Mode.REVEAL):
+            card = getattr(target, "card", "")
+            if covered is not None and not counts.refused:  # a covered card taken, put back
+                index = camera.take(covered)
+                show(camera.scene().frame)
+                counts.refused.append(app.ui.notice)
+                camera.taken.discard(index)
+                show(camera.scene().frame)
+            if camera.deals[camera.age].index(card) not in camera.taken:
+                camera.take(card)
+                if len(camera.taken) % hand_every == 1:
+                    show(camera.scene(hand=True).frame, still=1)  # the hand, moving
+            show(camera.scene().frame)
+            if app.ui.mode is Mode.CARD and app.ui.card == card:
+                counts.taken += 1
+        else:
+            look = False
+            if isinstance(given, Scan):
+                counts.by_hand += 1
+            app.handle(given)
+        waited = waited + 1 if look else 0
+        recorded = player.events[events : app.context().events]
+        if recorded or app.ui.mode is Mode.CARD:
+            waited = 0
+        if not isinstance(given, Scan) or look:  # recorded from what the camera saw
+            counts.deals += sum(isinstance(e, Deal) for e in recorded)
+            counts.turned += sum(isinstance(e, Reveal) for e in recorded)
+    return counts

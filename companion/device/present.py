@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from companion.device import guided, solo, words
+from companion.device import guided, overhead, solo, words
 from companion.device.choices import (
     REVEALED_PER_ROUND,
     Choice,
@@ -66,6 +66,8 @@ def view(ui: UiState, state: GameState, ctx: Context) -> View:
         case Mode.IDLE if solo.box_acts(state, ctx):
             shown = idle_view(state, notice, status)
             return replace(shown, player=words.BOX, hint=solo.hint(state, ctx))
+        case Mode.IDLE if ctx.overhead and state.structure is not None:
+            return table_view(state, ctx, ui.cursor, notice, status)
         case Mode.IDLE:
             return idle_view(state, notice, status)
         case Mode.FEEDBACK:
@@ -101,6 +103,8 @@ def view(ui: UiState, state: GameState, ctx: Context) -> View:
     if choices and seen:  # the options fill the screen: what was scanned goes on the bottom line
         scanned = "scanned: " + ", ".join(seen)
         choices = tuple(replace(c, note=c.note or scanned) for c in choices)
+    if ui.mode is Mode.GUIDED and ctx.overhead:  # the overhead camera reads the deal too
+        choices = tuple(replace(c, note=c.note or words.CAMERA_READS_DEAL) for c in choices)
     return ChoiceView(title, subtitle, choices, cursor, hint, seen, notice, status)
 
 
@@ -177,6 +181,18 @@ def idle_view(state: GameState, notice: str = "", status: str = "") -> IdleView:
     )
 
 
+def table_view(state: GameState, ctx: Context, cursor: int, notice: str = "",
+               status: str = "") -> ChoiceView:  # fmt: skip
+    """Between turns with the overhead camera: the accessible cards, each with its price for
+    the player to move and how to pay it (the cursor's card on the bottom line)."""
+    found = overhead.offers(state, Voice.oled(state, ctx.language))
+    who = player_name(state, state.current)
+    title = f"{who}: {coins(state.city(state.current).coins)}"
+    lines = tuple(Option(o.name, o.price, not o.affordable, o.how) for o in found)
+    at = min(cursor, max(len(lines) - 1, 0))
+    return ChoiceView(title, words.to_take(len(lines)), lines, at, "", (), notice, status)
+
+
 def end_view(state: GameState, ctx: Context, notice: str = "", status: str = "") -> EndView:
     """The winner and the victory, the totals, and the phone page's URL for the QR code."""
     sheet = score_sheet(state)
@@ -218,11 +234,7 @@ def _titles(ui: UiState, state: GameState, ctx: Context) -> tuple[str, str]:
         case Mode.PROMPT if state.pending is not None:
             return _prompt_titles(ui, state, ctx)
         case Mode.GUIDED:
-            entry = entered(ui, state)
-            if (back := entry.next_back) is not None:
-                return words.BACK_TITLE, words.place(state.catalog, state.age, back)
-            title = words.guided_title(state.age, len(entry.cards), len(entry.wanted))
-            return title, entry.prompt()
+            return entered(ui, state).titles()
     return "", ""
 
 

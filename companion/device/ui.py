@@ -52,7 +52,21 @@ class Tick:
     now: float
 
 
-Input = Press | Scan | Status | Tick
+@dataclass(frozen=True, slots=True)
+class Table:
+    """The overhead camera's reading of age `age`'s structure once frames in a row agreed
+    (companion.device.overhead.Watch): per position in layout order a card id, "back",
+    "empty" or None (cannot tell); `seen` the positions where a card was seen in an earlier
+    table of the age. `at` is when the frames began to agree (perf_counter), for the latency
+    benchmark."""
+
+    slots: tuple[str | None, ...]
+    age: int
+    seen: frozenset[int] = frozenset()
+    at: float | None = field(default=None, compare=False)
+
+
+Input = Press | Scan | Status | Tick | Table
 
 
 # --- the UI state ---------------------------------------------------------------------------
@@ -187,3 +201,4 @@ class Context:
     box: Player | None = None  # solo: the side the box plays
     box_move: Event | None = None  # solo: the box's move now, once the search has it
     known: tuple[str, ...] = ()  # setup: the remembered players, the most recent first
+    overhead: bool = False  # the overhead camera reads the structure (companion.device.overhead)

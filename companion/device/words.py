@@ -158,6 +158,23 @@ def turn_up(where: str) -> str:
     return f"Turn up {_lower_first(where)} and scan it"
 
 
+# --- at the table with the overhead camera (docs/device.md, "Overhead camera") ----------
+
+STILL_COVERED = "still covered"  # a card taken that was not accessible: "Baths: still covered"
+FINISH_CHOICE = "Finish the choice first"  # a card taken while a decision of the rules waits
+CAMERA_READS_DEAL = "or let the camera read it"  # under the guided entry's prompt
+
+
+def to_take(count: int) -> str:
+    """The list of accessible cards between turns: "5 cards to take"."""
+    return f"{count} card to take" if count == 1 else f"{count} cards to take"
+
+
+def cards_gone(count: int) -> str:
+    """More than one card left the structure at once: "2 cards gone: put 1 back"."""
+    return f"{count} cards gone: put {count - 1} back"
+
+
 # --- coins and prices ------------------------------------------------------------------------
 
 

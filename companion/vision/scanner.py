@@ -18,7 +18,7 @@ from typing import Protocol
 
 import numpy as np
 
-from companion.vision.decode import DEFAULT_DECODER, Decoder, make_decoder
+from companion.vision.decode import DEFAULT_DECODER, Decoder, Sticker, make_decoder
 from companion.vision.tracker import TrackedScan, Tracker
 
 log = logging.getLogger(__name__)
@@ -39,6 +39,8 @@ class Scanner:
 
     `fps` paces a source that does not block (a folder); None reads as fast as frames come.
     `clock` timestamps frames for the tracker and the scans (monotonic seconds).
+    `on_frame(frame, stickers, captured)` gets each frame with the codes decoded from it (the
+    overhead camera reads the structure from them; companion/device/app.py).
     """
 
     def __init__(
@@ -53,6 +55,7 @@ class Scanner:
         retry_first: float = 1.0,
         retry_longest: float = 10.0,
         clock: Callable[[], float] = time.monotonic,
+        on_frame: Callable[[np.ndarray, list[Sticker], float], object] | None = None,
     ) -> None:
         if isinstance(decoder, str):
             make_decoder(decoder)  # refuse an unknown name here, not on the thread
@@ -64,6 +67,7 @@ class Scanner:
         self._interval = 1.0 / fps if fps else 0.0
         self._retry = (retry_first, retry_longest)
         self._clock = clock
+        self._on_frame = on_frame
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self.finished = threading.Event()  # set when the thread ends (stopped or out of frames)
@@ -125,11 +129,17 @@ class Scanner:
     def _scan(self, decoder: Decoder, frame: np.ndarray, captured: float) -> None:
         self.frames += 1
         size = (frame.shape[1], frame.shape[0])
-        for scan in self._tracker.feed(decoder.decode(frame), captured, size):
+        stickers = decoder.decode(frame)
+        for scan in self._tracker.feed(stickers, captured, size):
             try:
                 self._on_scan(scan)
             except Exception:  # a broken consumer must not stop the camera
                 log.exception("on_scan failed for %s", scan.text)
+        if self._on_frame is not None:  # the overhead reading, on the codes decoded once
+            try:
+                self._on_frame(frame, stickers, captured)
+            except Exception:
+                log.exception("on_frame failed")
 
     def _lose(self, failed: Exception, source: Source | None) -> None:
         if source is not None:

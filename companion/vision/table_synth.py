@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
@@ -205,18 +206,23 @@ def random_table(
     sticker_mm: float | None = None,
     difficulty: synth.Difficulty = "fine",
     hands: bool | None = None,
+    deal: Sequence[str] | None = None,
+    taken: Collection[int] | None = None,
 ) -> TableScene:
     """A top view of an age's structure drawn from `seed` (the same seed gives the same table
     at every resolution and sticker size). `difficulty` "hard" turns the camera any way,
     tilts it more and dims, blurs and glares the frame; "occluded" always has a hand over the
-    structure (`hands` forces a hand or none)."""
+    structure (`hands` forces a hand or none). `deal` (20 ids in layout order) and `taken`
+    (positions gone) put a given game's table on the drawn one (the device-flow tests)."""
     model = table_model()
     rng = random.Random(f"{seed}:table")
     age = age or rng.choice((1, 2, 3))
     catalog = default_catalog()
     layout = catalog.layout(age)
-    cards = _deal(age, rng)
-    taken = _take(age, _moment(age, moment, rng), rng)
+    cards = _deal(age, rng)  # drawn even when given: a seed's table stays the same
+    gone = _take(age, _moment(age, moment, rng), rng)
+    cards = list(deal) if deal is not None else cards
+    gone = set(taken) if taken is not None else gone
     width, height = RESOLUTIONS[resolution]
     geometry = synth.Geometry(
         width=width, height=height, hfov_deg=HFOV_DEG, table_mm=rng.uniform(500, 600)
@@ -245,7 +251,7 @@ def random_table(
     # beside the structure: both cities, wonders and tokens, a foreign code
     beside: list[str] = []
     earlier: list[str] = [c.id for c in catalog.cards if c.age < age]
-    this_age_taken = [cards[i] for i in sorted(taken)]
+    this_age_taken = [cards[i] for i in sorted(gone)]
     for side in (-1, 1):
         city = rng.sample(earlier, min(len(earlier), rng.randrange(0, 6)))
         city += [c for i, c in enumerate(this_age_taken) if i % 2 == (side > 0)]
@@ -276,10 +282,10 @@ def random_table(
     # the structure, row after row (each row lies over the one before)
     truth: list[str] = []
     for position, card_id in zip(layout.positions, cards, strict=True):
-        if position.index in taken:
+        if position.index in gone:
             truth.append("empty")
             continue
-        uncovered = all(i in taken for i in position.covered_by)
+        uncovered = all(i in gone for i in position.covered_by)
         if position.face_up or uncovered:
             tex = face(card_id)
             truth.append(card_id)

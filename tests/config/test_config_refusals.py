@@ -87,6 +87,8 @@ def test_invalid_toml_is_refused_with_its_line(tmp_path: Path) -> None:
         ('[camera]\nsource = "usb"', "camera.source", "'usb' is not a camera source"),
         ('[camera]\nsource = "opencv:first"', "camera.source", "'opencv:first' is not a camera"),
         ('[camera]\nsource = "folder:"', "camera.source", "'folder:' is not a camera source"),
+        ('overhead_source = "usb"', "overhead_source", "'usb' is not a camera source"),
+        ('overhead = "yes"', "overhead", "expected"),
         # Pins: the OLED's I2C bus, HAT EEPROM pins, off the header, duplicates.
         ("[buttons.pins]\nleft = 2", "buttons.pins.left", "GPIO2 is I2C SDA, used by the OLED"),
         ("[buttons.pins]\nright = 3", "buttons.pins.right", "GPIO3 is I2C SCL, used by the OLED"),

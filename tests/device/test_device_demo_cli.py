@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -10,6 +11,7 @@ from PIL import Image
 
 from companion.device.playback import read_record, score_lines
 from companion.engine.cards import Catalog
+from companion.engine.events import event_to_record
 from companion.engine.rules import apply, new_game
 from companion.records.journal import Journal
 
@@ -57,3 +59,34 @@ def test_demo_refuses_a_bad_record_in_one_line(tmp_path: Path) -> None:
     assert result.returncode == 2
     assert result.stderr.count("\n") == 1 and "line 1" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_demo_guided_plays_the_guided_entry_of_every_age(catalog: Catalog, tmp_path: Path) -> None:
+    from companion.device.playback import DEALT, with_reveals
+
+    result = demo("--guided", "--direct", "--no-frames", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    with Journal.open(tmp_path / "out" / "demo" / "journal.sqlite", readonly=True) as kept:
+        (game,) = kept.games()
+        rows = kept.effective_events(game.id)
+    # the shipped game with its deals, recorded as the guided entry gives it: partial deals
+    # (the face-down cards unknown) and a reveal for every card turned up
+    expected = [event_to_record(e) for e in with_reveals(catalog, read_record(shipped=DEALT))]
+    assert [r["type"] for r in rows] == [r["type"] for r in expected]
+    assert rows[1:] == expected[1:]  # the setup's names: the box names no one
+    assert sum(r["type"] == "reveal" for r in rows) == 24
+    assert sum(r["type"] == "deal" and None in r["layout"] for r in rows) == 3
+
+
+def test_demo_at_the_table_needs_a_record_with_its_deals(tmp_path: Path) -> None:
+    record = tmp_path / "no-deals.jsonl"  # the shipped table-mode game has no deal
+    record.write_text(
+        "\n".join(json.dumps(event_to_record(e)) for e in read_record()) + "\n", "utf-8"
+    )
+    for mode in ("--guided", "--overhead"):
+        result = demo(mode, "--record", str(record), "--out", str(tmp_path / "o"), cwd=tmp_path)
+        assert result.returncode == 2
+        assert (
+            result.stderr == "demo: --guided and --overhead play a record with the 3 ages' "
+            "full deals\n"
+        )

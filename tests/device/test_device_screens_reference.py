@@ -35,6 +35,7 @@ from companion.device.views import (
 from companion.device.words import (
     BACK_TITLE,
     BOX,
+    CAMERA_READS_DEAL,
     GUIDED_SKIP,
     GUILD_BACK,
     IDLE_HINT,
@@ -46,6 +47,7 @@ from companion.device.words import (
     SEE_PHONE,
     THINKING,
     already_read,
+    to_take,
 )
 from companion.engine.rules import new_game
 from companion.engine.state import Player
@@ -201,6 +203,36 @@ SCREENS: dict[str, View] = {
         "Row 2, card 1 of 3",
         (Option(PLAIN_BACK), Option(GUILD_BACK), Option(GUIDED_SKIP)),
         1,
+    ),
+    # the overhead camera (the presenter's words: tests/device/test_device_overhead.py)
+    "table_deal": ChoiceView(
+        "Age 1: 0/12 cards",
+        "Scan row 1, card 1 of 2",
+        (Option(GUIDED_SKIP, note=CAMERA_READS_DEAL),),
+        0,
+    ),
+    "table_list": ChoiceView(
+        "Ben: 7 coins",
+        to_take(6),
+        (
+            Option("Guard Tower", "free"),
+            Option("Press", "1 coin"),
+            Option("Stone Reserve", "3 coins", blocked=True, note="Costs 3 coins, has 2"),
+            Option("Logging Camp", "1 coin"),
+            Option("Garrison", "2 coins", note="buys 1 clay"),
+            Option("Clay Reserve", "3 coins", blocked=True, note="Costs 3 coins, has 2"),
+        ),
+        4,
+    ),
+    "table_refused": ChoiceView(
+        "Ben: 7 coins",
+        to_take(6),
+        (Option("Guard Tower", "free"), Option("Press", "1 coin")),
+        0,
+        notice="Clay Pool: still covered",
+    ),
+    "feedback_turned": MessageView(
+        "Done", ("Ann builds Clay Reserve", "Ann -3 coins", "Turned up: Theater")
     ),
     "reveal": MessageView(REVEAL_TITLE, (REVEAL_ASK, "Row 4, card 5 of 5")),
     "reveal_refused": MessageView(

@@ -23,8 +23,9 @@
       if (!r.ok) throw new Error(r.status);
       return r.json();
     }).then(function (d) {
-      var mark = d.seq + "/" + d.status + "/" + JSON.stringify(d.players);
-      if (seen.indexOf("/") < 0) seen = d.seq === Number(seen) ? mark : "";
+      var mark = d.seq + "/" + d.status + "/" + JSON.stringify(d.players) + "/" + (d.asked || "");
+      var same = d.seq === Number(seen) && (d.asked || "") === (board.dataset.asked || "");
+      if (seen.indexOf("/") < 0) seen = same ? mark : "";
       wait = every;
       return mark === seen ? null : refresh(mark);
     }).catch(function () {

@@ -1,0 +1,212 @@
+"""The overhead camera's tables through the controller (companion/device/overhead.py): the
+deal read from above, the accessible cards priced, a card gone proposed or refused, a card
+turned up recorded without a press, and the frames that must agree first."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+from companion.device import controller, overhead, present
+from companion.device.controller import Context, Mode, Press, Table, UiState
+from companion.device.playback import read_record
+from companion.device.views import ChoiceView
+from companion.device.words import Voice
+from companion.engine.cards import CardId, Catalog
+from companion.engine.events import Build, Deal, Reveal
+from companion.engine.rules import apply, new_game
+from companion.engine.state import GameState
+from companion.engine.structure import UNKNOWN
+
+RECORD = Path(__file__).parents[1] / "records" / "partial_deals_civilian_win.jsonl"
+ON = Context(overhead=True)
+
+
+def _played(catalog: Catalog, count: int) -> GameState:
+    """The partial-deals record's state after its first `count` events."""
+    state = new_game(catalog)
+    for event in read_record(RECORD)[:count]:
+        state = apply(state, event)
+    return state
+
+
+def _table(state: GameState, **changed: str | None) -> Table:
+    """What a camera sees of the dealt structure: the known cards where they lie, "back" for
+    the unknown ones, "empty" where taken; `changed` sets positions ("p5": "empty")."""
+    structure = state.structure
+    assert structure is not None
+    slots: list[str | None] = [
+        "empty" if c is None else "back" if c in UNKNOWN else str(c) for c in structure.cards
+    ]
+    for key, value in changed.items():
+        slots[int(key[1:])] = value
+    return Table(tuple(slots), state.age)
+
+
+def _step(state: GameState, table: Table, ui: UiState | None = None) -> controller.Step:
+    return controller.step(ui or controller.settle(state, ON), state, table, ON)
+
+
+def test_between_turns_the_list_prices_each_accessible_card_for_the_player_to_move(
+    catalog: Catalog,
+) -> None:
+    state = _played(catalog, 2)  # setup (Ben, p2, begins with 7 coins) and the deal of age 1
+    shown = present.view(controller.settle(state, ON), state, ON)
+    assert isinstance(shown, ChoiceView)
+    assert shown.title == "Ben: 7 coins"
+    assert shown.subtitle == "6 cards to take"  # the open row: positions 14 to 19
+    # Guard Tower costs nothing; Press and Logging Camp 1 coin; Stone and Clay Reserve 3
+    # coins; Garrison 1 clay, bought from the bank at 2 (Ann produces no clay)
+    assert [(o.label, o.detail, o.note) for o in shown.options] == [
+        ("Guard Tower", "free", ""),
+        ("Press", "1 coin", ""),
+        ("Stone Reserve", "3 coins", ""),
+        ("Logging Camp", "1 coin", ""),
+        ("Garrison", "2 coins", "buys 1 clay"),
+        ("Clay Reserve", "3 coins", ""),
+    ]
+    # the phone's list is the same, with the full names
+    page = overhead.offers(state, Voice.page(state))
+    assert [o.price for o in page] == [o.detail for o in shown.options]
+    # without the overhead camera the idle screen stays as it was
+    assert not isinstance(present.view(controller.settle(state, Context()), state,
+                                       Context()), ChoiceView)  # fmt: skip
+
+
+def test_a_card_the_player_cannot_pay_says_so_on_its_line(catalog: Catalog) -> None:
+    state = _played(catalog, 2)
+    poor = state.city(state.current)
+    broke = replace(state, cities=(state.cities[0], replace(poor, coins=2)))
+    found = {o.card: o for o in overhead.offers(broke, Voice.oled(broke))}
+    # Stone Reserve costs 3 coins: Ben has 2
+    assert found[CardId("stone_reserve")].how == "Costs 3 coins, has 2"
+    assert not found[CardId("stone_reserve")].affordable
+    assert found[CardId("garrison")].affordable  # 2 coins for the clay: exactly what he has
+
+
+def test_a_card_gone_from_the_open_row_is_proposed_and_built_after_select(
+    catalog: Catalog,
+) -> None:
+    state = _played(catalog, 2)
+    step = _step(state, _table(state, p18="empty"))  # Garrison (position 18) gone
+    assert step.event is None and step.ui.mode is Mode.CARD and step.ui.card == "garrison"
+    assert step.ui.cursor == 0  # build by default
+    confirmed = controller.step(step.ui, state, Press("select"), ON)
+    assert confirmed.event == Build(state.current, CardId("garrison"))
+    # right then select: the discard instead
+    moved = controller.step(step.ui, state, Press("right"), ON)
+    other = controller.step(moved.ui, state, Press("select"), ON)
+    assert other.event is not None and other.event.type == "discard"
+
+
+def test_a_card_taken_that_was_still_covered_is_refused_at_once(catalog: Catalog) -> None:
+    state = _played(catalog, 2)
+    before = controller.settle(state, ON)
+    step = _step(state, _table(state, p5="empty"))  # Clay Pool, row 3: covered by row 4
+    assert step.event is None
+    assert step.ui.mode is Mode.IDLE and step.ui.notice == "Clay Pool: still covered"
+    assert replace(step.ui, notice="") == before  # nothing else changed
+
+
+def test_two_cards_gone_at_once_ask_for_one_back_and_a_hand_in_view_changes_nothing(
+    catalog: Catalog,
+) -> None:
+    state = _played(catalog, 2)
+    two = _step(state, _table(state, p18="empty", p19="empty"))
+    assert two.event is None and two.ui.notice == "2 cards gone: put 1 back"
+    assert two.ui.mode is Mode.IDLE
+    # a hand over the open row: those positions cannot be told; nothing is gone
+    hand = _step(state, _table(state, p17=None, p18=None, p19=None))
+    assert hand.event is None and hand.ui.mode is Mode.IDLE and not hand.ui.notice
+
+
+def test_a_card_seen_before_and_not_seen_now_is_gone_unless_a_hand_hides_more(
+    catalog: Catalog,
+) -> None:
+    state = _played(catalog, 2)
+    everything = frozenset(range(20))  # the whole structure was seen in earlier tables
+    alone = replace(_table(state, p18=None), seen=everything)
+    assert _step(state, alone).ui.card == "garrison"  # only Garrison's place is not seen
+    hand = replace(_table(state, p17=None, p18=None, p19=None), seen=everything)
+    waiting = _step(state, hand)  # a hand over three cards seen before: wait, say nothing
+    assert waiting.ui.mode is Mode.IDLE and waiting.event is None and not waiting.ui.notice
+    # never seen there (the sticker was never read): not taken for gone
+    assert _step(state, _table(state, p18=None)).ui.mode is Mode.IDLE
+
+
+def test_a_proposed_card_put_back_withdraws_the_proposal(catalog: Catalog) -> None:
+    state = _played(catalog, 2)
+    proposed = _step(state, _table(state, p18="empty")).ui
+    back = _step(state, _table(state), proposed)
+    assert back.ui.mode is Mode.IDLE and back.event is None
+
+
+def test_a_card_turned_face_up_is_recorded_without_a_press(catalog: Catalog) -> None:
+    state = _played(catalog, 4)  # Garrison and Clay Reserve built: row 4's last card uncovered
+    assert controller.settle(state, ON).mode is Mode.REVEAL
+    step = _step(state, _table(state, p13="theater"))
+    assert step.event == Reveal(13, CardId("theater"))
+    assert step.ui.mode is Mode.FEEDBACK and step.ui.lines[0] == "Turned up: Theater"
+    # still face down on the table: nothing yet
+    waiting = _step(state, _table(state, p13="back"))
+    assert waiting.event is None and waiting.ui.mode is Mode.REVEAL
+
+
+def test_the_turned_card_is_told_after_the_action_that_uncovered_it(catalog: Catalog) -> None:
+    state = _played(catalog, 3)  # Garrison built; Ann takes Clay Reserve
+    step = _step(state, _table(state, p19="empty"))
+    done = controller.step(step.ui, state, Press("select"), ON)
+    after = apply(state, done.event) if done.event else state
+    turned = controller.step(done.ui, after, _table(after, p13="theater"),
+                             Context(overhead=True, events=4))  # fmt: skip
+    assert turned.event == Reveal(13, CardId("theater"))
+    assert turned.ui.lines[0] == "Ann builds Clay Reserve"
+    assert turned.ui.lines[-1] == "Turned up: Theater"
+
+
+def test_the_deal_is_read_from_above_and_recorded_when_every_face_up_card_is_read(
+    catalog: Catalog,
+) -> None:
+    recorded = read_record(RECORD)
+    deal = recorded[1]
+    assert isinstance(deal, Deal)
+    state = _played(catalog, 1)
+    ui = controller.settle(state, ON)
+    assert ui.mode is Mode.GUIDED
+    slots = tuple("back" if c is None else str(c) for c in deal.layout)
+    # the last face-up card not read (a hand over it): the rest fills the guided entry
+    partial = tuple(None if i == 19 else s for i, s in enumerate(slots))
+    first = controller.step(ui, state, Table(partial, 1), ON)
+    assert first.event is None and first.ui.mode is Mode.GUIDED and len(first.ui.dealt) == 11
+    whole = controller.step(first.ui, state, Table(slots, 1), ON)
+    assert whole.event == deal  # face-down cards unknown (null), as the record has them
+
+
+def test_tables_are_ignored_without_the_overhead_camera(catalog: Catalog) -> None:
+    state = _played(catalog, 2)
+    step = controller.step(controller.settle(state, Context()), state,
+                           _table(state, p18="empty"), Context())  # fmt: skip
+    assert step.event is None and step.ui.mode is Mode.IDLE
+
+
+def test_the_watch_gives_a_table_once_frames_in_a_row_agree_and_only_once() -> None:
+    watch = overhead.Watch(agree=3)
+    still: tuple[str | None, ...] = ("a", "empty", None)
+    hand: tuple[str | None, ...] = (None, None, None)
+    assert watch.frame(still, 1, at=1.0) is None
+    assert watch.frame(hand, 1, at=2.0) is None  # a hand: the run starts again
+    assert watch.frame(still, 1, at=3.0) is None
+    assert watch.frame(still, 1, at=4.0) is None
+    table = watch.frame(still, 1, at=5.0)  # third frame in a row
+    assert table == Table(still, 1) and table is not None and table.at == 3.0
+    assert watch.frame(still, 1, at=6.0) is None  # the same table is not given twice
+    # a bare position told "empty" in one frame and not told in the next: the same table
+    assert watch.frame(("a", None, None), 1, at=6.5) is None
+    for at in (7.0, 8.0):
+        assert watch.frame(hand, 1, at=at) is None
+    # the card seen at position 0 in the first table is "seen" in the next one
+    assert watch.frame(hand, 1, at=9.0) == Table(hand, 1, frozenset({0}))
+    # a new age starts afresh: nothing of its structure seen yet
+    for at in (10.0, 11.0):
+        assert watch.frame(still, 2, at=at) is None
+    assert watch.frame(still, 2, at=12.0) == Table(still, 2)

@@ -1,0 +1,81 @@
+"""The overhead camera in the service: each frame's codes, decoded once by the scanner, read
+as the structure of the age played and posted to the run loop; the configuration's keys."""
+
+from __future__ import annotations
+
+import queue
+import threading
+from pathlib import Path
+from typing import Any
+
+from companion.catalog import default_catalog
+from companion.config import Config, load_config
+from companion.device.app import App, Call, TableFrame, open_journal, table_reader
+from companion.device.controller import Mode
+from companion.device.playback import FrameRecorder, read_record
+from companion.engine.events import Deal
+from companion.vision.decode import make_decoder
+from companion.vision.scanner import Scanner
+from companion.vision.table_synth import random_table
+
+RECORD = Path(__file__).parents[1] / "records" / "simulated_civilian_win.jsonl"
+WAIT = 60.0  # generous: the machine is shared
+
+
+class Frames:
+    """A camera giving the same frame `count` times, then no more."""
+
+    def __init__(self, frame: Any, count: int) -> None:
+        self.frames = [frame] * count
+
+    def read(self) -> Any:
+        return self.frames.pop(0) if self.frames else None
+
+    def close(self) -> None:
+        pass
+
+
+def test_one_camera_serves_the_scan_zone_and_the_structure(tmp_path: Path) -> None:
+    catalog = default_catalog()
+    events = read_record(RECORD)
+    deal = next(e for e in events if isinstance(e, Deal))
+    layout = tuple(str(c) for c in deal.layout)
+    scene = random_table(7, age=1, deal=layout, taken=(), hands=False)
+    inbox: queue.Queue[Any] = queue.Queue()
+    reader = table_reader(catalog, "zxing", lambda: 1, inbox.put)
+    scanner = Scanner(lambda: Frames(scene.frame, 3), lambda scan: inbox.put(scan),
+                      fps=None, on_frame=reader)  # fmt: skip
+    with scanner:
+        assert scanner.finished.wait(WAIT)
+    posted = [inbox.get_nowait() for _ in range(inbox.qsize())]
+    tables = [p for p in posted if isinstance(p, TableFrame)]
+    assert len(tables) == 3 and all(t.age == 1 for t in tables)
+    # the structure as the reader tells it: no card put where it does not lie
+    slots = tables[0].slots
+    assert all(s is None or s == truth for s, truth in zip(slots, scene.truth, strict=True))
+    assert sum(1 for s in slots if s not in (None, "back", "empty")) >= 10  # most of 12 read
+    # the three frames agree: the loop's watch gives the table, and the deal is recorded
+    app = App(catalog, open_journal(tmp_path / "journal.sqlite"), FrameRecorder(None),
+              overhead=True)  # fmt: skip
+    setup = events[0]  # given through the loop, as the phone would
+    app.handle(Call(lambda a: a.game.submit(setup), threading.Event(), []))
+    assert app.ui.mode is Mode.GUIDED  # the age waits for its structure
+    for table in tables:
+        app.handle(table)
+    # seed 7's frame shows every face-up card readable: the deal is in, face-down unknown
+    assert app.journal.effective_events(app.game.game_id)[1] == {
+        "type": "deal",
+        "age": 1,
+        "layout": [card if p.face_up else None
+                   for p, card in zip(catalog.layout(1).positions, layout, strict=True)],
+    }  # fmt: skip
+    assert app.ui.mode is Mode.FEEDBACK
+
+
+def test_the_overhead_keys_of_the_configuration(tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text('overhead = true\noverhead_source = "folder:frames"\n', encoding="utf-8")
+    config = load_config(path)
+    assert config.overhead and config.overhead_source == f"folder:{tmp_path / 'frames'}"
+    assert not Config.defaults().overhead and Config.defaults().overhead_source == ""
+    make_decoder("zxing")  # the reader's decoder exists here
