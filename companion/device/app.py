@@ -47,7 +47,7 @@ from companion.device.family_scan import BaseGameScan, Reading
 from companion.device.pondering import Pondering
 from companion.engine.cards import Catalog
 from companion.engine.events import Event, IllegalEvent, event_from_record, event_to_record
-from companion.engine.state import Phase, Player
+from companion.engine.state import GameState, Phase, Player
 from companion.records.game import SCREEN_KEY, Game
 from companion.records.journal import Journal, JournalError
 from companion.records.players import recent_names
@@ -784,19 +784,26 @@ OVERHEAD_FPS = 4  # frames a second asked of it (the reading takes longer than a
 
 
 def table_reader(
-    catalog: Catalog, decoder: str, age: Callable[[], int], post: Callable[[Any], object]
+    catalog: Catalog,
+    decoder: str,
+    state: Callable[[], GameState],
+    post: Callable[[Any], object],
 ) -> Callable[[Any, list[Any], float], None]:
     """The overhead reading of each camera frame (on the camera's thread): the structure of
-    the age being played, read from the codes the scanner decoded, posted as a `TableFrame`."""
+    the age being played, read from the codes the scanner decoded with the cards the box
+    already knows there (`overhead.known_cards`), posted as a `TableFrame`."""
     from companion.vision.decode import make_decoder
     from companion.vision.structure import read_structure
 
     spare = make_decoder(decoder)  # read_structure's own, unused: the codes are given
 
     def on_frame(frame: Any, stickers: list[Any], captured: float) -> None:
-        now = age()
-        read = read_structure(frame, now, spare, catalog=catalog, stickers=stickers)
-        post(TableFrame(read.slots, now, captured))
+        now = state()  # the game as the run loop last left it (states are immutable)
+        known = overhead_rules.known_cards(now)
+        read = read_structure(
+            frame, now.age, spare, catalog=catalog, stickers=stickers, known=known
+        )
+        post(TableFrame(read.slots, now.age, captured))
 
     return on_frame
 
@@ -882,7 +889,7 @@ def run_service(config: Config, options: ServiceOptions | None = None) -> int:
         elif opts.keyboard and sys.stdin is not None and sys.stdin.isatty():
             restore = cbreak(sys.stdin)
             spawn("keyboard", read_keys, inbox, stop, sys.stdin)
-        reader = table_reader(catalog, config.decoder, lambda: app.state.age, inbox.put)
+        reader = table_reader(catalog, config.decoder, lambda: app.state, inbox.put)
         one = config.overhead and not config.overhead_source  # one camera serves both
         cameras = opts.camera and not opts.script
         scanner = None

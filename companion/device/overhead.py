@@ -38,7 +38,19 @@ from companion.engine.structure import UNKNOWN
 
 AGREE = 3  # frames in a row that must say the same before the table counts
 
-__all__ = ["AGREE", "Offer", "Seen", "Watch", "deal_entries", "offers", "what_left"]
+__all__ = [
+    "AGREE", "Offer", "Seen", "Watch", "deal_entries", "known_cards", "offers", "what_left",
+]  # fmt: skip
+
+
+def known_cards(state: GameState) -> tuple[str | None, ...] | None:
+    """The cards the box knows at each position of the age's structure (layout order; None
+    for a face-down card not turned yet and for a card taken), which the overhead reader
+    uses to settle where the cards it reads lie; None without a dealt structure."""
+    structure = state.structure
+    if structure is None:
+        return None
+    return tuple(None if card in UNKNOWN else card for card in structure.cards)
 
 
 @dataclass(frozen=True, slots=True)

@@ -30,7 +30,7 @@ from companion.catalog import default_catalog
 from companion.engine.cards import Catalog, Layout
 from companion.vision import payloads
 from companion.vision.decode import Decoder, Sticker
-from companion.vision.table import TableModel, table_model
+from companion.vision.table import QR_MODULES, QUIET_MODULES, TableModel, table_model
 
 Slot = str | None
 """A card id, "back", "empty", or None for cannot tell."""
@@ -38,7 +38,6 @@ Slot = str | None
 LATTICE_TOLERANCE = 0.2  # of a column or a row: how far a card may lie from its place
 FIT_TOLERANCE_MM = 4.0  # a code's corners this far from where the fit expects them: not placed
 SIZE_TOLERANCE = 0.15  # a code larger or smaller than the fit expects (held up): not placed
-TABLE_SHARE = 0.88  # share of a position's samples that look like the table: empty
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,11 +78,17 @@ def _same_turn(a: _Card, b: _Card) -> bool:
 
 
 def _assignments(
-    cards: list[_Card], layout: Layout, model: TableModel, keep: int = 8
+    cards: list[_Card],
+    layout: Layout,
+    model: TableModel,
+    keep: int = 8,
+    known: Sequence[str | None] | None = None,
 ) -> list[dict[int, int]]:
     """Placements (position -> card index) that put cards on the layout's positions, from
-    every card taken as the reference at every position; the `keep` placing the most."""
+    every card taken as the reference at every position (at the position it was seen at,
+    if `known`); the `keep` placing the most."""
     where = {(p.row, p.col): p.index for p in layout.positions}
+    seen_at = {card_id: i for i, card_id in enumerate(known or ()) if card_id is not None}
     found: list[dict[int, int]] = []
     origins = np.array([card.origin for card in cards])
     for r, ref in enumerate(cards):
@@ -96,21 +101,25 @@ def _assignments(
             if _same_turn(ref, cards[j])
         ]
         for p in layout.positions:
+            if seen_at.get(ref.id, p.index) != p.index:
+                continue
             placed: dict[int, int] = {}
             for j, rows, cols in offsets:
                 index = where.get((p.row + rows, p.col + cols))
                 if index is not None and index not in placed and j not in placed.values():
                     placed[index] = j
-            if r in placed.values() and placed not in found:
+            agrees = known is None or _agrees(placed, cards, known)
+            if r in placed.values() and placed not in found and agrees:
                 found.append(placed)
     found.sort(key=len, reverse=True)
     return found[:keep]
 
 
 def _fit(points_mm: np.ndarray, points_px: np.ndarray, cards: int) -> np.ndarray | None:
-    """Table plane -> pixels: a homography with 4 cards or more, else an affine map (2, 3
-    cards) or a similarity (1 card), as 3x3 matrices."""
-    if cards >= 4:
+    """Table plane -> pixels: a homography with 3 cards or more (the camera's tilt shows
+    across the structure), else an affine map (2 cards) or a similarity (1 card), as 3x3
+    matrices."""
+    if cards >= 3:
         found, _ = cv2.findHomography(points_mm, points_px, 0)
         return None if found is None else np.asarray(found)
     if cards >= 2:
@@ -135,12 +144,17 @@ def _px_per_mm(homography: np.ndarray, at: tuple[float, float]) -> float:
     return float(np.linalg.norm(b - a))
 
 
-def _fits(card: _Card, homography: np.ndarray, origin: tuple[float, float], m: TableModel) -> bool:
-    """The card's code is where and as large as the fit says a card at `origin` has it."""
+def _fits(
+    card: _Card, homography: np.ndarray, origin: tuple[float, float], m: TableModel,
+    loose: float = 1.0,
+) -> bool:  # fmt: skip
+    """The card's code is where (within `loose` times the tolerance) and as large as the
+    fit says a card at `origin` has it."""
     expected = _project(homography, _code_mm(m, origin))
     seen = np.array(card.sticker.corners, dtype=np.float64)
     scale = _px_per_mm(homography, origin)
-    if float(np.max(np.linalg.norm(expected - seen, axis=1))) > FIT_TOLERANCE_MM * scale:
+    distance = float(np.max(np.linalg.norm(expected - seen, axis=1)))
+    if distance > FIT_TOLERANCE_MM * loose * scale:
         return False
     side = float(np.linalg.norm(expected[1] - expected[0]))
     return abs(card.sticker.side / side - 1) < SIZE_TOLERANCE * 1.5
@@ -155,7 +169,9 @@ def _placement(
     """Fit the placement, drop the cards that do not fit, then place every card of the
     age that lies where a free position is; None if nothing fits."""
     placed = dict(placed)
-    for _ in range(3):
+    rejected: set[int] = set()  # cards added on a first fit that the next fit refused
+    added: set[int] = set()
+    for _ in range(4):
         if not placed:
             return None
         mm = np.vstack([_code_mm(m, origins[i]) for i in placed])
@@ -164,177 +180,285 @@ def _placement(
         if homography is None:
             return None
         kept = {i: j for i, j in placed.items() if _fits(cards[j], homography, origins[i], m)}
+        rejected |= set(placed.values()) - set(kept.values())
         used = set(kept.values())
         inverse = np.linalg.inv(homography)
         slots = np.array(origins)
         code = np.array(m.code_corners()[0])
         for j, card in enumerate(cards):  # cards the first lattice missed (perspective)
-            if j in used:
+            if j in used or j in rejected:
                 continue
             seen = _project(inverse, np.array([card.sticker.corners[0]]))[0] - code
             i = int(np.argmin(np.linalg.norm(slots - seen, axis=1)))
-            if i not in kept and _fits(card, homography, origins[i], m):
+            # far from the cards fitted, a fit on few cards strays more: added if near,
+            # then kept only if the fit on all of them puts it where it lies
+            loose = 2.0 if len(kept) < 4 and j not in added else 1.0
+            if i not in kept and _fits(card, homography, origins[i], m, loose):
                 kept[i] = j
                 used.add(j)
+                added.add(j)
         if kept == placed:
             return homography, placed
         placed = kept
     return None
 
 
-class _Table:
-    """What the bare table looks like around the structure, to tell an empty position."""
+RECTIFIED_PX_PER_MM = 2.0  # the rectified view of the structure's part of the table
+MARGIN_MM = 30.0  # table kept around the structure's outline in the rectified view
+WINDOW_MM = 3.0  # the neighbourhood of a pixel for its local texture
+EDGE_MM = 2.0  # how far a card lies from its place (its corners, turned a little)
+HAND_MM = 5.0  # a hand (or an arm) is a smooth blob at least twice this across
+HAND_SHARE = 0.02  # share of a position's visible part under a hand: cannot tell
+BARE_SHARE = 0.85  # share of a position's visible part that must look like the table
+
+
+class _View:
+    """The structure's part of the table seen from straight above (the frame warped by the
+    fit at RECTIFIED_PX_PER_MM), and per pixel: whether it looks like the bare table (its
+    light, fitted as a smooth surface over what lies outside every position, and its
+    texture), and whether a hand lies there (a smooth blob that is not the table, large and
+    reaching out of the structure, as an arm does)."""
 
     def __init__(
         self, gray: np.ndarray, homography: np.ndarray, origins: Sequence[tuple[float, float]],
         m: TableModel,
     ) -> None:  # fmt: skip
+        k = RECTIFIED_PX_PER_MM
         xs = [x for x, _ in origins]
         ys = [y for _, y in origins]
-        grid = (
-            np.mgrid[
-                min(xs) - 30 : max(xs) + m.card_w + 30 : 4.0,
-                min(ys) - 30 : max(ys) + m.card_h + 30 : 4.0,
-            ]
-            .reshape(2, -1)
-            .T
-        )
-        free = np.ones(len(grid), dtype=bool)
-        for x, y in origins:
-            free &= ~(
-                (grid[:, 0] > x - 5) & (grid[:, 0] < x + m.card_w + 5)
-                & (grid[:, 1] > y - 5) & (grid[:, 1] < y + m.card_h + 5)
+        self.left = min(xs) - MARGIN_MM
+        self.top = min(ys) - MARGIN_MM
+        width = round((max(xs) + m.card_w + MARGIN_MM - self.left) * k)
+        height = round((max(ys) + m.card_h + MARGIN_MM - self.top) * k)
+        to_view = np.array([[k, 0, -self.left * k], [0, k, -self.top * k], [0, 0, 1.0]])
+        source = gray
+        shrink = max(1, int(_px_per_mm(homography, (xs[0], ys[0])) / (1.5 * k)))
+        if shrink > 1:  # average first: a plain warp to fewer pixels aliases
+            source = cv2.resize(
+                gray, (gray.shape[1] // shrink, gray.shape[0] // shrink),
+                interpolation=cv2.INTER_AREA,
             )  # fmt: skip
-        self._gray = gray
-        self._homography = homography
-        self.points, self.values = self._sample(grid[free])
-        self._bare: dict[tuple[float, float], bool] = {}
+            homography = np.diag([1 / shrink, 1 / shrink, 1.0]) @ homography
+        warp = to_view @ np.linalg.inv(homography)
+        size = (width, height)
+        self.image = cv2.warpPerspective(source, warp, size, flags=cv2.INTER_LINEAR).astype(
+            np.float32
+        )
+        inside = np.full(source.shape, 255, np.uint8)
+        self.valid = cv2.warpPerspective(inside, warp, size, flags=cv2.INTER_NEAREST) > 0
+        self.valid = cv2.erode(self.valid.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
+        window = (round(WINDOW_MM * k) | 1,) * 2
+        mean = cv2.blur(self.image, window)
+        texture = np.sqrt(np.maximum(cv2.blur(self.image * self.image, window) - mean * mean, 0))
+        cards = np.zeros((height, width), np.uint8)
+        for x, y in origins:
+            cards[self._rows(y - 4, y + m.card_h + 4), self._cols(x - 4, x + m.card_w + 4)] = 1
+        table = self.valid & (cards == 0)
+        self.bare = np.zeros((height, width), bool)
+        self.hand = np.zeros((height, width), bool)
+        if table.sum() < 200:
+            return
+        fitted, spread = _surface(self.image, table)
+        smooth = float(np.median(texture[table]))
+        tolerance = min(20.0, max(8.0, 2.5 * spread))
+        flat = texture <= max(6.0, 2.5 * smooth)
+        residual = np.abs(self.image - fitted)
+        self.bare = self.valid & (residual <= tolerance) & flat
+        blob = (self.valid & flat & ~self.bare).astype(np.uint8)
+        disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (round(2 * HAND_MM * k) | 1,) * 2)
+        blob = np.asarray(cv2.morphologyEx(blob, cv2.MORPH_OPEN, disc), np.uint8)
+        _, labels = cv2.connectedComponents(blob)
+        edge = np.zeros_like(blob)
+        band = round(10 * k)
+        edge[:band] = edge[-band:] = 1
+        edge[:, :band] = edge[:, -band:] = 1
+        edge |= ~self.valid  # an arm also leaves the frame
+        reaching = set(np.unique(labels[(edge > 0) & (blob > 0)]).tolist()) - {0}
+        hand = np.isin(labels, sorted(reaching))
+        # a hand of about the table's shade still has an outline: the view is split along
+        # its edges, the table is the part most of the border shows; another part that
+        # reaches out of the view (an arm) is never bare, and a hand if it is large and
+        # reaches into the structure
+        low = max(15.0, 6 * smooth)
+        blurred = cv2.GaussianBlur(self.image, (0, 0), 1.0).astype(np.uint8)
+        outline = cv2.dilate(cv2.Canny(blurred, low, 2.5 * low, L2gradient=True), np.ones((3, 3)))
+        count, parts = cv2.connectedComponents(
+            (self.valid & (outline == 0)).astype(np.uint8), None, 4
+        )
+        outer = np.bincount(parts[(edge > 0) & self.valid], minlength=count)
+        outer[0] = 0
+        area = np.bincount(parts.ravel(), minlength=count)
+        inner = np.bincount(parts[cards > 0], minlength=count)
+        table_part = int(np.argmax(outer))
+        reaching_parts = outer > 0
+        reaching_parts[table_part] = False
+        self.bare &= ~reaching_parts[parts]  # the table, or a part of it cut off by cards
+        large = (outer > 0) & (area >= (2 * HAND_MM * k) ** 2 * 4) & (inner >= (HAND_MM * k) ** 2)
+        large[0] = large[table_part] = False
+        hand |= large[parts]
+        if hand.any():
+            self.hand = cv2.dilate(hand.astype(np.uint8), disc) > 0
+        # the table's grain and bands stray from a smooth surface in the middle, where it
+        # is not fitted: there, no hand found, a part of the table's own looks bare a
+        # little further from the surface
+        self.bare |= (
+            self.valid & flat & ~self.hand & (parts == table_part) & (residual <= 1.5 * tolerance)
+        )
 
-    def _sample(self, points_mm: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The points inside the frame and their luma."""
-        if len(points_mm) == 0:
-            return points_mm, np.zeros(0)
-        px = np.round(_project(self._homography, points_mm)).astype(int)
-        h, w = self._gray.shape
-        inside = (px[:, 0] >= 0) & (px[:, 0] < w) & (px[:, 1] >= 0) & (px[:, 1] < h)
-        px = px[inside]
-        return points_mm[inside], self._gray[px[:, 1], px[:, 0]].astype(np.float64)
+    def _rows(self, top: float, bottom: float) -> slice:
+        k = RECTIFIED_PX_PER_MM
+        return slice(max(0, round((top - self.top) * k)), max(0, round((bottom - self.top) * k)))
 
-    def paper(self, origins: Sequence[tuple[float, float]], m: TableModel) -> float | None:
-        """The luma of the stickers' white margins (from the stickers placed)."""
-        if not origins:
-            return None
-        _, values = self._sample(np.vstack([_ring(m, o) for o in origins]))
-        return float(np.median(values)) if len(values) else None
+    def _cols(self, left: float, right: float) -> slice:
+        k = RECTIFIED_PX_PER_MM
+        return slice(max(0, round((left - self.left) * k)), max(0, round((right - self.left) * k)))
 
-    def shows_cards_below(self, origin: tuple[float, float], m: TableModel, paper: float) -> bool:
-        """Whether the sticker place of the position at `origin` shows no sticker's white
-        margin (less than half of it paper-white) and some texture (not a smooth hand)."""
-        points = _ring(m, origin)
-        _, values = self._sample(points)
-        if len(values) < len(points):
+    def region(self, left: float, top: float, right: float, bottom: float) -> tuple[slice, slice]:
+        """The pixels of a rectangle of the table plane (mm)."""
+        return self._rows(top, bottom), self._cols(left, right)
+
+    def seen(self, area: tuple[slice, slice]) -> bool:
+        """Whether the area lies in the frame."""
+        part = self.valid[area]
+        return part.size > 0 and bool(part.all())
+
+    def bare_share(self, area: tuple[slice, slice]) -> float:
+        """The share of the area that looks like the bare table."""
+        part = self.bare[area]
+        return float(part.mean()) if part.size else 0.0
+
+    def under_hand(self, area: tuple[slice, slice]) -> bool:
+        """Whether a hand lies over part of the area."""
+        part = self.hand[area]
+        return part.size > 0 and float(part.mean()) > HAND_SHARE
+
+    def sticker_shows(self, area: tuple[slice, slice], code: tuple[slice, slice]) -> bool:
+        """Whether a sticker lies there: a light margin on all four sides of a code of dark
+        and light modules (a card there whose code was not read; the light name band of a
+        card below is light on one side only)."""
+        sticker, inner = self.image[area], self.image[code]
+        if sticker.size == 0 or inner.size == 0 or float(np.std(inner)) <= 25:
             return False
-        white = float(np.mean(np.abs(values - paper) <= 25))
-        return white < 0.35 and float(np.std(values)) > 20
-
-    def looks_bare(self, origin: tuple[float, float], m: TableModel) -> bool:
-        """Whether the visible part of the position at `origin` looks like the table near it:
-        the same light (a hand is lighter or darker) and no more texture (a card has art, a
-        sticker, a back's pattern and edges)."""
-        if origin not in self._bare:
-            self._bare[origin] = self._looks_bare(origin, m)
-        return self._bare[origin]
-
-    def _looks_bare(self, origin: tuple[float, float], m: TableModel) -> bool:
-        if len(self.values) < 20:
-            return False
-        x, y = origin
-        height = min(m.row_mm, m.card_h)
-        grid = np.mgrid[x + 3 : x + m.card_w - 3 : 1.5, y + 3 : y + height - 3 : 1.5]
-        wanted = grid.reshape(2, -1).T
-        _, values = self._sample(wanted)
-        if len(values) < len(wanted):  # partly out of the frame
-            return False
-        centre = np.array([x + m.card_w / 2, y + height / 2])
-        distance = np.linalg.norm(self.points - centre, axis=1)
-        near = np.argpartition(distance, 40)[:40] if len(distance) > 40 else slice(None)
-        reference = self.values[near]
-        middle = float(np.median(reference))
-        spread = 1.4826 * float(np.median(np.abs(reference - middle)))
-        tolerance = min(30.0, max(14.0, 3 * spread))
-        alike = float(np.mean(np.abs(values - middle) <= tolerance)) >= TABLE_SHARE
-        texture = float(np.std(values))  # a hand is smoother than wood, a card rougher
-        return alike and 0.5 * spread <= texture <= max(8.0, 1.5 * spread)
+        light = float(np.percentile(inner, 90)) - 40
+        top = code[0].start - area[0].start
+        bottom = code[0].stop - area[0].start
+        left = code[1].start - area[1].start
+        right = code[1].stop - area[1].start
+        sides = (sticker[:top], sticker[bottom:], sticker[:, :left], sticker[:, right:])
+        return all(side.size > 0 and float(np.mean(side >= light)) > 0.5 for side in sides)
 
 
-def _ring(m: TableModel, origin: tuple[float, float]) -> np.ndarray:
-    """Points of the sticker's white margin (its quiet zone) for a card at `origin`."""
-    (left, top), (right, _), _, (_, bottom) = m.code_corners()
-    q = (right - left) * 2 / 21 * 0.5  # the middle of the 2-module margin
-    points = []
-    for t in np.linspace(0, 1, 24):
-        points += [
-            (left - q + t * (right - left + 2 * q), top - q),
-            (left - q + t * (right - left + 2 * q), bottom + q),
-            (left - q, top - q + t * (bottom - top + 2 * q)),
-            (right + q, top - q + t * (bottom - top + 2 * q)),
-        ]
-    return np.asarray(np.array(points) + np.array(origin), dtype=np.float64)
+def _surface(image: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, float]:
+    """The table's light: a quadratic surface fitted (twice, the second time without what
+    lies far from the first: cards beside, an arm) to the pixels of `mask`; and the spread
+    of the pixels around it."""
+    h, w = image.shape
+    ys, xs = np.nonzero(mask)
+    step = max(1, len(xs) // 4000)
+    xs, ys = xs[::step], ys[::step]
+    values = image[ys, xs].astype(np.float64)
+
+    def terms(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        x, y = x / w - 0.5, y / h - 0.5
+        return np.stack([np.ones_like(x), x, y, x * x, x * y, y * y], axis=-1)
+
+    keep = np.ones(len(values), bool)
+    spread = 0.0
+    for _ in range(3):
+        a = terms(xs[keep], ys[keep])
+        coef = np.linalg.solve(a.T @ a + 1e-9 * np.eye(6), a.T @ values[keep])
+        residual = values - terms(xs, ys) @ coef
+        spread = 1.4826 * float(np.median(np.abs(residual[keep])))
+        keep = np.abs(residual) <= max(6.0, 3 * spread)
+    x = (np.arange(w, dtype=np.float32) / w - 0.5)[None, :]
+    y = (np.arange(h, dtype=np.float32) / h - 0.5)[:, None]
+    c = coef.astype(np.float32)
+    surface = c[0] + c[1] * x + c[3] * x * x + c[2] * y + c[5] * y * y + c[4] * x * y
+    return np.asarray(surface, dtype=np.float32), spread
 
 
 def _classify(
-    placed: dict[int, int], cards: list[_Card], layout: Layout, table: _Table,
+    placed: dict[int, int], cards: list[_Card], layout: Layout, view: _View,
     origins: Sequence[tuple[float, float]], m: TableModel,
 ) -> tuple[list[Slot], int]:  # fmt: skip
-    """The 20 slots from the placed cards, the layout's covering and the table's look; and
-    the number of contradictions found (a read card over a bare position, a face-down
-    position read while covered, a covered position that looks bare).
+    """The 20 slots from the placed cards, the layout's covering and the rectified view;
+    and the number of contradictions found (a face-down position read while covered, a
+    covered position that shows the bare table, a card over an empty position).
 
-    A position with nothing over it and no sticker read is empty when what shows there is
-    what an empty position shows: the bare table, or (when the cards it lay on are still
-    there) their lower halves, not a sticker's white margin nor a smooth hand."""
+    Nearest row first, so that whether a position is covered is known: a position under a
+    hand and not read cannot be told. A covered face-down position holds a card: "back". A
+    position nothing covers any more is empty when its lower half (which lies over the
+    table then) and the part of its upper half over no card show the bare table and no
+    sticker shows where its card's would be; a card there still shows its sticker."""
+    present: list[bool | None] = [None] * len(layout.positions)
     slots: list[Slot] = [None] * len(layout.positions)
-    paper = table.paper([origins[i] for i in placed], m)
-    for _ in range(len(layout.positions)):  # until nothing changes: each round frees a row
-        before = list(slots)
-        contradictions = 0
-        open_: list[int] = []
-        for p in reversed(layout.positions):  # nearest row first: what covers is known
-            over = [slots[i] for i in p.covered_by]
-            covered = any(s is not None and s != "empty" for s in over)
-            slots[p.index] = None if slots[p.index] != "empty" else "empty"
+    contradictions = 0
+    (left, top), (right, _), _, (_, bottom) = m.code_corners()
+    quiet = (right - left) * QUIET_MODULES / QR_MODULES
+    k = RECTIFIED_PX_PER_MM
+    for _ in range(3):  # again while a pass decides more (what lies below is known then)
+        before = list(present)
+        for p in reversed(layout.positions):
+            if present[p.index] is not None:
+                continue
+            x, y = origins[p.index]
+            upper = view.region(x + 3, y + 3, x + m.card_w - 3, y + m.row_mm - 3)
+            lower = view.region(x + 3, y + m.row_mm + 2, x + m.card_w - 3, y + m.card_h - 3)
+            over = [present[i] for i in p.covered_by]
+            covered = any(o is True for o in over)
             if p.index in placed:
+                present[p.index] = True
                 if covered and not p.face_up:  # a face-down card shows no sticker
                     contradictions += 1
-                    slots[p.index] = None
                 else:
                     slots[p.index] = cards[placed[p.index]].id
-            elif covered:
-                if table.looks_bare(origins[p.index], m):  # a card must lie there
+                continue
+            if covered:
+                present[p.index] = True
+                if not view.seen(upper) or view.under_hand(upper):
+                    continue
+                if view.bare_share(upper) >= BARE_SHARE:  # a card must lie there
                     contradictions += 1
-                    slots[p.index] = None
-                else:
-                    slots[p.index] = None if p.face_up else "back"
-            elif all(s == "empty" for s in over):
-                open_.append(p.index)
-            else:
-                slots[p.index] = None
-        for index in sorted(open_):  # farthest row first: the cards it lay on are known
-            p = layout.positions[index]
-            under = [slots[i] for i in p.covers]
-            lying = any(s not in (None, "empty") for s in under)
-            # bare table where a card lies under this position's place: a hand, not a hole
-            bare = (not lying and table.looks_bare(origins[index], m)) or (
-                None not in under
-                and any(s != "empty" for s in under)
-                and paper is not None
-                and table.shows_cards_below(origins[index], m, paper)
+                elif not p.face_up:
+                    slots[p.index] = "back"
+                continue
+            if not view.seen(upper) or view.under_hand(upper):
+                continue
+            sticker = view.region(
+                x + left - quiet, y + top - quiet, x + right + quiet, y + bottom + quiet
             )
-            slots[index] = "empty" if bare else None
-        if slots == before:
+            code = view.region(x + left + 1, y + top + 1, x + right - 1, y + bottom - 1)
+            if view.sticker_shows(sticker, code):  # a card, or the name band of one below
+                continue
+            # the part of the upper half that lies over no card this position covered
+            over_table = np.ones(view.image[upper].shape, bool)
+            for below in p.covers:
+                if present[below] is not False:
+                    bx, _ = origins[below]
+                    edge = EDGE_MM + WINDOW_MM / 2  # the card's edge: not the table's texture
+                    a = max(0, round((bx - edge - x - 3) * k))
+                    b = max(0, round((bx + m.card_w + edge - x - 3) * k))
+                    over_table[:, a:b] = False
+            share = float(over_table.mean())
+            upper_bare = share < 0.2 or float(view.bare[upper][over_table].mean()) >= BARE_SHARE
+            if all(o is False for o in over):  # nothing covers it: its lower half shows
+                empty = (
+                    view.seen(lower)
+                    and not view.under_hand(lower)
+                    and view.bare_share(lower) >= BARE_SHARE
+                    and upper_bare
+                )
+            else:  # whether a card covers it is not known: its upper half alone, where
+                # its sticker would show too
+                sticker_over_table = over_table[:, round((left - 3) * k) :].all()
+                empty = share >= 0.5 and upper_bare and bool(sticker_over_table)
+            if empty:
+                present[p.index] = False
+                slots[p.index] = "empty"
+        if present == before:
             break
     for p in layout.positions:  # a card lies on the cards it covers: they cannot be gone
-        if slots[p.index] not in (None, "empty"):
+        if present[p.index]:
             for below in p.covers:
                 if slots[below] == "empty":
                     slots[below] = None
@@ -372,9 +496,12 @@ def read_structure(
     catalog: Catalog | None = None,
     model: TableModel | None = None,
     stickers: list[Sticker] | None = None,
+    known: Sequence[str | None] | None = None,
 ) -> StructureReading:
     """The 20 positions of age `age`'s structure in a grayscale overhead frame (`stickers`:
-    the codes already decoded from it, else the decoder reads them)."""
+    the codes already decoded from it, else the decoder reads them; `known`: the card seen
+    at each position earlier in the age, in layout order, None where none was seen, which
+    settles where the cards read lie when the frame alone fits them in several places)."""
     catalog = catalog or default_catalog()
     m = model or table_model()
     layout = catalog.layout(age)
@@ -399,41 +526,122 @@ def read_structure(
     if not cards:
         return StructureReading(unknown, 0, len(found))
     origins = m.slot_corners(layout)
-    options = []
+    fits: list[tuple[int, np.ndarray, dict[int, int], bool]] = []
     tried: set[frozenset[tuple[int, int]]] = set()
-    for placed in _assignments(cards, layout, m):
+    for placed in _assignments(cards, layout, m, known=known):
         fitted = _placement(cards, placed, origins, m)
         if fitted is None or frozenset(fitted[1].items()) in tried:
             continue
         homography, placed = fitted
         tried.add(frozenset(placed.items()))
-        table = _Table(gray, homography, origins, m)
-        slots, contradictions = _classify(placed, cards, layout, table, origins, m)
+        if known is not None and not _agrees(placed, cards, known):
+            continue
         strays = _strays(cards, placed, homography, origins, m)
         rows = {layout.positions[i].row for i in placed}
         trusted = strays == 0 and (len(rows) >= 2 or len(placed) >= 3)
-        options.append((len(placed) - contradictions - strays, slots, trusted))
+        fits.append((len(placed) - strays, homography, placed, trusted))
+    # the view is looked at only for placements that can come near the best (each
+    # contradiction found there lowers a placement's score)
+    fits.sort(key=lambda f: -f[0])
+    options: list[tuple[int, list[Slot], bool, np.ndarray]] = []
+    for bound, homography, placed, trusted in fits:
+        if options and bound < max(o[0] for o in options) - 1:
+            break
+        view = _View(gray, homography, origins, m)
+        slots, contradictions = _classify(placed, cards, layout, view, origins, m)
+        options.append((bound - contradictions, slots, trusted, homography))
     if not options:
         return StructureReading(unknown, 0, len(found))
     # the placement that explains the frame best: the most cards placed less the
-    # contradictions; another nearly as good that puts cards elsewhere (the cards read may
-    # fit the layout shifted by a column when a row's ends are gone): cannot tell
+    # contradictions. Others nearly as good (the cards read may fit the layout shifted by
+    # a column when a row's ends are gone) are as likely: a position is told only where
+    # they all agree
     options.sort(key=lambda o: -o[0])
     best = options[0]
 
-    def conflict(a: list[Slot], b: list[Slot]) -> bool:
-        """Whether two readings put a card in different places."""
-        where = {s: i for i, s in enumerate(a) if s not in (None, "back", "empty")}
+    def rival(other: list[Slot]) -> bool:
+        """Whether a placement puts a card read elsewhere than the best one does (not one
+        that only places fewer of the same cards)."""
+        where = {s: i for i, s in enumerate(best[1]) if s not in (None, "back", "empty")}
         return any(
-            s not in (None, "back", "empty") and where.get(s, i) != i for i, s in enumerate(b)
-        ) or any(x != y and None not in (x, y) and "back" not in (x, y) and "empty" not in (x, y)
-                 for x, y in zip(a, b, strict=True))  # fmt: skip
+            s not in (None, "back", "empty") and (where.get(s, i) != i or best[1][i] == "empty")
+            for i, s in enumerate(other)
+        )
 
-    rivals = [o for o in options[1:] if o[0] >= best[0] - 1 and conflict(o[1], best[1])]
-    if rivals or not best[2]:
-        # another placement nearly as good, a card of the age lying inside the outline but
-        # at no position, or too little of the structure seen (a lone pair of cards lies in
-        # a row of a structure as well as side by side in a city): cannot tell
+    near = [best] + [o for o in options[1:] if o[0] >= best[0] - 1 and rival(o[1])]
+    if known is not None:
+        # cards where they were seen: a lone pair of cards of a city still fits, but only
+        # if it lay so in the structure; it does not outweigh a placement trusted
+        near = [best] + [o for o in near[1:] if o[2]]
+    if not all(option[2] for option in near):
+        # a card of the age lying inside the outline but at no position, or too little of
+        # the structure seen (a lone pair of cards lies in a row of a structure as well as
+        # side by side in a city): cannot tell
         return StructureReading(unknown, 0, len(found))
-    placed_count = sum(1 for s in best[1] if s not in (None, "back", "empty"))
-    return StructureReading(tuple(best[1]), placed_count, len(found) - placed_count)
+    slots = [
+        values[0] if all(v == values[0] for v in values) else None
+        for values in zip(*(o[1] for o in near), strict=True)
+    ]
+    if len(near) == 1:  # the codes not read in the whole frame, read where each should be
+        homography = near[0][3]
+        taken = {s for s in slots if s is not None} | {c for c, n in counts.items() if n > 1}
+        for p in layout.positions:
+            if slots[p.index] is not None or not (
+                p.face_up or all(slots[i] == "empty" for i in p.covered_by)
+            ):
+                continue
+            card_id = _read_slot(gray, homography, origins[p.index], m, decoder)
+            if (
+                card_id is not None
+                and card_id not in taken
+                and catalog.is_card(card_id)
+                and catalog.card(card_id).age == age
+            ):
+                slots[p.index] = card_id
+                taken.add(card_id)
+    placed_count = sum(1 for s in slots if s not in (None, "back", "empty"))
+    return StructureReading(tuple(slots), placed_count, len(found) - placed_count)
+
+
+SLOT_PX_PER_MM = 6.0  # the sticker of a position rectified for the decoder: 5 px a module
+
+
+def _read_slot(
+    gray: np.ndarray,
+    homography: np.ndarray,
+    origin: tuple[float, float],
+    m: TableModel,
+    decoder: Decoder,
+) -> str | None:
+    """The card whose sticker lies at the place of a card at `origin`, decoded from that
+    place alone, rectified and enlarged; None if no code of ours is read there, or a code
+    not where and as large as that place's (a card held up, or beside)."""
+    k = SLOT_PX_PER_MM
+    (left, top), (right, _), _, _ = m.code_corners()
+    pad = 4.0
+    x0, y0 = origin[0] + left - pad, origin[1] + top - pad
+    side = right - left + 2 * pad
+    to_crop = np.array([[k, 0, -x0 * k], [0, k, -y0 * k], [0, 0, 1.0]]) @ np.linalg.inv(homography)
+    size = round(side * k)
+    crop = cv2.warpPerspective(gray, to_crop, (size, size), flags=cv2.INTER_CUBIC)
+    for sticker in decoder.decode(np.ascontiguousarray(crop)):
+        card_id = payloads.parse(sticker.text)
+        expected = (right - left) * k
+        cx, cy = sticker.center
+        if (
+            card_id is not None
+            and math.dist((cx, cy), (size / 2, size / 2)) <= FIT_TOLERANCE_MM * k
+            and abs(sticker.side / expected - 1) < SIZE_TOLERANCE
+        ):
+            return card_id
+    return None
+
+
+def _agrees(placed: dict[int, int], cards: list[_Card], known: Sequence[str | None]) -> bool:
+    """Whether a placement puts every card read that was seen earlier where it was seen,
+    and no card read where another one was seen."""
+    where = {card_id: i for i, card_id in enumerate(known) if card_id is not None}
+    return all(
+        where.get(cards[j].id, i) == i and known[i] in (None, cards[j].id)
+        for i, j in placed.items()
+    )

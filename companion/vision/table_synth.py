@@ -45,6 +45,14 @@ class TableScene:
     module_px: float  # size of a code module in the frame, pixels
     beside: list[str]  # ids of the stickers lying beside the structure (cities, wonders...)
     foreign: int  # foreign QR codes in view
+    deal: list[str]  # the card dealt at each position, in layout order
+
+    @property
+    def seen(self) -> list[str | None]:
+        """The card a camera watching the age saw at each position: every card that lay face
+        up (at the deal or once uncovered, taken ones too); None for those still face down."""
+        pairs = zip(self.deal, self.truth, strict=True)
+        return [None if truth == "back" else card for card, truth in pairs]
 
 
 def _deal(age: int, rng: random.Random) -> list[str]:
@@ -149,13 +157,15 @@ def _px_per_mm(plane_to_frame: np.ndarray, at: tuple[float, float]) -> float:
 
 def _hand(
     frame: np.ndarray,
+    alpha: np.ndarray,
     plane_to_frame: np.ndarray,
     rng: random.Random,
     tip: tuple[float, float],
     bottom: float,
 ) -> np.ndarray:
-    """A hand reaching from the players' side to `tip` (mm): palm and arm, in skin tones.
-    Returns the mask (0..1) drawn."""
+    """A hand reaching from the players' side to `tip` (mm): arm, palm, four fingers and a
+    thumb, in a skin shade darker or lighter than the table, rounded (darker toward its
+    outline) and casting a soft shadow. Returns the mask (0..1) drawn."""
     h, w = frame.shape
     mask = np.zeros((h, w), dtype=np.uint8)
     arm = np.array(
@@ -172,20 +182,43 @@ def _hand(
     cv2.fillPoly(
         mask, [np.round(_to_frame(plane_to_frame, palm.astype(np.float64))).astype(np.int32)], 255
     )
-    for finger in range(4):  # fingers toward the far rows
-        base = (tip[0] - 27 + finger * 18, tip[1] - 10)
-        line = np.array([base, (base[0] + rng.uniform(-6, 6), base[1] - rng.uniform(25, 45))])
+    px_per_mm = _px_per_mm(plane_to_frame, tip)
+    side = rng.choice((-1, 1))  # the thumb's side: a left or a right hand
+    fingers = [  # four fingers toward the far rows, and the thumb out to the side
+        ((tip[0] - 27 + k * 18, tip[1] - 10), (rng.uniform(-6, 6), -rng.uniform(25, 45)), 15)
+        for k in range(4)
+    ] + [((tip[0] + side * 38, tip[1] + 30), (side * rng.uniform(15, 30), -rng.uniform(5, 25)), 18)]
+    for base, (dx, dy), thickness in fingers:
+        line = np.array([base, (base[0] + dx, base[1] + dy)])
         a, b = np.round(_to_frame(plane_to_frame, line)).astype(np.int32)
-        width = max(2, round(15 * _px_per_mm(plane_to_frame, tip)))
+        width = max(2, round(thickness * px_per_mm))
         cv2.line(mask, (int(a[0]), int(a[1])), (int(b[0]), int(b[1])), 255, width)
     soft = cv2.GaussianBlur(mask.astype(np.float32) / 255, (0, 0), 3)
-    skin = rng.uniform(170, 215)
+    # the shadow it casts on the table and cards, offset away from the light
+    offset = np.array(
+        [[1, 0, rng.uniform(-12, 12) * px_per_mm], [0, 1, rng.uniform(4, 14) * px_per_mm]],
+        dtype=np.float32,
+    )
+    moved = np.asarray(cv2.warpAffine(soft, offset, (w, h)), dtype=np.float32)
+    shadow = cv2.GaussianBlur(moved, (0, 0), max(1.0, 4 * px_per_mm))
+    frame[:] = frame * (1 - rng.uniform(0.15, 0.35) * shadow * (1 - soft))
+    # rounded: the skin darkens toward the outline
+    inside = cv2.distanceTransform(mask, cv2.DIST_L2, 5) / max(1.0, 12 * px_per_mm)
+    # darker or lighter than the table: a hand of the table's very shade has no outline
+    # in a grey frame (docs/vision.md)
+    under = (mask > 0) & (alpha < 0.01)  # the table where the hand lies
+    table = float(np.median(frame[under])) if under.any() else float(np.median(frame))
+    contrast = rng.uniform(40, 100)
+    darker, lighter = table - contrast, table + contrast / 0.9  # its outline too
+    skin = lighter if darker < 50 or (lighter <= 230 and rng.random() < 0.5) else darker
     shade = cv2.GaussianBlur(
         np.random.default_rng(rng.randrange(2**32)).normal(0, 12, (h // 16 + 1, w // 16 + 1)),
         (0, 0),
         2,
     )
-    skin_map = skin + cv2.resize(shade.astype(np.float32), (w, h))
+    skin_map = skin * (0.9 + 0.1 * np.minimum(inside, 1.0)) + cv2.resize(
+        shade.astype(np.float32), (w, h)
+    )
     frame[:] = frame * (1 - soft) + skin_map * soft
     return soft
 
@@ -302,7 +335,7 @@ def random_table(
         present = [i for i, t in enumerate(truth) if t != "empty"] or list(range(20))
         tip_slot = rng.choice(present)
         tx, ty = origins[tip_slot]
-        mask = _hand(frame, plane_to_frame, rng, (tx + model.card_w / 2, ty + 20), bottom)
+        mask = _hand(frame, alpha, plane_to_frame, rng, (tx + model.card_w / 2, ty + 20), bottom)
         for index, (x, y) in enumerate(origins):
             strip = np.array([[x, y], [x + model.card_w, y], [x + model.card_w, y + model.row_mm],
                               [x, y + model.row_mm]])  # fmt: skip
@@ -327,4 +360,5 @@ def random_table(
         module_px=px_per_mm * size / modules,
         beside=beside,
         foreign=foreign,
+        deal=cards,
     )

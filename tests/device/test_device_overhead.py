@@ -210,3 +210,19 @@ def test_the_watch_gives_a_table_once_frames_in_a_row_agree_and_only_once() -> N
     for at in (10.0, 11.0):
         assert watch.frame(still, 2, at=at) is None
     assert watch.frame(still, 2, at=12.0) == Table(still, 2)
+
+
+def test_the_reader_is_given_the_cards_the_box_knows_where_they_lie(catalog: Catalog) -> None:
+    assert overhead.known_cards(_played(catalog, 1)) is None  # set up, nothing dealt yet
+    dealt = overhead.known_cards(_played(catalog, 2))
+    # The deal's own layout: face-up cards named, face-down ones (null) unknown.
+    assert dealt == (
+        "workshop", "apothecary", None, None, None, "clay_pool", "stone_pit", "pharmacist",
+        "scriptorium", None, None, None, None, None, "guard_tower", "press", "stone_reserve",
+        "logging_camp", "garrison", "clay_reserve",
+    )  # fmt: skip
+    # Garrison (position 18) and Clay Reserve (19) taken, Theater turned up at 13.
+    state = apply(_played(catalog, 4), Reveal(13, CardId("theater")))
+    known = overhead.known_cards(state)
+    assert known is not None and known[18] is None and known[19] is None
+    assert known[13] == "theater" and known[:13] == dealt[:13]

@@ -14,6 +14,7 @@ from companion.device.app import App, Call, TableFrame, open_journal, table_read
 from companion.device.controller import Mode
 from companion.device.playback import FrameRecorder, read_record
 from companion.engine.events import Deal
+from companion.engine.rules import apply, new_game
 from companion.vision.decode import make_decoder
 from companion.vision.scanner import Scanner
 from companion.vision.table_synth import random_table
@@ -42,7 +43,8 @@ def test_one_camera_serves_the_scan_zone_and_the_structure(tmp_path: Path) -> No
     layout = tuple(str(c) for c in deal.layout)
     scene = random_table(7, age=1, deal=layout, taken=(), hands=False)
     inbox: queue.Queue[Any] = queue.Queue()
-    reader = table_reader(catalog, "zxing", lambda: 1, inbox.put)
+    before_deal = apply(new_game(catalog), events[0])  # age 1, nothing known on the table
+    reader = table_reader(catalog, "zxing", lambda: before_deal, inbox.put)
     scanner = Scanner(lambda: Frames(scene.frame, 3), lambda scan: inbox.put(scan),
                       fps=None, on_frame=reader)  # fmt: skip
     with scanner:
