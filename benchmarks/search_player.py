@@ -7,7 +7,17 @@ write the section of BENCHMARKS.md from the files:
     .venv/bin/python benchmarks/search_player.py arena --a normal --b random --games 400 \
         --jobs 2 --out a.json
     .venv/bin/python benchmarks/search_player.py latency --positions 60 --out l.json
-    .venv/bin/python benchmarks/search_player.py write a.json b.json c.json l.json
+    .venv/bin/python benchmarks/search_player.py table --positions 30 --out t.json
+    .venv/bin/python benchmarks/search_player.py write a.json b.json c.json l.json t.json
+
+`table` is the time to a hint at the table: the coach asked on the device while its camera
+loop and its web server run, with phones polling the live page (benchmarks/table_hint.py).
+Run it alone on the machine (not niced): it measures waiting for a core too.
+
+`write` keeps every result in benchmarks/search_player.json: a file given replaces the stored
+result of the same match, latency run or table run, so that one part can be run again and
+written without the others. The section is drawn from all stored results; the notes written
+by hand at its end (from the line starting "What these runs show") are kept as they are.
 """
 
 from __future__ import annotations
@@ -20,11 +30,14 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
-from report import machine, write_section
+from report import BENCHMARKS, machine, write_section
+from table_hint import run_table
 
 from companion.arena import Tally, arena
 from companion.catalog import default_catalog
+from companion.device.coach import SECONDS as COACH_SECONDS
 from companion.engine.state import GameState, Player
 from companion.search.player import LEVELS, suggest
 from companion.simulate import play
@@ -148,14 +161,50 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
 
 
+HEADING = "## Search player"
+NOTES = "What these runs show"  # the start of the notes written by hand, kept by `write`
+STORE = Path(__file__).resolve().parent / "search_player.json"
+
+
+def result_key(result: dict[str, Any]) -> tuple[object, ...]:
+    """What a result measures: a later result with the same key replaces it."""
+    if result["kind"] == "arena":
+        return ("arena", result["a"], result["b"])
+    if result["kind"] == "table":
+        return ("table", result["level"], result["seconds_limit"])
+    return (str(result["kind"]),)
+
+
+def merged(stored: list[dict[str, Any]], new: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The stored results with the new ones in place of those they measure again (in the
+    stored order; new kinds of result at the end)."""
+    by_key = {result_key(r): r for r in stored}
+    for result in new:
+        by_key[result_key(result)] = result
+    return list(by_key.values())
+
+
+def kept_notes(path: Path = BENCHMARKS) -> str:
+    """The hand-written notes at the end of the section (from the line starting `NOTES`)."""
+    text = path.read_text(encoding="utf-8") if path.exists() else ""
+    start = text.find(f"\n{HEADING}\n")
+    if start == -1:
+        return ""
+    end = text.find("\n## ", start + 1)
+    body = text[start : end if end != -1 else len(text)]
+    notes = body.find(f"\n{NOTES}")
+    return body[notes + 1 :].strip("\n") + "\n" if notes != -1 else ""
+
+
 def section(results: list[dict[str, object]]) -> str:
     lines = [
-        "## Search player",
+        HEADING,
         "",
         "Measured by `benchmarks/search_player.py` (commands in its docstring) on a development "
         f"machine: {machine()}, shared with six other sessions' tests while measuring, **not "
         "a Raspberry Pi**. The camera loop and the web server were not running during these "
-        "runs (the other sessions' work was the load).",
+        "runs (the other sessions' work was the load), except for the time to a hint at the "
+        "table, below.",
         "",
         "Arena (`companion/arena.py`, the same as `duel-companion arena`): games in pairs on "
         "the same setup and deals with the seats swapped; A's score counts a shared victory "
@@ -171,7 +220,7 @@ def section(results: list[dict[str, object]]) -> str:
         lines.append(
             f"| {r['a']} | {r['b']} | {games_text(r)} | {r['wins']} | {r['losses']} | "
             f"{r['shared']} | {r['score']:.1%} | {low:.1%} to {high:.1%} | "
-            f"{float(r.get('cpu_seconds', r['seconds'])) / r['games']:.1f} |"
+            f"{per_game(r)} |"
         )
     for r in results:
         if r["kind"] != "latency":
@@ -194,7 +243,67 @@ def section(results: list[dict[str, object]]) -> str:
                 f"{m['iterations_per_cpu_second']:.0f} | "
                 f"{m['rollout_events_per_cpu_second']:.0f} |"
             )
+    lines += table_rows([r for r in results if r["kind"] == "table"])
     return "\n".join(lines) + "\n"
+
+
+def per_game(r: dict[str, Any]) -> str:
+    """CPU seconds a game; a match measured before CPU time was kept gives its wall time."""
+    if "cpu_seconds" in r:
+        return f"{float(r['cpu_seconds']) / r['games']:.1f}"
+    return f"{float(r['seconds']) / r['games']:.1f} (wall)"
+
+
+def table_rows(runs: list[dict[str, Any]]) -> list[str]:
+    """The time to a hint at the table (benchmarks/table_hint.py): how it is measured, then
+    one row per run with the machine's load around it."""
+    if not runs:
+        return []
+    lines = [
+        "",
+        "Time to a hint at the table (`search_player.py table`), with the device running as "
+        "`duel-companion run` wires it: the run loop, the camera thread decoding generated "
+        "frames of the empty table (15 fps asked; the rate it kept is in the table), the phone "
+        f"pages served by waitress and {runs[0]['clients']} phones polling the live page, over "
+        "positions of random games. OLED: from the left press on the button map reaching the "
+        "loop to the coach's answer handed to the display; phone: the live page's coach "
+        "(`coach.json`), request to answer, at the same positions. Clock limit: where the "
+        f"coach's search stops (the device's is {COACH_SECONDS:g} s, "
+        "`companion/device/coach.py`). Load: the machine's load average over 1 minute "
+        "before and after the run (2 cores: above 2, every thread waits for a core); CPU: "
+        "the process (the device and the benchmark's phones), in % of one core.",
+        "",
+        "| level | clock limit (OLED / phone) | positions | load | CPU | camera fps | searches "
+        "cut by the clock | OLED p50 | OLED p95 | OLED max | phone p50 | phone p95 | "
+        "p95 <= 1 s (normal) |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    for r in runs:
+        limits = [r["seconds_limit"], r.get("phone_seconds_limit")]
+        clock = " / ".join(f"{x:g} s" if x else "none" for x in limits)
+        box, phone = r["box"], r["phone"]
+        target = "-" if r["level"] != "normal" else "met" if box["p95"] <= 1.0 else "**not met**"
+        lines.append(
+            f"| {r['level']} ({r['iterations']} iterations) | "
+            f"{clock} | {r['positions']} | "
+            f"{r['load_before'][0]:.1f} / {r['load_after'][0]:.1f} | "
+            f"{r['process_cpu_percent']:.0f} % | {r['camera_fps']:.1f} | "
+            f"{r['cut_by_clock']} of {r['searches']} | {box['p50']:.2f} s | "
+            f"{box['p95']:.2f} s | {box['max']:.2f} s | {phone['p50']:.2f} s | "
+            f"{phone['p95']:.2f} s | {target} |"
+        )
+    return lines
+
+
+def write(files: list[Path], store: Path = STORE, path: Path = BENCHMARKS) -> str:
+    """Merge the results in `files` into the store; write the section from all of them."""
+    stored = json.loads(store.read_text(encoding="utf-8")) if store.exists() else []
+    results = merged(stored, [json.loads(f.read_text(encoding="utf-8")) for f in files])
+    store.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
+    notes = kept_notes(path)
+    text = section(results) + ("\n" + notes if notes else "")
+    write_section(text, path)
+    return text
 
 
 def main() -> int:
@@ -217,6 +326,14 @@ def main() -> int:
     cut.add_argument("--seed", type=int, default=0)
     cut.add_argument("--progress", type=Path, required=True)
     cut.add_argument("--out", type=Path, required=True)
+    table = sub.add_parser("table", help="the time to a hint with the camera and the pages")
+    table.add_argument("--positions", type=int, default=30)
+    table.add_argument("--seed", type=int, default=0)
+    table.add_argument("--clients", type=int, default=3, help="phones polling the live page")
+    table.add_argument("--level", default="normal", choices=sorted(LEVELS))
+    table.add_argument("--seconds", type=float, default=COACH_SECONDS,
+                       help="the coach's clock limit (default the device's; 0: none)")  # fmt: skip
+    table.add_argument("--out", type=Path, required=True)
     three = sub.add_parser("write")
     three.add_argument("files", type=Path, nargs="+")
     args = parser.parse_args()
@@ -228,10 +345,12 @@ def main() -> int:
         args.out.write_text(json.dumps(run_latency(args.positions, args.seed)))
     elif args.part == "partial":
         args.out.write_text(json.dumps(from_progress(args.a, args.b, args.seed, args.progress)))
+    elif args.part == "table":
+        seconds = args.seconds or None
+        result = run_table(args.positions, args.seed, args.clients, args.level, seconds)
+        args.out.write_text(json.dumps(result))
     else:
-        results = [json.loads(f.read_text()) for f in args.files]
-        write_section(section(results))
-        print(section(results))
+        print(write(args.files))
     return 0
 
 

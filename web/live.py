@@ -23,7 +23,7 @@ from flask import (
 from werkzeug.exceptions import BadRequest, Conflict, NotFound
 from werkzeug.wrappers import Response
 
-from companion.device.coach import advice
+from companion.device.coach import SECONDS, advice
 from companion.device.guided import asked
 from companion.device.words import Voice
 from companion.engine.events import IllegalEvent
@@ -39,7 +39,7 @@ from .security import require_pairing, require_same_origin_form
 
 bp = Blueprint("live", __name__)
 
-COACH_SECONDS = 1.0  # the coach's clock limit: a page thread waits at most about this long
+COACH_SECONDS = SECONDS  # the coach's clock limit: a page thread waits at most about this long
 
 
 @bp.get("/games/<game:game_id>")

@@ -29,6 +29,7 @@ from companion.config import Config, is_raspberry_pi
 from companion.device import controller, family_scan, present, words
 from companion.device import overhead as overhead_rules
 from companion.device import solo as solo_rules
+from companion.device.coach import SECONDS as COACH_SECONDS
 from companion.device.coach import coach_view
 from companion.device.controller import (
     Context,
@@ -143,7 +144,7 @@ class App:
         on_undo: Callable[[], object] | None = None,
         render: Callable[[present.View], Image.Image] = present.render,
         post: Callable[[Any], object] | None = None,
-        coach: tuple[Level, float | None] = (LEVELS["normal"], 1.0),
+        coach: tuple[Level, float | None] = (LEVELS["normal"], COACH_SECONDS),
         solo: tuple[Player, Level] | None = None,
     ) -> None:
         self.catalog = catalog
@@ -861,7 +862,7 @@ def run_service(config: Config, options: ServiceOptions | None = None) -> int:
               score_url=score_url_for(lan_address(config.web.host), config.web.port),
               phone_url=phone_url_for(lan_address(config.web.host), config.web.port),
               on_event=opts.on_event, on_undo=opts.on_undo, post=inbox.put,
-              coach=(LEVELS[config.coach_level], 1.0),
+              coach=(LEVELS[config.coach_level], COACH_SECONDS),
               solo=solo_of(config))  # fmt: skip
     threads: list[threading.Thread] = []
     restore: Callable[[], None] = lambda: None  # noqa: E731 - the terminal, if put in cbreak

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from companion.device import guided, overhead, words
-from companion.device.solo import box_acts
+from companion.device.solo import box_acts, draft_pick
 from companion.device.ui import Context, Mode, UiState
 from companion.device.words import DEFAULT_NAMES, Voice, coins, not_affordable, price
 from companion.engine.cards import CardId, Catalog, TokenId, WonderId
@@ -62,16 +62,17 @@ def options(ui: UiState, state: GameState, context: Context | None = None) -> li
     ctx = context or Context()
     voice = Voice.oled(state, ctx.language)
     match ui.mode:
-        case Mode.FIRST_PLAYER:
-            return [
-                Choice(f"{DEFAULT_NAMES[i]} begins", value=p.value) for i, p in enumerate(Player)
-            ]
+        case Mode.FIRST_PLAYER:  # solo: the box's side by its name
+            names = [words.BOX if p is ctx.box else DEFAULT_NAMES[i] for i, p in enumerate(Player)]
+            return [Choice(f"{names[i]} begins", value=p.value) for i, p in enumerate(Player)]
         case Mode.WONDER_SETUP:
             return [
                 Choice("Wonder draft", "scan 4 + 4 wonders", value="draft"),
                 Choice("First-game sets", "fixed wonders", value="first_game"),
             ]
         case Mode.DRAFT if len(ui.revealed) == REVEALED_PER_ROUND:
+            if (pick := draft_pick(ui, state.catalog, ctx, REVEALED_PER_ROUND)) is not None:
+                return [Choice(voice.name(pick), words.BOX_PICK_NOTE, value=pick)]  # solo
             return [Choice(voice.name(w), value=w) for w in ui.revealed if w not in ui.picks]
         case Mode.START:
             return [Choice("Start the game", value="start"), Choice(words.PLAYERS, value=NAMING)]
@@ -81,9 +82,10 @@ def options(ui: UiState, state: GameState, context: Context | None = None) -> li
             return card_options(state, CardId(ui.card), voice)
         case Mode.PROMPT if box_acts(state, ctx) and not is_library_draw(ui, state):
             # solo: the box's answer is the only option, once the search has it
-            return [c for c in prompt_options(ui, state, voice) if c.event == ctx.box_move]
+            shown = prompt_options(ui, state, voice, ctx.box)
+            return [c for c in shown if c.event == ctx.box_move]
         case Mode.PROMPT:
-            return prompt_options(ui, state, voice)
+            return prompt_options(ui, state, voice, ctx.box)
         case Mode.GUIDED:
             return guided_options(ui, state)
         case Mode.IDLE if ctx.overhead and not box_acts(state, ctx):  # select proposes one
@@ -142,8 +144,10 @@ def card_options(state: GameState, card: CardId, voice: Voice) -> list[Choice]:
     return choices
 
 
-def prompt_options(ui: UiState, state: GameState, voice: Voice) -> list[Choice]:
-    """The options of the pending decision."""
+def prompt_options(
+    ui: UiState, state: GameState, voice: Voice, box: Player | None = None
+) -> list[Choice]:
+    """The options of the pending decision (in a solo game the `box` side is "Box")."""
     pending = state.pending
     if pending is None:
         return []
@@ -171,9 +175,8 @@ def prompt_options(ui: UiState, state: GameState, voice: Voice) -> list[Choice]:
                 Choice(name(t), "keep", event=KeepLibraryToken(player, drawn, t)) for t in drawn
             ]
         case PendingKind.NEXT_AGE:
-            return [
-                Choice(f"{voice.player(p)} begins", event=ChooseStarter(player, p)) for p in Player
-            ]
+            names = {p: words.BOX if p is box else voice.player(p) for p in Player}
+            return [Choice(f"{names[p]} begins", event=ChooseStarter(player, p)) for p in Player]
     return []  # pragma: no cover
 
 

@@ -18,10 +18,15 @@ from companion.engine.events import event_to_record
 from companion.engine.state import GameState
 from companion.search.player import LEVELS, Level, NoDecision, suggest
 
-__all__ = ["ADVICE", "Advice", "Move", "advice", "coach_view"]
+__all__ = ["ADVICE", "SECONDS", "Advice", "Move", "advice", "coach_view"]
 
 ADVICE = 3
 """Moves the coach shows."""
+
+SECONDS = 0.9
+"""The coach's clock limit on the box and the phone: its answer is shown within a second
+(the rest goes to drawing, the loop's queue and the page's request; BENCHMARKS.md, Search
+player). A search cut short answers from the iterations it made."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -501,6 +501,9 @@ def _scan_draft(ui: UiState, state: GameState, card: str, name: str, ctx: Contex
         if card in ui.revealed or card in ui.picks:
             return _notice(ui, state, ctx, words.refusal(name, words.ALREADY_SCANNED))
         return _show(replace(ui, revealed=(*ui.revealed, card), cursor=0), state, ctx)
+    pick = solo.draft_pick(ui, state.catalog, ctx, REVEALED_PER_ROUND)
+    if pick is not None and card != pick:  # solo: the box's pick is the only one
+        return _notice(ui, state, ctx, words.refusal(name, words.NOT_THE_BOX_PICK))
     return _point_at(ui, state, ctx, card, words.refusal(name, words.NOT_ON_OFFER))
 
 

@@ -198,6 +198,8 @@ def end_view(state: GameState, ctx: Context, notice: str = "", status: str = "")
     sheet = score_sheet(state)
     totals = (sheet.p1.total, sheet.p2.total)
     winner = "" if state.shared or state.winner is None else player_name(state, state.winner)
+    if winner and state.winner is ctx.box:
+        winner = words.BOX
     victory = state.victory.value if state.victory is not None else ""
     return EndView(winner, victory, totals, ctx.score_url, notice, status)
 
@@ -214,6 +216,8 @@ def _titles(ui: UiState, state: GameState, ctx: Context) -> tuple[str, str]:
             return f"Draft round {round_number}", (
                 f"Scan wonder {len(ui.revealed) + 1}/{REVEALED_PER_ROUND}"
             )
+        case Mode.DRAFT if solo.draft_pick(ui, state.catalog, ctx, REVEALED_PER_ROUND):
+            return "Draft", words.BOX_TAKES
         case Mode.DRAFT:
             picker = draft_picker(ui, state.catalog)
             return "Draft", f"{_default_name(picker)} picks"
@@ -241,7 +245,7 @@ def _default_name(player: Player) -> str:
 def _prompt_titles(ui: UiState, state: GameState, ctx: Context) -> tuple[str, str]:
     pending = state.pending
     assert pending is not None
-    who = player_name(state, pending.player)
+    who = words.BOX if ctx.box is pending.player else player_name(state, pending.player)
     match pending.kind:
         case PendingKind.PROGRESS:
             return "Progress token", f"{who} takes one"

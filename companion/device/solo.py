@@ -4,11 +4,13 @@ When the box is to act, the run loop asks the search for its move on a worker th
 (`wanted` says which answer is needed; `box_move` is the search). The idle screen then says
 what the box takes and what it does with it ("Box: build Lumber Yard"); the human moves the
 physical card and scans it, and that scan confirms the box's move (`check_scan`); another card
-is refused in one line. A decision of the rules for the box (progress token, destroy,
-Mausoleum, Great Library after its draw is scanned, who begins the next age) shows the box's
-answer as the only option, and select confirms it. The box's move needs the deal of the age
-(a record's `deal`, given through the loop); until it is known the screen says so. Pure: no
-I/O, no clock.
+is refused in one line. In the wonder draft the box's pick (`draft_pick`: the search player's
+draft ranking, instant, so no worker) is the only option once the round's wonders are scanned;
+select (or a scan of that wonder, then select) gives it to the box. A decision of the rules
+for the box (progress token, destroy, Mausoleum, Great Library after its draw is scanned, who
+begins the next age) shows the box's answer as the only option, and select confirms it. The
+box's move needs the deal of the age (a record's `deal`, given through the loop); until it is
+known the screen says so. Pure: no I/O, no clock.
 """
 
 from __future__ import annotations
@@ -18,15 +20,24 @@ from dataclasses import dataclass
 
 from companion.device import words
 from companion.device.ui import Context, Mode, UiState
-from companion.engine.cards import TokenId
+from companion.engine.cards import Catalog, TokenId, WonderId
 from companion.engine.events import Event
-from companion.engine.rules import library_draw
+from companion.engine.rules import draft_pickers, library_draw, unrevealed
 from companion.engine.state import GameState, PendingKind, Phase
 from companion.search.determinize import needs_deal
-from companion.search.player import Level, NoDecision, Ponder, suggest
+from companion.search.player import Level, NoDecision, Ponder, draft_ranking, suggest
 from companion.search.policy import acting_player
 
-__all__ = ["Wanted", "box_acts", "box_move", "check_scan", "hint", "table_known", "wanted"]
+__all__ = [
+    "Wanted",
+    "box_acts",
+    "box_move",
+    "check_scan",
+    "draft_pick",
+    "hint",
+    "table_known",
+    "wanted",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,9 +57,10 @@ def box_acts(state: GameState, ctx: Context) -> bool:
 
 
 def wanted(ui: UiState, state: GameState, ctx: Context) -> Wanted | None:
-    """The answer the box needs on the screen `ui`, if any (None: not the box's turn, or a
-    Great Library draw still being scanned)."""
-    if not box_acts(state, ctx):
+    """The answer the box needs on the screen `ui`, if any (None: not the box's turn, a
+    Great Library draw still being scanned, or a card uncovered and not yet turned up: the
+    box waits for it, as a player would)."""
+    if not box_acts(state, ctx) or unrevealed(state):
         return None
     pending = state.pending
     if pending is not None and pending.kind is PendingKind.GREAT_LIBRARY:
@@ -59,6 +71,19 @@ def wanted(ui: UiState, state: GameState, ctx: Context) -> Wanted | None:
     if pending is None and not table_known(state):
         return None
     return Wanted(ctx.events)
+
+
+def draft_pick(ui: UiState, catalog: Catalog, ctx: Context, per_round: int) -> str | None:
+    """The wonder the box takes in the draft screen `ui` (`per_round` wonders revealed a
+    round): the best of those still offered by the search player's draft ranking, when the
+    next pick is the box's and the round's wonders are all scanned; else None."""
+    pickers = draft_pickers(catalog.rules, ui.first)
+    if ctx.box is None or len(ui.picks) >= len(pickers) or pickers[len(ui.picks)] is not ctx.box:
+        return None
+    if ui.mode is not Mode.DRAFT or len(ui.revealed) < per_round:
+        return None
+    offered = [WonderId(w) for w in ui.revealed if w not in ui.picks]
+    return draft_ranking(catalog, offered)[0] if offered else None
 
 
 def table_known(state: GameState) -> bool:
@@ -85,7 +110,7 @@ def box_move(
             answer = suggest(state, level, seed, seconds=None, drawn=drawn)
     except NoDecision:
         return None
-    return answer.moves[0].event
+    return answer.moves[0].event if answer.moves else None
 
 
 def hint(state: GameState, ctx: Context) -> str:
@@ -103,5 +128,5 @@ def check_scan(state: GameState, ctx: Context, card: str) -> Event | str:
         return words.BOX_THINKING if table_known(state) else words.BOX_NEEDS_TABLE
     wanted_card = getattr(move, "card", None)
     if card != wanted_card:
-        return words.refusal(voice.name(card), words.box_takes(voice.name(str(wanted_card))))
+        return words.refusal(voice.name(card), words.NOT_THE_BOX_CARD)
     return move

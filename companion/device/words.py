@@ -50,6 +50,8 @@ SEE_BOTH = "left: coach  right: phone"  # both, when the phone pages are served
 THINKING = "Thinking\u2026"  # the coach while the search runs
 BOX = "Box"  # the side the box plays in a solo game, on the idle screen
 BOX_THINKING = "The box is thinking"
+BOX_TAKES = "Box takes:"  # the draft screen's subtitle on the box's pick
+BOX_PICK_NOTE = "select = for the box"  # the bottom line under the box's pick
 BOX_NEEDS_TABLE = "needs the deal"  # after "Box: ", when the age's structure is unknown
 NEW_GAME_QUESTION = (
     "Leave this result?",
@@ -76,6 +78,8 @@ ALREADY_SCANNED = "already scanned"
 ALREADY_DRAWN = "already drawn"
 ALREADY_PLAYED = "already played"
 NOT_ON_OFFER = "not on offer"
+NOT_THE_BOX_CARD = "not the box's card"  # solo: another card scanned on the box's turn
+NOT_THE_BOX_PICK = "not the box's pick"  # solo: another wonder scanned on the box's pick
 CANNOT_BE_DRAWN = "cannot be drawn"
 NOT_A_CHOICE = "not a choice here"
 NOT_YOUR_WONDER = "not your wonder"
@@ -315,11 +319,6 @@ def box_move(voice: Voice, event: Event) -> str:
     if isinstance(event, BuildWonder):
         return label
     return label[:1].lower() + label[1:]
-
-
-def box_takes(card: str) -> str:
-    """The refusal of another card on the box's turn."""
-    return f"box takes {card}"
 
 
 def told(voice: Voice, before: GameState, after: GameState, event: Event) -> tuple[str, ...]:

@@ -1,5 +1,6 @@
 """The coach at the table: the button map, then left; the search runs on a worker thread and
-its answer comes back through the run loop's queue; a stale answer is dropped."""
+its answer comes back through the run loop's queue; a stale answer is dropped. The README's
+picture of the coach is the frames of the first test (tests/device/tables.py)."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from companion.device.views import ChoiceView, HelpView, MessageView
 from companion.device.words import SEE_COACH, THINKING
 from companion.engine.cards import Catalog
 from companion.search.player import Level
-from tests.device.tables import play_with_deals
+from tests.device.tables import play_with_deals, save_picture
 
 RECORD = Path(__file__).resolve().parents[1] / "records" / "simulated_civilian_win.jsonl"
 QUICK = Level("quick", 30)  # a low budget: the answer in a fraction of a second
@@ -53,9 +54,11 @@ def test_the_button_map_then_left_shows_thinking_then_the_top_three(
     assert app.ui.mode is Mode.IDLE and app.context().events == 12  # setup, deal, 10 moves
     app.handle(Press("right", long=True))
     assert isinstance(app.view, HelpView) and app.view.phone == SEE_COACH
+    frames = [app.display.device.image.copy()]  # type: ignore[attr-defined]
     app.handle(Press("left"))
     assert app.ui.mode is Mode.COACH
     assert app.view == MessageView("Coach", (THINKING,))  # the loop is free meanwhile
+    frames.append(app.display.device.image.copy())  # type: ignore[attr-defined]
     answer = inbox.get(timeout=WAIT)
     assert isinstance(answer, Coached) and answer.events == 12
     app.handle(answer)
@@ -64,6 +67,7 @@ def test_the_button_map_then_left_shows_thinking_then_the_top_three(
     assert expected.subtitle == "Player 2 to play"  # the device names them by seat
     shown = app.display.device.image  # type: ignore[attr-defined]
     assert ImageChops.difference(shown.convert("1"), render(expected)).getbbox() is None
+    save_picture([*frames, shown.copy()], 3, "oled-coach.png")  # the README's coach
     app.handle(Press("right"))  # the cursor goes to the second move and its reason
     assert isinstance(app.view, ChoiceView) and app.view.cursor == 1
     app.handle(Press("select"))  # anything else goes back

@@ -18,9 +18,10 @@ from companion.engine.events import Discard, Event, event_from_record
 from companion.engine.state import Player
 from companion.search.player import Level, root_events
 from companion.search.policy import acting_player
-from tests.device.tables import play_with_deals
+from tests.device.tables import play_with_deals, solo_after
 
 RECORDS = Path(__file__).resolve().parents[1] / "records"
+RECORD = read_record(RECORDS / "simulated_civilian_win.jsonl")  # p2 begins: the box, here
 PONDERING = Level("quick", 30, ponder=True)
 WAIT = 60.0  # seconds at most for a worker (blocking waits, not sleeps)
 
@@ -59,9 +60,9 @@ def test_the_box_ponders_on_the_humans_turn_and_answers_from_it(
 ) -> None:
     journal = open_journal(tmp_path / "journal.sqlite")
     inbox: queue.Queue[Any] = queue.Queue()
-    app = App(catalog, journal, _Frames(), post=inbox.put, solo=(Player.P2, PONDERING))
-    app.start(welcome=False)
-    play_with_deals(app, read_record(RECORDS / "simulated_civilian_win.jsonl")[:2])
+    app = solo_after(catalog, journal, RECORD[:2],
+                     lambda: App(catalog, journal, _Frames(), post=inbox.put,
+                                 solo=(Player.P2, PONDERING)))  # fmt: skip
     assert acting_player(app.state) is Player.P2 and app.pondering is None  # the box's turn
     box_plays(app, inbox)
     assert acting_player(app.state) is Player.P1  # the human's turn: the box ponders
@@ -85,9 +86,9 @@ def test_the_box_ponders_on_the_humans_turn_and_answers_from_it(
 def test_a_new_game_stops_the_pondering(catalog: Catalog, tmp_path: Path) -> None:
     journal = open_journal(tmp_path / "journal.sqlite")
     inbox: queue.Queue[Any] = queue.Queue()
-    app = App(catalog, journal, _Frames(), post=inbox.put, solo=(Player.P2, PONDERING))
-    app.start(welcome=False)
-    play_with_deals(app, read_record(RECORDS / "simulated_civilian_win.jsonl")[:2])
+    app = solo_after(catalog, journal, RECORD[:2],
+                     lambda: App(catalog, journal, _Frames(), post=inbox.put,
+                                 solo=(Player.P2, PONDERING)))  # fmt: skip
     box_plays(app, inbox)
     pondering = app.pondering
     assert pondering is not None and soon(lambda: pondering.ponder.iterations >= 16)
@@ -99,8 +100,8 @@ def test_a_new_game_stops_the_pondering(catalog: Catalog, tmp_path: Path) -> Non
 def test_a_level_without_pondering_never_ponders(catalog: Catalog, tmp_path: Path) -> None:
     journal = open_journal(tmp_path / "journal.sqlite")
     inbox: queue.Queue[Any] = queue.Queue()
-    app = App(catalog, journal, _Frames(), post=inbox.put, solo=(Player.P2, Level("quick", 30)))
-    app.start(welcome=False)
-    play_with_deals(app, read_record(RECORDS / "simulated_civilian_win.jsonl")[:2])
+    app = solo_after(catalog, journal, RECORD[:2],
+                     lambda: App(catalog, journal, _Frames(), post=inbox.put,
+                                 solo=(Player.P2, Level("quick", 30))))  # fmt: skip
     box_plays(app, inbox)
     assert acting_player(app.state) is Player.P1 and app.pondering is None

@@ -50,6 +50,7 @@ from companion.device.words import (
     to_take,
 )
 from companion.engine.rules import new_game
+from companion.engine.state import Player
 
 REFERENCE = Path(__file__).parent / "reference"
 PRICES = (("wood", 2), ("clay", 3), ("stone", 2), ("glass", 4), ("papyrus", 1))
@@ -75,6 +76,17 @@ SCREENS: dict[str, View] = {
         UiState(mode=Mode.PLAYERS, names=("Ann", ""), naming=1, cursor=1),
         SETUP,
         Context(known=KNOWN),
+    ),
+    # solo: the box's pick in the draft is the only option (the wonders offered after
+    # Player 1 took The Pyramids)
+    "draft_box_pick": present.view(
+        UiState(
+            mode=Mode.DRAFT,
+            picks=("the_pyramids",),
+            revealed=("the_sphinx", "the_pyramids", "the_appian_way", "the_great_library"),
+        ),
+        SETUP,
+        Context(box=Player.P2),
     ),
     "idle_start": IdleView(
         1,

@@ -20,7 +20,7 @@ from companion.engine.state import Player
 from companion.records.replay import replay_record
 from companion.search.player import Level, root_events
 from companion.search.policy import acting_player
-from tests.device.tables import play_with_deals
+from tests.device.tables import play_with_deals, solo_after
 
 RECORDS = Path(__file__).resolve().parents[1] / "records"
 QUICK = Level("quick", 30)
@@ -28,13 +28,16 @@ WAIT = 60.0  # seconds at most for the worker (a blocking get, not a sleep)
 
 
 def solo_table(catalog: Catalog, tmp_path: Path) -> tuple[App, queue.Queue[Any]]:
-    """Setup and the deal of age 1 of a record where p2 begins; the box plays p2."""
+    """Setup and the deal of age 1 of a record where p2 begins, by two players (the record's
+    draft); then the box is configured to play p2 and the device restarts."""
     journal = open_journal(tmp_path / "journal.sqlite")
     inbox: queue.Queue[Any] = queue.Queue()
-    app = App(catalog, journal, _Frames(), post=inbox.put, solo=(Player.P2, QUICK))
-    app.start(welcome=False)
-    play_with_deals(app, read_record(RECORDS / "simulated_civilian_win.jsonl")[:2])
-    return app, inbox
+    record = read_record(RECORDS / "simulated_civilian_win.jsonl")[:2]
+
+    def solo() -> App:
+        return App(catalog, journal, _Frames(), post=inbox.put, solo=(Player.P2, QUICK))
+
+    return solo_after(catalog, journal, record, solo), inbox
 
 
 class _Frames:
@@ -70,7 +73,7 @@ def test_the_box_says_its_move_and_the_scan_of_that_card_confirms_it(
             )  # fmt: skip
             app.handle(Scan(other))  # the human took the wrong card: one line, nothing changes
             name = catalog.short_name
-            assert app.ui.notice == f"{name(other)}: box takes {name(card)}"
+            assert app.ui.notice == f"{name(other)}: not the box's card"
             assert app.context().events == before
             app.handle(Scan(card))  # the box's card: its move is confirmed
             assert effective(app)[-1] == expected
@@ -106,3 +109,28 @@ def test_the_box_names_a_wonder_and_its_card() -> None:
     voice = Voice(("Ann", "Box"), lambda any_id: any_id.replace("_", " ").title())
     event = BuildWonder(Player.P2, WonderId("the_pyramids"), CardId("stable"))
     assert box_move(voice, event) == "The Pyramids with Stable"
+
+
+def test_the_box_picks_in_the_draft_only_on_its_own_turns(catalog: Catalog) -> None:
+    from companion.engine.rules import new_game
+    from companion.search.player import draft_ranking
+
+    state = new_game(catalog)
+    offered = ("the_sphinx", "the_pyramids", "the_appian_way", "the_great_library")
+    ui = UiState(mode=Mode.DRAFT, first=Player.P1, revealed=offered)
+    best = draft_ranking(catalog, [WonderId(w) for w in offered])[0]
+    # player 1 begins: the first pick of round 1 is player 1's (A B B A)
+    box_first = Context(box=Player.P1)
+    assert [c.value for c in options(ui, state, box_first)] == [best]
+    human_first = Context(box=Player.P2)
+    assert [c.value for c in options(ui, state, human_first)] == list(offered)
+    assert step(ui, state, Press("select"), box_first).ui.picks == (best,)
+    # after the human's pick, the next two are the box's (p2): from the three still offered
+    after = UiState(mode=Mode.DRAFT, first=Player.P1, revealed=offered, picks=(best,))
+    rest = [w for w in offered if w != best]
+    second = draft_ranking(catalog, [WonderId(w) for w in rest])[0]
+    assert [c.value for c in options(after, state, human_first)] == [second]
+    other = next(w for w in rest if w != second)
+    refused = step(after, state, Scan(other), human_first)
+    assert refused.ui.notice == f"{catalog.short_name(other)}: not the box's pick"
+    assert refused.ui.picks == (best,)

@@ -25,7 +25,7 @@ from flask import Flask
 from PIL import Image
 
 from companion.engine.cards import Catalog
-from companion.records.game import Game
+from companion.records.game import Game, import_record
 from companion.records.journal import Journal
 from web import WebServer
 
@@ -211,9 +211,15 @@ def test_history_times_are_shown_in_the_phones_time_zone(
     context.close()
 
 
-def test_review_shows_the_chart_and_the_costliest_moves(browser: Any, server: WebServer) -> None:
+def test_review_shows_the_chart_and_the_costliest_moves(
+    browser: Any, server: WebServer, journal: Journal, catalog: Catalog
+) -> None:
+    # a game of the search player (normal, Ann) against the one-move greedy player (Ben), as
+    # `companion.arena.play_game` played it from seed 3: a review as after a game at the table
+    played = (Path(__file__).parent / "games" / "normal_vs_greedy.jsonl").read_text()
+    game = import_record(catalog, journal, played.splitlines())
     page = phone(browser)
-    page.goto(f"{server.url}/games/{MILITARY}/review")
+    page.goto(f"{server.url}/games/{game}/review")
     # The search goes through every move in a worker: the page says so and reloads itself
     # until the review is there.
     chart = page.locator(".review-chart img")
@@ -223,6 +229,31 @@ def test_review_shows_the_chart_and_the_costliest_moves(browser: Any, server: We
     assert page.locator("#costliest-p1 li").count() >= 1
     assert "From here on" in page.inner_text("#turning-point")
     shot(page, "review-light.png")
+    page.context.close()
+
+
+def test_the_coach_opens_under_the_live_board(
+    browser: Any, server: WebServer, journal: Journal, records: dict[str, Any]
+) -> None:
+    game = journal.new_game()  # a game in age 1: six cards to take, the coach's best three
+    for record in records["civilian"][:12]:
+        journal.append(game, record)
+    page = phone(browser)
+    page.goto(f"{server.url}/games/{game}")
+    coach = page.locator("#coach")
+    coach.locator("summary").click()  # a tap asks the search
+    moves = coach.locator(".coach-moves li")
+    playwright_api.expect(moves.first).to_be_visible(timeout=60_000)
+    assert moves.count() == 3
+    answer = coach.locator(".coach-answer").inner_text()
+    assert answer.endswith(" to play")
+    for text in moves.all_inner_texts():  # "Build Lumber Yard — 71% (reason)"
+        label, _, rest = text.partition(" \u2014 ")
+        assert label and re.match(r"\d{1,3}%", rest), text
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    page.evaluate("document.getElementById('coach').scrollIntoView({block: 'end'})")
+    page.evaluate("window.scrollBy(0, 48)")  # a margin under the last move
+    shot(page, "live-coach.png", full_page=False)  # the board's bottom and the coach
     page.context.close()
 
 
