@@ -201,8 +201,8 @@ def section(results: list[dict[str, object]]) -> str:
         HEADING,
         "",
         "Measured by `benchmarks/search_player.py` (commands in its docstring) on a development "
-        f"machine: {machine()}, shared with six other sessions' tests while measuring, **not "
-        "a Raspberry Pi**. The camera loop and the web server were not running during these "
+        f"machine: {machine()}, shared with other sessions' tests while measuring (the load "
+        "of each run is in its notes), **not a Raspberry Pi**. The camera loop and the web server were not running during these "
         "runs (the other sessions' work was the load), except for the time to a hint at the "
         "table, below.",
         "",
