@@ -202,9 +202,9 @@ def section(results: list[dict[str, object]]) -> str:
         "",
         "Measured by `benchmarks/search_player.py` (commands in its docstring) on a development "
         f"machine: {machine()}, shared with other sessions' tests while measuring (the load "
-        "of each run is in its notes), **not a Raspberry Pi**. The camera loop and the web server were not running during these "
-        "runs (the other sessions' work was the load), except for the time to a hint at the "
-        "table, below.",
+        "of each run is in its notes), **not a Raspberry Pi**. The camera loop and the web "
+        "server were not running during these runs (the other sessions' work was the load), "
+        "except for the time to a hint at the table, below.",
         "",
         "Arena (`companion/arena.py`, the same as `duel-companion arena`): games in pairs on "
         "the same setup and deals with the seats swapped; A's score counts a shared victory "
