@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from companion.engine.cards import CardId, Catalog, TokenId, WonderId
 from companion.engine.decisions import decision_events
 from companion.engine.events import Event, KeepLibraryToken, Reveal
-from companion.engine.rules import apply
+from companion.engine.rules import apply, unrevealed
 from companion.engine.state import GameState, PendingKind, Player
 
 from .determinize import determinize, needs_deal
@@ -92,8 +92,9 @@ def root_events(state: GameState, drawn: Sequence[TokenId] | None = None) -> lis
     """Every legal answer now, for a state whose age is dealt (or a pending decision).
 
     Raises:
-        NoDecision: the game is over, the age has no deal, or a Great Library draw is
-            pending and `drawn` is not given.
+        NoDecision: the game is over, the age has no deal, a Great Library draw is
+            pending and `drawn` is not given, or every card that could be taken is an
+            uncovered card not turned up yet.
         IllegalEvent: `drawn` is not a legal draw.
     """
     if state.finished:
@@ -109,7 +110,10 @@ def root_events(state: GameState, drawn: Sequence[TokenId] | None = None) -> lis
         return decision_events(state, pending)
     if state.structure is None or needs_deal(state):
         raise NoDecision(f"The deal of age {state.age} is needed (the table is not known)")
-    return moves(state)
+    found = moves(state)
+    if not found and unrevealed(state):  # every card that could be taken is still face down
+        raise NoDecision("Turn up the uncovered cards first")
+    return found
 
 
 def suggest(

@@ -13,17 +13,20 @@ from companion.engine.cards import CardId, Catalog, TokenId
 from companion.engine.events import (
     Build,
     Deal,
+    Discard,
     KeepLibraryToken,
     Setup,
     event_from_record,
     event_to_record,
 )
 from companion.engine.rules import (
+    accessible_cards,
     apply,
     available_library_tokens,
     city_of,
     legal_events,
     new_game,
+    unrevealed,
 )
 from companion.engine.state import GameState, PendingKind, Player, evolve
 from companion.records.replay import replay_record
@@ -216,6 +219,20 @@ def test_nothing_to_answer_is_a_one_line_refusal(catalog: Catalog) -> None:
         suggest(replay_record(lines, catalog)[-1], QUICK)
     with pytest.raises(NoDecision, match="The deal of age 1 is needed"):
         suggest(replay_record(lines[:1], catalog)[-1], QUICK)
+
+
+def test_only_face_down_cards_to_take_is_a_one_line_refusal(catalog: Catalog) -> None:
+    # Age 2 of the partial-deals record: its two bottom cards (positions 18, 19) taken, the
+    # row of three above them is uncovered but still face down (not turned up yet).
+    lines = (RECORDS / "partial_deals_civilian_win.jsonl").read_text().splitlines()
+    state = next(s for s in replay_record(lines, catalog) if s.age == 2 and s.structure)
+    assert state.structure is not None
+    for position in (18, 19):
+        state = apply(state, Discard(state.current, CardId(str(state.structure.cards[position]))))
+        assert state.structure is not None
+    assert unrevealed(state) == (15, 16, 17) and accessible_cards(state) == ()
+    with pytest.raises(NoDecision, match=r"^Turn up the uncovered cards first$"):
+        suggest(state, QUICK)
 
 
 def test_levels_differ_in_budget_only(catalog: Catalog) -> None:
