@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 import pytest
@@ -9,6 +10,7 @@ from conftest import MILITARY, PLAYING
 from flask import Flask
 from flask.testing import FlaskClient
 
+import web.review
 from web.access import loaded_or_404
 from web.review import reviews
 
@@ -68,14 +70,23 @@ def test_an_unknown_game_has_no_review(client: FlaskClient) -> None:
 
 
 def test_the_page_says_the_review_is_being_prepared_until_the_worker_is_done(
-    app: Flask, client: FlaskClient
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     app.config["REVIEW_WAIT_SECONDS"] = 0  # never wait inside a request
+    gate = threading.Event()  # the worker's search waits for it: no race with the requests
+    searched = web.review.review
+
+    def held(*args: Any, **kwargs: Any) -> Any:
+        assert gate.wait(60)
+        return searched(*args, **kwargs)
+
+    monkeypatch.setattr(web.review, "review", held)
     answer = client.get(f"/games/{MILITARY}/review.json")
     assert answer.status_code == 202
     assert answer.get_json() == {"game": MILITARY, "status": "preparing"}
     page = client.get(f"/games/{MILITARY}/review").get_data(as_text=True)
     assert 'id="review-preparing"' in page and 'http-equiv="refresh"' in page
+    gate.set()
     with app.test_request_context():
         assert reviews().get(loaded_or_404(MILITARY), wait=None) is not None  # the worker ends
     ready = client.get(f"/games/{MILITARY}/review.json")
