@@ -201,9 +201,13 @@ def random_game(
     *,
     after_event: Callable[[GameState, Event, GameState], None] | None = None,
     max_events: int = 400,
+    history: bool = True,
 ) -> None:
     """Play a random game from `states[-1]` (a new game) until it ends or has more than
-    `max_events` events, appending each event and the state after it.
+    `max_events` events, appending each event and the state after it (without `history`,
+    the state after it replaces `states[-1]`: only the last state is kept, so each state is
+    freed as soon as the next one is made, and the cyclic garbage collector, which runs as
+    live objects pile up, has next to nothing to look at).
 
     A setup or deal is appended before it is applied, so that a refused one is in the
     record; `after_event(before, event, after)` runs after each (the simulator's checks).
@@ -220,7 +224,10 @@ def random_game(
         else:
             event, after = random_turn(state, draws)
             events.append(event)
-        states.append(after)
+        if history:
+            states.append(after)
+        else:
+            states[-1] = after
         if after_event is not None:
             after_event(state, event, after)
         state = after
