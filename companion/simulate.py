@@ -27,7 +27,7 @@ from companion.engine.rules import (
     apply,
     new_game,
 )
-from companion.engine.state import GameState, evolve
+from companion.engine.state import GameState, evolve, structure_from_cards
 from companion.playout import random_game
 
 VICTORY_KINDS = ("military", "science", "civilian", "shared")
@@ -117,8 +117,9 @@ def check_invariants(state: GameState, dealt: list[CardId]) -> None:
     structure = state.structure
     if structure is not None:
         placed += [c for c in structure.cards if c is not None]
-        # the accessible positions the rules keep up to date, against the layout itself
-        fresh = evolve(state, structure=evolve(structure, accessible=None))
+        # the positions the rules keep open, against those the cards left and the layout give
+        again = structure_from_cards(structure.age, structure.cards, structure.covering)
+        fresh = evolve(state, structure=again)
         if accessible_cards(state) != accessible_cards(fresh):
             raise InvariantError("the accessible cards differ from the layout's")
     if len(placed) != len(dealt) or set(placed) != set(dealt):  # dealt cards are distinct
