@@ -140,9 +140,12 @@ def random_setup(catalog: Catalog, rng: random.Random | Draws) -> Setup:
     per_round = len(catalog.rules.draft_order) // 2
     revealed = (wonders[:per_round], wonders[per_round : 2 * per_round])
     picks: list[tuple[Player, str]] = []
+    picked: set[str] = set()
     for number, picker in enumerate(draft_pickers(catalog.rules, first)):
-        left = [w for w in revealed[number // per_round] if w not in {p for _, p in picks}]
-        picks.append((picker, draws.choice(left)))
+        left = [w for w in revealed[number // per_round] if w not in picked]
+        pick = draws.choice(left)
+        picks.append((picker, pick))
+        picked.add(pick)
     allocated = check_draft(catalog, first, revealed, picks)
     return Setup(
         first_player=first,
