@@ -6,10 +6,10 @@ Run: .venv/bin/python benchmarks/engine_games.py [--games N] [--runs R] [--basel
 [--write]
 
 The code of `--baseline` (a git commit, by default `BEFORE`, the engine before the speed work
-of issue 15's item 5; "" for none) is exported from git into a temporary folder and its
-engine compiled there (a minute or more). Each round then runs, once per engine and in turn
-(the pure one through DUEL_COMPANION_PURE_ENGINE=1, the baseline's compiled engine from its
-folder), each in a new process:
+of issue 15's item 5; "" for none) is exported from git and built into a wheel as `pip install`
+builds it (its engine compiled; a minute or more), unpacked in a temporary folder. Each round
+then runs, once per engine and in turn (the pure one through DUEL_COMPANION_PURE_ENGINE=1,
+the baseline's compiled engine from its folder), each in a new process:
 `duel-companion simulate --games N --seed 0 --no-checks --json` (bare games),
 `duel-companion simulate --games N/4 --seed 0 --json` (every invariant checked), and 200
 replays of a full record. Figures are the medians of the rounds, with their range; a run's rate
@@ -28,6 +28,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -97,21 +98,36 @@ def simulate(engine: Engine, games: int, checked: bool) -> dict[str, object]:
 
 
 def build_baseline(ref: str, folder: Path) -> Engine:
-    """The code of commit `ref` exported into `folder`, its engine compiled there."""
+    """The code of commit `ref` exported from git, built into a wheel as `pip install` builds
+    it (in an isolated build environment with the build requirements of its pyproject.toml,
+    its engine compiled by mypyc), and the wheel unpacked into `folder/installed`."""
+    source, wheels, installed = folder / "source", folder / "wheels", folder / "installed"
+    source.mkdir()
     archive = subprocess.run(
         ["git", "-C", str(REPO), "archive", ref], capture_output=True, check=True
     ).stdout
-    subprocess.run(["tar", "-x", "-C", str(folder)], input=archive, check=True)
-    (folder / "companion" / "data").symlink_to(folder / "data")  # as pyproject.toml maps it
+    subprocess.run(["tar", "-x", "-C", str(source)], input=archive, check=True)
     subprocess.run(
-        [sys.executable, "setup.py", "build_ext", "--inplace"],
-        cwd=folder,
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--quiet",
+            "--no-deps",
+            "-w",
+            str(wheels),
+            str(source),
+        ],
         capture_output=True,
         check=True,
     )
-    if not (folder / "companion" / "compiled.txt").exists():
+    (wheel,) = wheels.glob("*.whl")
+    with zipfile.ZipFile(wheel) as unpacked:
+        unpacked.extractall(installed)
+    if not (installed / "companion" / "compiled.txt").exists():
         raise SystemExit(f"the engine of {ref} did not compile")
-    return Engine(f"before ({ref}, compiled)", folder=folder)
+    return Engine(f"before ({ref}, compiled)", folder=installed)
 
 
 def summary(values: list[float], digits: int = 0) -> str:

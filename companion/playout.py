@@ -53,7 +53,7 @@ class Draws:
         """A random int in [0, n), n > 0: `Random._randbelow` (rejection sampling on
         `getrandbits`)."""
         bits = self.bits
-        k = n.bit_length()
+        k = BIT_LENGTHS[n] if n < len(BIT_LENGTHS) else n.bit_length()
         r = bits(k)
         while r >= n:
             r = bits(k)
@@ -93,6 +93,10 @@ class Draws:
             pool[j] = pool[n - i - 1]  # the item not chosen takes the place
         return result
 
+
+BIT_LENGTHS: Final = tuple(n.bit_length() for n in range(64))
+"""`n.bit_length()` for the small `n` a game draws below (a method call on an int costs an
+attribute lookup by name, compiled or not)."""
 
 SAMPLE_MOST: Final = 5
 SAMPLE_POOL: Final = 21

@@ -118,7 +118,7 @@ def apply(state: GameState, event: Event) -> GameState:
 
 def _answer(state: GameState, pending: Pending, event: Event) -> GameState:
     """Apply the event that answers the pending decision; refuse anything else."""
-    if event.type != pending.kind.value:
+    if event.type != pending.kind:  # a StrEnum: its value is the answering event's type
         raise IllegalEvent(f"{pending.player} must first {_ASKS[pending.kind]}")
     player = getattr(event, "player", None)
     if player is not pending.player:

@@ -196,8 +196,8 @@ def accessible_cards(state: GameState) -> tuple[CardId, ...]:
     index = 0
     while open_:
         if open_ & 1:
-            card = dealt[index]
-            if card is not None and card not in UNKNOWN:
+            card = dealt[index]  # two comparisons cost less than a look in UNKNOWN
+            if card is not None and card != FACE_DOWN and card != GUILD_BACK:
                 found.append(card)
         open_ >>= 1
         index += 1
