@@ -72,6 +72,7 @@ class Engine:
     name: str
     pure: bool = False
     folder: Path | None = None
+    python: str = sys.executable
 
 
 def run(engine: Engine, code: str, *args: str) -> str:
@@ -79,9 +80,9 @@ def run(engine: Engine, code: str, *args: str) -> str:
     env = {k: v for k, v in os.environ.items() if k != PURE_ENV}
     if engine.pure:
         env[PURE_ENV] = "1"
-    command = [sys.executable, "-c", code, *args]
+    command = [engine.python, "-c", code, *args]
     if engine.folder is not None:
-        command = [sys.executable, "-c", FROM_FOLDER + code, str(engine.folder), *args]
+        command = [engine.python, "-c", FROM_FOLDER + code, str(engine.folder), *args]
     done = subprocess.run(command, cwd=REPO, env=env, capture_output=True, text=True, check=True)
     return done.stdout
 
@@ -99,26 +100,24 @@ def simulate(engine: Engine, games: int, checked: bool) -> dict[str, object]:
 
 def build_baseline(ref: str, folder: Path) -> Engine:
     """The code of commit `ref` exported from git, built into a wheel as `pip install` builds
-    it (in an isolated build environment with the build requirements of its pyproject.toml,
-    its engine compiled by mypyc), and the wheel unpacked into `folder/installed`."""
-    source, wheels, installed = folder / "source", folder / "wheels", folder / "installed"
+    it (its engine compiled by mypyc), and the wheel unpacked into a folder in `folder`."""
+    return Engine(f"before ({ref}, compiled)", folder=build_wheel(ref, folder, sys.executable))
+
+
+def build_wheel(ref: str, folder: Path, python: str) -> Path:
+    """Export commit `ref` from git into `folder`, build it into a wheel with `python -m pip
+    wheel` (in an isolated build environment with the build requirements of its
+    pyproject.toml: the engine compiled for that Python) and unpack the wheel; return the
+    folder that holds the unpacked `companion`."""
+    work = Path(tempfile.mkdtemp(prefix="build-", dir=folder))
+    source, wheels, installed = work / "source", work / "wheels", work / "installed"
     source.mkdir()
     archive = subprocess.run(
         ["git", "-C", str(REPO), "archive", ref], capture_output=True, check=True
     ).stdout
     subprocess.run(["tar", "-x", "-C", str(source)], input=archive, check=True)
     subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "wheel",
-            "--quiet",
-            "--no-deps",
-            "-w",
-            str(wheels),
-            str(source),
-        ],
+        [python, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", str(wheels), str(source)],
         capture_output=True,
         check=True,
     )
@@ -126,8 +125,8 @@ def build_baseline(ref: str, folder: Path) -> Engine:
     with zipfile.ZipFile(wheel) as unpacked:
         unpacked.extractall(installed)
     if not (installed / "companion" / "compiled.txt").exists():
-        raise SystemExit(f"the engine of {ref} did not compile")
-    return Engine(f"before ({ref}, compiled)", folder=installed)
+        raise SystemExit(f"the engine of {ref} did not compile for {python}")
+    return installed
 
 
 def summary(values: list[float], digits: int = 0) -> str:
