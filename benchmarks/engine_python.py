@@ -34,10 +34,11 @@ structure masks)."""
 
 
 def describe(python: str) -> str:
-    """'CPython 3.11.2 (`/usr/bin/python3`, libpython static)' and the like."""
+    """'CPython 3.11.2 (`/usr/bin/python3`, libpython linked in)' and the like (Linux)."""
     probe = (
-        "import platform, sysconfig; print(platform.python_version()); "
-        "print('shared' if sysconfig.get_config_var('Py_ENABLE_SHARED') else 'static')"
+        "import platform; print(platform.python_version()); "
+        "maps = open('/proc/self/maps').read(); "
+        "print('shared' if 'libpython' in maps else 'linked in')"
     )
     version, linked = subprocess.run(
         [python, "-c", probe], capture_output=True, text=True, check=True
