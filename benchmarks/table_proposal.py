@@ -37,7 +37,7 @@ sys.path.insert(0, str(ROOT))
 from companion.catalog import default_catalog  # noqa: E402
 from companion.device.app import App, Call, TableFrame, open_journal  # noqa: E402
 from companion.device.controller import Mode, Press  # noqa: E402
-from companion.device.overhead import known_cards  # noqa: E402
+from companion.device.overhead import known_cards, taken_cards  # noqa: E402
 from companion.device.playback import FrameRecorder, TopCamera, read_record  # noqa: E402
 from companion.engine.events import Deal  # noqa: E402
 from companion.vision.table_synth import RESOLUTIONS  # noqa: E402
@@ -57,7 +57,7 @@ def still(app: App, camera: TopCamera, frame: Any, fps: float) -> float:
             captured = max(time.perf_counter(), captured + 1.0 / fps)
             while time.perf_counter() < captured:
                 time.sleep(0.001)
-        slots, _ = camera.read(frame, known_cards(app.state))
+        slots, _ = camera.read(frame, known_cards(app.state), taken_cards(app.state))
         app.handle(TableFrame(slots, camera.age, captured))
         first = first or captured
     return first

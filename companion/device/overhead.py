@@ -34,23 +34,36 @@ from companion.engine.events import Reveal
 from companion.engine.pricing import cheapest_payment
 from companion.engine.rules import accessible_cards, is_accessible, unrevealed
 from companion.engine.state import GameState, Phase
-from companion.engine.structure import UNKNOWN
+from companion.engine.structure import UNKNOWN, was_taken
 
 AGREE = 3  # frames in a row that must say the same before the table counts
 
 __all__ = [
-    "AGREE", "Offer", "Seen", "Watch", "deal_entries", "known_cards", "offers", "what_left",
+    "AGREE", "Offer", "Seen", "Watch", "deal_entries", "known_cards", "offers", "taken_cards",
+    "what_left",
 ]  # fmt: skip
 
 
 def known_cards(state: GameState) -> tuple[str | None, ...] | None:
-    """The cards the box knows at each position of the age's structure (layout order; None
-    for a face-down card not turned yet and for a card taken), which the overhead reader
-    uses to settle where the cards it reads lie; None without a dealt structure."""
+    """What the box knows at each position of the age's structure (layout order): the card
+    lying there, None for a face-down card not turned yet, "empty" where the card was taken
+    (recorded: that position is empty for certain). The overhead reader uses it to settle
+    where the cards it reads lie and to look only at the positions a card may have left;
+    None without a dealt structure."""
     structure = state.structure
     if structure is None:
         return None
-    return tuple(None if card in UNKNOWN else card for card in structure.cards)
+    return tuple(
+        "empty" if card is None else None if card in UNKNOWN else card for card in structure.cards
+    )
+
+
+def taken_cards(state: GameState) -> frozenset[str]:
+    """The cards of the age being played that the game recorded as taken (in a city, under
+    a wonder or discarded): the overhead reader never puts them in the structure."""
+    catalog = state.catalog
+    cards = catalog.age_deck(state.age) + (catalog.guilds if state.age == 3 else ())
+    return frozenset(card.id for card in cards if was_taken(state, card.id))
 
 
 @dataclass(frozen=True, slots=True)

@@ -221,8 +221,11 @@ def test_the_reader_is_given_the_cards_the_box_knows_where_they_lie(catalog: Cat
         "scriptorium", None, None, None, None, None, "guard_tower", "press", "stone_reserve",
         "logging_camp", "garrison", "clay_reserve",
     )  # fmt: skip
-    # Garrison (position 18) and Clay Reserve (19) taken, Theater turned up at 13.
+    assert overhead.taken_cards(_played(catalog, 2)) == frozenset()
+    # Garrison (position 18) and Clay Reserve (19) taken, Theater turned up at 13: the
+    # positions taken are empty for certain, and the cards taken are never in the structure
     state = apply(_played(catalog, 4), Reveal(13, CardId("theater")))
     known = overhead.known_cards(state)
-    assert known is not None and known[18] is None and known[19] is None
+    assert known is not None and known[18] == "empty" and known[19] == "empty"
     assert known[13] == "theater" and known[:13] == dealt[:13]
+    assert overhead.taken_cards(state) == {"garrison", "clay_reserve"}
