@@ -6,14 +6,17 @@ Frames come from companion.vision.table_synth with seeds disjoint from the tests
 every age, every moment of an age, camera turned and tilted, hands, cities, wonders, tokens
 and a phone beside the structure; "fine" and "hard" (dim, blurred, glare) light. Per slot the
 truth is a card id, "back" or "empty". Each frame is read twice: from the frame alone, and
-with the cards a camera watching the age saw at each position earlier (`known`, as the
-device passes them). Shares count the positions no hand lies over: face-up positions read
-(card id right), face-down and empty positions told right; positions under a hand must be
-null (how many were told is shown); wrong = any position given a value that is not the
-truth, under a hand or not (must be 0). The same seeds at both resolutions. Time per frame:
+as the device reads it at the first frame that shows the last card taken gone (`known`:
+the cards it knows at each position, "empty" where a card was taken and recorded; `taken`:
+the cards recorded as taken; the last card taken is not recorded yet). Shares count the
+positions no hand lies over: face-up positions read (card id right), face-down and empty
+positions told right, apart the position of the card just taken (the one the device must
+see empty); positions under a hand must be null unless known (how many were told is
+shown); wrong = any position given a value that is not the truth, under a hand or not
+(must be 0). The same seeds at both resolutions. Time per frame:
 decoding and reading, this machine, one core; `--old REV` also times the reader of git
 revision REV on the same frames (frame alone). A breakdown by age and moment (2304x1296,
-fine light, known cards), and the read rate of face-up stickers against the sticker size
+fine light, as the device knows), and the read rate of face-up stickers against the sticker size
 (decoder alone). `--write` puts the report in BENCHMARKS.md.
 """
 
@@ -68,13 +71,17 @@ class Tally:
     down_right: int = 0
     empty: int = 0
     empty_right: int = 0
+    new: int = 0  # the position of the card just taken (the device has not recorded it)
+    new_right: int = 0
     hidden: int = 0
     hidden_told: int = 0
     wrong: int = 0
     times: list[float] = field(default_factory=list)
 
     def add(self, scene: TableScene, slots: tuple[str | None, ...]) -> None:
-        for seen, truth, under in zip(slots, scene.truth, scene.hidden, strict=True):
+        for i, (seen, truth, under) in enumerate(
+            zip(slots, scene.truth, scene.hidden, strict=True)
+        ):
             self.wrong += seen is not None and seen != truth
             if under:
                 self.hidden += 1
@@ -82,6 +89,9 @@ class Tally:
             elif truth == "back":
                 self.down += 1
                 self.down_right += seen == "back"
+            elif i == scene.newly_empty:
+                self.new += 1
+                self.new_right += seen == "empty"
             elif truth == "empty":
                 self.empty += 1
                 self.empty_right += seen == "empty"
@@ -95,7 +105,8 @@ class Tally:
 
         return (
             f"{share(self.up_read, self.up)} | {share(self.down_right, self.down)} "
-            f"| {share(self.empty_right, self.empty)} | {self.hidden_told}/{self.hidden} "
+            f"| {share(self.empty_right, self.empty)} | {share(self.new_right, self.new)} "
+            f"| {self.hidden_told}/{self.hidden} "
             f"| {self.wrong}"
         )
 
@@ -128,17 +139,23 @@ def reading(frames: int, old: Reader | None, out: list[str]) -> None:
     decoder = make_decoder("zxing")
     out.append(
         "| resolution | light | reading | frames | face-up read | face-down right | empty right "
-        "| under a hand: told | wrong | time / frame median (p95) | Pi 4 estimate |"
+        "| just taken: empty | under a hand: told | wrong | time / frame median (p95) "
+        "| Pi 4 estimate |"
     )
-    out.append("|---|---|---|---|---|---|---|---|---|---|---|")
+    out.append("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for resolution in RESOLUTIONS:
         for difficulty in ("fine", "hard"):
             alone, known, before = Tally(), Tally(), Tally()
             for seed in range(SEED0, SEED0 + frames):
                 scene = random_table(seed, resolution=resolution, difficulty=difficulty)  # type: ignore[arg-type]
-                for tally, seen in ((alone, None), (known, scene.seen)):
+                for tally, seen, taken in (
+                    (alone, None, []),
+                    (known, scene.known, scene.taken_cards),
+                ):
                     started = time.perf_counter()
-                    slots = read_structure(scene.frame, scene.age, decoder, known=seen).slots
+                    slots = read_structure(
+                        scene.frame, scene.age, decoder, known=seen, taken=taken
+                    ).slots
                     tally.times.append(time.perf_counter() - started)
                     tally.add(scene, slots)
                 if old is not None:
@@ -146,7 +163,7 @@ def reading(frames: int, old: Reader | None, out: list[str]) -> None:
                     slots = old(scene.frame, scene.age, decoder).slots  # type: ignore[attr-defined]
                     before.times.append(time.perf_counter() - started)
                     before.add(scene, slots)
-            rows = [("frame alone", alone), ("known cards", known)]
+            rows = [("frame alone", alone), ("as the device knows", known)]
             if old is not None:
                 rows.append(("before (frame alone)", before))
             for name, tally in rows:
@@ -160,15 +177,18 @@ def by_moment(frames: int, out: list[str]) -> None:
     decoder = make_decoder("zxing")
     out.append(
         "| age | moment | frames | face-up read | face-down right | empty right "
-        "| under a hand: told | wrong |"
+        "| just taken: empty | under a hand: told | wrong |"
     )
-    out.append("|---|---|---|---|---|---|---|---|")
+    out.append("|---|---|---|---|---|---|---|---|---|")
     for age in (1, 2, 3):
         for moment in ("start", "middle", "late"):
             tally = Tally()
             for seed in range(SEED0, SEED0 + frames):
                 scene = random_table(seed, age=age, moment=moment)  # type: ignore[arg-type]
-                tally.add(scene, read_structure(scene.frame, age, decoder, known=scene.seen).slots)
+                slots = read_structure(
+                    scene.frame, age, decoder, known=scene.known, taken=scene.taken_cards
+                ).slots
+                tally.add(scene, slots)
             out.append(f"| {age} | {moment} | {frames} | {tally.shares()} |")
 
 
@@ -228,16 +248,22 @@ def main() -> None:
         "",
         "Shares count the positions no hand lies over. Face-up read: positions whose card is "
         'face up and read as that card. Face-down and empty right: told as "back" and '
-        '"empty". Under a hand: positions whose visible part a hand overlaps, and how many '
-        "of them were still told (a card whose sticker is read there; wrong counts every "
-        "position told wrongly, under a hand or not). Positions not told are null (cannot "
-        "tell). Frame alone: `read_structure(frame, age, decoder)`; known cards: with "
-        "`known=` the cards seen at each position earlier in the age, as the device passes "
-        "them. Before: the reader of the revision named, on the same frames.",
+        '"empty"; empty right counts the empty positions but the one of the card just '
+        "taken, which has its own column (just taken: empty; the frame's only evidence for "
+        "the device, which knows the others). Under a hand: positions whose visible part a "
+        "hand overlaps, and how many of them were still told (a card whose sticker is read "
+        "there, or a position known to be empty; wrong counts every position told wrongly, "
+        "under a hand or not). Positions not told are null (cannot tell). Frame alone: "
+        "`read_structure(frame, age, decoder)`; as the device knows: with `known=` (the "
+        'cards at each position, "empty" where a card was taken and recorded, '
+        "`overhead.known_cards`) and `taken=` (the cards recorded as taken, "
+        "`overhead.taken_cards`) at the first frame that shows the last card taken gone, "
+        "not recorded yet. Before: the reader of the revision named, on the same frames "
+        "(frame alone).",
         "",
         NOTE,
         "",
-        "By age and moment (2304x1296, fine light, known cards; start: 0-2 cards taken, "
+        "By age and moment (2304x1296, fine light, as the device knows; start: 0-2 cards taken, "
         "middle: 3-12, late: 13-18):",
         "",
     ]

@@ -5,9 +5,9 @@ The overhead reader (`companion.vision.structure.read_structure`) tells, for eac
 what lies at each of the 20 positions: a card id, "back", "empty" or None (cannot tell: a
 hand over it, a sticker not read). A `Watch` keeps the readings of the frames in a row and
 gives a `Table` input to the controller once `agree` frames in a row say the same about every
-position, and that differs from the last one given: a hand moving
-over the table changes what is seen from frame to frame, so it gives nothing until it has
-left (or rests for as long). The `Table` carries the positions where a card was seen in
+position (`sure` when they tell every position), and that differs from the last one given: a
+hand moving over the table changes what is seen from frame to frame, so it gives nothing
+until it has left (or rests for as long). The `Table` carries the positions where a card was seen in
 an earlier table of the age (`seen`): a card has left the structure when its position is
 seen bare ("empty"), or cannot be told where the card was seen before. One card gone is
 proposed; more than one is a hand still in view (or cards moved at once: when two positions
@@ -37,6 +37,7 @@ from companion.engine.state import GameState, Phase
 from companion.engine.structure import UNKNOWN, was_taken
 
 AGREE = 3  # frames in a row that must say the same before the table counts
+SURE = 2  # as many when every position of those frames is told (no hand over any)
 
 __all__ = [
     "AGREE", "Offer", "Seen", "Watch", "deal_entries", "known_cards", "offers", "taken_cards",
@@ -173,16 +174,19 @@ def deal_entries(state: GameState, slots: Sequence[str | None]) -> tuple[str, ..
 class Watch:
     """The readings of the frames in a row, to a `Table` once `agree` of them say the same
     at every position (a card id, "back", or no card seen: "empty" and None alike, which a
-    reader may tell apart from one frame to the next on a bare position); the table holds
-    the last frame's reading.
+    reader may tell apart from one frame to the next on a bare position), or `sure` of them
+    when those tell every position (no None: no hand over the structure, and the reader
+    never tells a position wrongly, so a second frame only guards against a hand coming
+    in); the table holds the last frame's reading.
 
     `frame(slots, age)` takes one reading of age `age`'s structure; it returns the `Table`
     to give the controller, or None (not yet agreed, or the same as the last one given).
     """
 
     agree: int = AGREE
+    sure: int = SURE
     _age: int = 0
-    _row: list[tuple[tuple[str | None, ...], float | None]] = field(default_factory=list)
+    _row: list[tuple[tuple[str | None, ...], float | None, bool]] = field(default_factory=list)
     _given: tuple[str | None, ...] | None = None
     _seen: set[int] = field(default_factory=set)
     last: Table | None = None  # the last table given
@@ -195,8 +199,10 @@ class Watch:
         shape = tuple(None if slot == "empty" else slot for slot in slots)  # no card seen
         if not self._row or self._row[-1][0] != shape:
             self._row = []  # the run of frames agreeing starts again here
-        self._row.append((shape, at))
-        if len(self._row) < self.agree:
+        told = all(slot is not None for slot in slots)  # nothing under a hand
+        self._row.append((shape, at, told))
+        wanted = self.sure if all(row[2] for row in self._row) else self.agree
+        if len(self._row) < wanted:
             return None
         if shape == self._given:
             return None

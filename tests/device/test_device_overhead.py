@@ -206,6 +206,15 @@ def test_the_watch_gives_a_table_once_frames_in_a_row_agree_and_only_once() -> N
         assert watch.frame(hand, 1, at=at) is None
     # the card seen at position 0 in the first table is "seen" in the next one
     assert watch.frame(hand, 1, at=9.0) == Table(hand, 1, frozenset({0}))
+    # frames that tell every position (no hand over any): two in a row are enough
+    told: tuple[str | None, ...] = ("a", "empty", "back")
+    assert watch.frame(told, 1, at=10.0) is None
+    assert watch.frame(told, 1, at=10.5) == Table(told, 1, frozenset({0}))
+    # one of them with a position not told: three again
+    assert watch.frame(("a", None, "back"), 1, at=10.7) is None
+    assert watch.frame(("a", "empty", "b"), 1, at=10.8) is None
+    assert watch.frame(("a", None, "b"), 1, at=10.9) is None
+    assert watch.frame(("a", "empty", "b"), 1, at=10.95) is not None
     # a new age starts afresh: nothing of its structure seen yet
     for at in (10.0, 11.0):
         assert watch.frame(still, 2, at=at) is None
