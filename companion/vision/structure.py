@@ -212,6 +212,7 @@ EDGE_MM = 2.0  # how far a card lies from its place (its corners, turned a littl
 HAND_MM = 5.0  # a hand (or an arm) is a smooth blob at least twice this across
 HAND_SHARE = 0.02  # share of a position's visible part under a hand: cannot tell
 BARE_SHARE = 0.85  # share of a position's visible part that must look like the table
+ALL_BARE_SHARE = 0.95  # a lower half this bare: no card there, its upper half aside
 
 
 class _View:
@@ -415,6 +416,10 @@ def _classify(
                 else:
                     slots[p.index] = cards[placed[p.index]].id
                 continue
+            sticker = view.region(
+                x + left - quiet, y + top - quiet, x + right + quiet, y + bottom + quiet
+            )
+            code = view.region(x + left + 1, y + top + 1, x + right - 1, y + bottom - 1)
             if covered:
                 present[p.index] = True
                 if not view.seen(upper) or view.under_hand(upper):
@@ -426,12 +431,7 @@ def _classify(
                 continue
             if not view.seen(upper) or view.under_hand(upper):
                 continue
-            sticker = view.region(
-                x + left - quiet, y + top - quiet, x + right + quiet, y + bottom + quiet
-            )
-            code = view.region(x + left + 1, y + top + 1, x + right - 1, y + bottom - 1)
-            if view.sticker_shows(sticker, code):  # a card, or the name band of one below
-                continue
+            shows = view.sticker_shows(sticker, code)  # a card, or the name band of one below
             # the part of the upper half that lies over no card this position covered
             over_table = np.ones(view.image[upper].shape, bool)
             for below in p.covers:
@@ -444,16 +444,17 @@ def _classify(
             share = float(over_table.mean())
             upper_bare = share < 0.2 or float(view.bare[upper][over_table].mean()) >= BARE_SHARE
             if all(o is False for o in over):  # nothing covers it: its lower half shows
-                empty = (
-                    view.seen(lower)
-                    and not view.under_hand(lower)
-                    and view.bare_share(lower) >= BARE_SHARE
-                    and upper_bare
+                # (the table all over it says no card lies there, whatever lies under
+                # its upper half: the cards it covered, a shadow)
+                lower_bare = view.bare_share(lower) if view.seen(lower) else 0.0
+                empty = not view.under_hand(lower) and (
+                    lower_bare >= ALL_BARE_SHARE
+                    or (lower_bare >= BARE_SHARE and upper_bare and not shows)
                 )
             else:  # whether a card covers it is not known: its upper half alone, where
                 # its sticker would show too
                 sticker_over_table = over_table[:, round((left - 3) * k) :].all()
-                empty = share >= 0.5 and upper_bare and bool(sticker_over_table)
+                empty = share >= 0.5 and upper_bare and bool(sticker_over_table) and not shows
             if empty:
                 present[p.index] = False
                 slots[p.index] = "empty"
@@ -549,7 +550,13 @@ def read_structure(
             continue
         strays = _strays(cards, placed, homography, origins, m)
         rows = {layout.positions[i].row for i in placed}
-        trusted = strays == 0 and (len(rows) >= 2 or len(placed) >= 3)
+        # two cards lying where the box knows them (neither taken) are two cards of the
+        # structure, not of a city: a card just taken lies off its place, and one of them
+        # at its place puts the other at its own
+        confirmed = sum(
+            1 for i, j in placed.items() if known is not None and known[i] == cards[j].id
+        )
+        trusted = strays == 0 and (len(rows) >= 2 or len(placed) >= 3 or confirmed >= 2)
         fits.append((len(placed) - strays, homography, placed, trusted))
     # the view is looked at only for placements that can come near the best (each
     # contradiction found there lowers a placement's score)
@@ -686,12 +693,15 @@ def _zoom(gray: np.ndarray) -> int:
 
 
 def _sharpened(gray: np.ndarray, zoom: int | None = None) -> np.ndarray:
-    """The frame with an unsharp mask (the defocus of a dim room taken back) and enlarged
-    by `_zoom` (cubic), for a second decoding when the first reads few codes."""
+    """The frame stretched, with an unsharp mask (the defocus of a dim room taken back) and
+    enlarged by `_zoom` (cubic), for a second decoding when the first reads few codes."""
     zoom = _zoom(gray) if zoom is None else zoom
     sigma = SHARPEN_SIGMA * gray.shape[1] / 2304
     soft = cv2.GaussianBlur(gray, (0, 0), sigma)
-    sharp = cv2.addWeighted(gray, 1.8, soft, -0.8, 0)
+    # stretched to the full range of grey at once (a dim room), a lamp's highlight aside
+    low, high = np.percentile(gray[::8, ::8], (1, 99.5))
+    gain = 255 / max(float(high - low), 16.0)
+    sharp = cv2.addWeighted(gray, 1.8 * gain, soft, -0.8 * gain, -float(low) * gain)
     if zoom > 1:
         sharp = cv2.resize(sharp, None, fx=zoom, fy=zoom, interpolation=cv2.INTER_CUBIC)
     return np.ascontiguousarray(sharp)

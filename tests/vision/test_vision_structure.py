@@ -191,6 +191,24 @@ def test_the_positions_recorded_taken_leave_only_the_card_just_taken_to_see(seed
     assert sum(s == "empty" for s in alone) < len(scene.taken)
 
 
+@pytest.mark.parametrize("seed", [52, 65])
+def test_the_last_two_cards_of_an_age_are_read_where_the_box_knows_them(seed: int) -> None:
+    # 18 cards taken (the last one not recorded yet), two left in a row: from the frame
+    # alone two cards side by side may be two cards of a city, so nothing is told; lying
+    # where the box knows them (neither taken), they are the structure's
+    scene = random_table(seed)
+    assert len(scene.taken) == 18 and not any(scene.hidden)
+    left = [i for i, t in enumerate(scene.truth) if t != "empty"]
+    assert len(left) == 2 and all(scene.known[i] == scene.truth[i] for i in left)
+    alone = read_structure(scene.frame, scene.age, DECODER).slots
+    assert_never_wrong(scene, alone)
+    assert all(alone[i] is None for i in left)
+    slots = read_structure(
+        scene.frame, scene.age, DECODER, known=scene.known, taken=scene.taken_cards
+    ).slots
+    assert list(slots) == scene.truth  # the two cards, and the card just taken seen gone
+
+
 def test_a_card_recorded_taken_is_never_put_in_the_structure() -> None:
     scene = random_table(4, moment="start", hands=False)
     slots = read_structure(scene.frame, scene.age, DECODER).slots
