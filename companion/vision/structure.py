@@ -12,7 +12,8 @@ place in the frame, and each position is told:
   and turn it should have (a card held up, one lying in a city or a code of another kind is
   never put into a position, and a card read twice is dropped);
 - "back": a face-down position with a card over it (a card still covered cannot be gone);
-- "empty": nothing over it and its visible part looks like the table around the structure;
+- "empty": the game recorded its card as taken (`known`), or nothing lies over it and its
+  visible part looks like the table around the structure;
 - None: cannot tell (a hand over it, a face-up card whose sticker is not read, no layout
   found, or two placements of the cards read fit the frame equally well).
 """
@@ -503,9 +504,12 @@ def read_structure(
     taken: Collection[str] = (),
 ) -> StructureReading:
     """The 20 positions of age `age`'s structure in a grayscale overhead frame (`stickers`:
-    the codes already decoded from it, else the decoder reads them; `known`: the card seen
-    at each position earlier in the age, in layout order, None where none was seen, which
-    settles where the cards read lie when the frame alone fits them in several places)."""
+    the codes already decoded from it, else the decoder reads them, and again sharpened when
+    they hold few cards; `known`: what is known at each position, in layout order: the card
+    seen there earlier in the age, which settles where the cards read lie when the frame
+    alone fits them in several places, None where none was seen, "empty" where the card
+    was taken and recorded, told "empty" whatever the frame shows; `taken`: the cards of
+    the age recorded as taken, never put into the structure)."""
     catalog = catalog or default_catalog()
     m = model or table_model()
     layout = catalog.layout(age)
@@ -558,14 +562,14 @@ def read_structure(
         )
         trusted = strays == 0 and (len(rows) >= 2 or len(placed) >= 3 or confirmed >= 2)
         fits.append((len(placed) - strays, homography, placed, trusted))
-    # the view is looked at only for placements that can come near the best (each
-    # contradiction found there lowers a placement's score)
     # a placement that is another one less some of its cards (one the fit dropped) only
     # leaves them inside the outline at no position: it never tells more than the other
     fits = [
         f for f in fits
         if not any(f[2].items() < g[2].items() for g in fits)
     ]  # fmt: skip
+    # the view is looked at only for placements that can come near the best (each
+    # contradiction found there lowers a placement's score)
     fits.sort(key=lambda f: -f[0])
     options: list[tuple[int, list[Slot], bool, np.ndarray]] = []
     for bound, homography, placed, trusted in fits:
@@ -692,10 +696,10 @@ def _zoom(gray: np.ndarray) -> int:
     return 2 if gray.shape[1] <= 2600 else 1
 
 
-def _sharpened(gray: np.ndarray, zoom: int | None = None) -> np.ndarray:
+def _sharpened(gray: np.ndarray) -> np.ndarray:
     """The frame stretched, with an unsharp mask (the defocus of a dim room taken back) and
     enlarged by `_zoom` (cubic), for a second decoding when the first reads few codes."""
-    zoom = _zoom(gray) if zoom is None else zoom
+    zoom = _zoom(gray)
     sigma = SHARPEN_SIGMA * gray.shape[1] / 2304
     soft = cv2.GaussianBlur(gray, (0, 0), sigma)
     # stretched to the full range of grey at once (a dim room), a lamp's highlight aside
