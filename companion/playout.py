@@ -140,9 +140,12 @@ def random_setup(catalog: Catalog, rng: random.Random | Draws) -> Setup:
     per_round = len(catalog.rules.draft_order) // 2
     revealed = (wonders[:per_round], wonders[per_round : 2 * per_round])
     picks: list[tuple[Player, str]] = []
+    picked: set[str] = set()
     for number, picker in enumerate(draft_pickers(catalog.rules, first)):
-        left = [w for w in revealed[number // per_round] if w not in {p for _, p in picks}]
-        picks.append((picker, draws.choice(left)))
+        left = [w for w in revealed[number // per_round] if w not in picked]
+        pick = draws.choice(left)
+        picks.append((picker, pick))
+        picked.add(pick)
     allocated = check_draft(catalog, first, revealed, picks)
     return Setup(
         first_player=first,
@@ -201,9 +204,13 @@ def random_game(
     *,
     after_event: Callable[[GameState, Event, GameState], None] | None = None,
     max_events: int = 400,
+    history: bool = True,
 ) -> None:
     """Play a random game from `states[-1]` (a new game) until it ends or has more than
-    `max_events` events, appending each event and the state after it.
+    `max_events` events, appending each event and the state after it (without `history`,
+    the state after it replaces `states[-1]`: only the last state is kept, so each state is
+    freed as soon as the next one is made, and the cyclic garbage collector, which runs as
+    live objects pile up, has next to nothing to look at).
 
     A setup or deal is appended before it is applied, so that a refused one is in the
     record; `after_event(before, event, after)` runs after each (the simulator's checks).
@@ -220,7 +227,10 @@ def random_game(
         else:
             event, after = random_turn(state, draws)
             events.append(event)
-        states.append(after)
+        if history:
+            states.append(after)
+        else:
+            states[-1] = after
         if after_event is not None:
             after_event(state, event, after)
         state = after

@@ -13,7 +13,18 @@ cd "$(dirname "$0")/.."
 want_test=0
 [ "${1:-}" = "--test" ] && want_test=1
 
-python=${PYTHON:-python3}
+# The Python: $PYTHON when set; else the distribution's /usr/bin/python3 when it is 3.11 or
+# newer (Debian and Raspberry Pi OS build it with profile-guided and link-time optimisation
+# and link libpython into it: the compiled engine runs about 12 % fewer instructions per game
+# there than on a Python built from source without --enable-optimizations, as pyenv builds
+# by default; BENCHMARKS.md, "Engine"); else the first python3 on the PATH.
+if [ -n "${PYTHON:-}" ]; then
+    python=$PYTHON
+elif [ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import sys; sys.exit(sys.version_info < (3, 11))'; then
+    python=/usr/bin/python3
+else
+    python=python3
+fi
 
 # Debian packages the companion needs, as "command-or-file:package". gcc and the Python
 # headers compile the rules engine with mypyc (setup.py; without them it installs pure Python).
@@ -34,6 +45,10 @@ done
 # libzbar may live elsewhere on other distributions: ask the dynamic linker too.
 if [[ " ${missing[*]-} " == *" libzbar0 "* ]] && ldconfig -p 2>/dev/null | grep -q libzbar.so.0; then
     missing=("${missing[@]/libzbar0}")
+fi
+# Debian's Python makes a virtualenv only with python3-venv (its ensurepip)
+if [ ! -x .venv/bin/python ] && ! "$python" -c 'import ensurepip' 2>/dev/null; then
+    missing+=("python3-venv")
 fi
 packages=$(printf '%s ' "${missing[@]-}" | xargs)
 if [ -n "$packages" ]; then

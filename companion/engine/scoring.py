@@ -119,59 +119,80 @@ def score_sheet(state: GameState) -> ScoreSheet:
     )
 
 
+def civilian_ranks(state: GameState) -> tuple[tuple[int, int], tuple[int, int]]:
+    """(total VP, blue VP) of p1 and of p2 now: what a civilian victory compares. The same
+    count as `score_sheet`'s, without the sources (at the end of every game played)."""
+    catalog = state.catalog
+    military = military_points(catalog.track, state.position)
+    one, two = state.cities
+    first = _rows(catalog, one, two, military[0], None)
+    second = _rows(catalog, two, one, military[1], None)
+    return (sum(first), first[_BLUE]), (sum(second), second[_BLUE])
+
+
+_BLUE: Final = ROWS.index("blue")
+_PURPLE: Final = ROWS.index("purple")
+_WONDERS: Final = ROWS.index("wonders")
+_PROGRESS: Final = ROWS.index("progress")
+_COINS: Final = ROWS.index("coins")
+_MILITARY: Final = ROWS.index("military")
+
 _ROW_OF_COLOR: Final = {
-    Color.BLUE: "blue",
-    Color.GREEN: "green",
-    Color.YELLOW: "yellow",
-    Color.PURPLE: "purple",
+    Color.BLUE: ROWS.index("blue"),
+    Color.GREEN: ROWS.index("green"),
+    Color.YELLOW: ROWS.index("yellow"),
+    Color.PURPLE: _PURPLE,
 }
+"""The row of each colour that scores its cards' printed VP (guilds score by their rule)."""
 
 
 def _score(catalog: Catalog, city: City, opponent: City, military: int) -> Score:
-    """The score of `city`; guilds count the city (either one) that has the most."""
-    rows = {row: 0 for row in ROWS}
-    sources: list[tuple[str, str, int],] = []
-    adder = _Adder(rows, sources)
+    """The score of `city`, with its sources."""
+    sources: list[tuple[str, str, int]] = []
+    rows = _rows(catalog, city, opponent, military, sources)
+    blue, green, yellow, purple, wonders, progress, coins, military = rows  # `ROWS` order
+    return Score(blue, green, yellow, purple, wonders, progress, coins, military, tuple(sources))
+
+
+def _rows(
+    catalog: Catalog,
+    city: City,
+    opponent: City,
+    military: int,
+    sources: list[tuple[str, str, int]] | None,
+) -> list[int]:
+    """The VP of `city` per row of `ROWS`, each source that scores added to `sources` (when
+    given) as (row, id, VP); guilds count the city (either one) that has the most."""
+    rows = [0] * len(ROWS)
     for card_id in city.cards:
         card = catalog.card(card_id)
-        row = _ROW_OF_COLOR.get(card.color)
-        if card.guild is not None:
-            most = max(count_in(city, card.guild.counts), count_in(opponent, card.guild.counts))
-            adder.add("purple", card_id, card.guild.points * (most // card.guild.per))
-        elif row is not None:
-            adder.add(row, card_id, card.points)
+        guild = card.guild
+        if guild is not None:
+            most = max(count_in(city, guild.counts), count_in(opponent, guild.counts))
+            _add(rows, sources, _PURPLE, card_id, guild.points * (most // guild.per))
+        else:
+            row = _ROW_OF_COLOR.get(card.color, -1)
+            if row >= 0:
+                _add(rows, sources, row, card_id, card.points)
     for wonder_id in city.wonders_built:
-        adder.add("wonders", wonder_id, catalog.wonder(wonder_id).points)
-    for token in catalog.progress_tokens:  # catalog order: a stable order of sources
-        if token.id in city.tokens:
-            points = token.points
-            if token.id == MATHEMATICS:  # 3 VP per token owned, itself included
-                points += MATHEMATICS_POINTS * len(city.tokens)
-            adder.add("progress", token.id, points)
-    adder.add("coins", "coins", city.coins // COINS_PER_POINT)
-    adder.add("military", "military", military)
-    return Score(  # the rows in `ROWS` order, the order of Score's fields
-        rows["blue"],
-        rows["green"],
-        rows["yellow"],
-        rows["purple"],
-        rows["wonders"],
-        rows["progress"],
-        rows["coins"],
-        rows["military"],
-        tuple(sources),
-    )
+        _add(rows, sources, _WONDERS, wonder_id, catalog.wonder(wonder_id).points)
+    if city.tokens:
+        for token in catalog.progress_tokens:  # catalog order: a stable order of sources
+            if token.id in city.tokens:
+                points = token.points
+                if token.id == MATHEMATICS:  # 3 VP per token owned, itself included
+                    points += MATHEMATICS_POINTS * len(city.tokens)
+                _add(rows, sources, _PROGRESS, token.id, points)
+    _add(rows, sources, _COINS, "coins", city.coins // COINS_PER_POINT)
+    _add(rows, sources, _MILITARY, "military", military)
+    return rows
 
 
-class _Adder:
-    """Adds a source's VP to its row, and the source to the list (when it scores)."""
-
-    def __init__(self, rows: dict[str, int], sources: list[tuple[str, str, int]]) -> None:
-        self.rows = rows
-        self.sources = sources
-
-    def add(self, row: str, source: str, points: int) -> None:
-        """Count `points` VP from `source` in `row`."""
-        if points:
-            self.rows[row] += points
-            self.sources.append((row, source, points))
+def _add(
+    rows: list[int], sources: list[tuple[str, str, int]] | None, row: int, source: str, points: int
+) -> None:
+    """Count `points` VP from `source` in `rows[row]`, and the source (when it scores)."""
+    if points:
+        rows[row] += points
+        if sources is not None:
+            sources.append((ROWS[row], source, points))

@@ -225,33 +225,91 @@ class City:
         return token in self.tokens
 
 
-@dataclass(frozen=True, slots=True, init=False)
+@dataclass(frozen=True, slots=True, init=False, eq=False)
 class Structure:
     """The dealt structure of the current age (known only after a `deal` event).
 
     `cards[i]` is the card at layout position `i` (layout order, see docs/game-record.md),
-    or None once it has been taken.
+    or None once it has been taken. It is kept as the cards dealt (`dealt`, with the
+    face-down cards named as `reveal`s turn them up) and bit masks over the positions (bit
+    `i` for position `i`): the positions taken (`gone`), those whose card may be taken now
+    (`open`), and for each position the positions that cover it (`covering`). Taking a card
+    changes two ints: no tuple is made. Two structures are equal when their ages and
+    `cards` are. `structure_from_cards` makes one from `cards`.
     """
 
     age: int
-    cards: tuple[CardId | None, ...]
-    covered_by: tuple[tuple[int, ...], ...] = field(compare=False, repr=False)
-    """For each position, the positions that cover it (from the age's layout)."""
-    accessible: tuple[int, ...] | None = field(compare=False, repr=False)
-    """The positions whose card may be taken now, in layout order (None: not worked out;
-    the rules keep it up to date as cards are taken, it follows from `cards`)."""
+    dealt: tuple[CardId | None, ...] = field(repr=False)
+    gone: int = field(repr=False)
+    open: int = field(repr=False)
+    covering: tuple[int, ...] = field(repr=False)
 
     def __init__(
         self,
         age: int,
-        cards: tuple[CardId | None, ...],
-        covered_by: tuple[tuple[int, ...], ...] = (),
-        accessible: tuple[int, ...] | None = None,
+        dealt: tuple[CardId | None, ...],
+        gone: int,
+        open: int,
+        covering: tuple[int, ...],
     ) -> None:
         object.__setattr__(self, "age", age)
-        object.__setattr__(self, "cards", cards)
-        object.__setattr__(self, "covered_by", covered_by)
-        object.__setattr__(self, "accessible", accessible)
+        object.__setattr__(self, "dealt", dealt)
+        object.__setattr__(self, "gone", gone)
+        object.__setattr__(self, "open", open)
+        object.__setattr__(self, "covering", covering)
+
+    @property
+    def cards(self) -> tuple[CardId | None, ...]:
+        """The card at each position, None where it has been taken."""
+        gone = self.gone
+        if not gone:
+            return self.dealt
+        return tuple([None if gone >> i & 1 else card for i, card in enumerate(self.dealt)])
+
+    @property
+    def accessible(self) -> tuple[int, ...]:
+        """The positions whose card may be taken now, in layout order."""
+        return positions_of(self.open)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Structure):
+            return NotImplemented
+        return self.age == other.age and self.cards == other.cards
+
+    def __hash__(self) -> int:
+        return hash((self.age, self.cards))
+
+    def __repr__(self) -> str:
+        return f"Structure(age={self.age!r}, cards={self.cards!r})"
+
+
+def positions_of(mask: int) -> tuple[int, ...]:
+    """The positions whose bits are set in `mask`, in increasing order."""
+    found: list[int] = []
+    i = 0
+    while mask:
+        if mask & 1:
+            found.append(i)
+        mask >>= 1
+        i += 1
+    return tuple(found)
+
+
+def structure_from_cards(
+    age: int, cards: tuple[CardId | None, ...], covering: tuple[int, ...] = ()
+) -> Structure:
+    """The structure whose positions hold `cards` (None: taken), with `covering[i]` the mask
+    of the positions that cover position `i` (none when not given); which cards may be taken
+    follows from them."""
+    gone = 0
+    for i, card in enumerate(cards):
+        if card is None:
+            gone |= 1 << i
+    open_ = 0
+    for i, over in enumerate(covering):
+        if not gone >> i & 1 and not over & ~gone:
+            open_ |= 1 << i
+    return Structure(age, cards, gone, open_, covering)
 
 
 @dataclass(frozen=True, slots=True, init=False)

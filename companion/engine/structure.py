@@ -14,7 +14,7 @@ from typing import Final
 
 from .cards import Card, CardId, Catalog, Color, Layout
 from .events import GUILD_BACK, Deal, IllegalEvent, Reveal
-from .state import GameState, Structure, with_structure
+from .state import GameState, Structure, positions_of, with_structure
 
 __all__ = [
     "CARDS_PER_AGE",
@@ -87,8 +87,8 @@ def deal(state: GameState, event: Deal) -> GameState:
     if event.age == 3 and guilds != catalog.rules.guilds_in_age_3:  # 17 + 3 guilds
         raise IllegalEvent(f"deal: age 3 has {catalog.rules.guilds_in_age_3} guilds, not {guilds}")
     cards = tuple(FACE_DOWN if card_id is None else card_id for card_id in event.layout)
-    covered_by, accessible = _layout_tables(layout)
-    return with_structure(state, Structure(event.age, cards, covered_by, accessible))
+    covering, open_ = _layout_tables(layout)
+    return with_structure(state, Structure(event.age, cards, 0, open_, covering))
 
 
 def place_name(layout: Layout, index: int) -> str:
@@ -119,7 +119,7 @@ def reveal(state: GameState, event: Reveal) -> GameState:
         raise IllegalEvent(f"reveal: the card at {where} has been taken")
     if there not in UNKNOWN:
         raise IllegalEvent(f"reveal: the card at {where} is known ({catalog.name(there)})")
-    if not all(structure.cards[i] is None for i in layout.positions[index].covered_by):
+    if structure.covering[index] & ~structure.gone:
         raise IllegalEvent(f"reveal: the card at {where} is still covered")
     if not catalog.is_card(event.card):
         raise IllegalEvent(f"Unknown card {event.card!r}")
@@ -134,11 +134,11 @@ def reveal(state: GameState, event: Reveal) -> GameState:
     if card.is_guild != (there == GUILD_BACK):
         back = "a guild's back" if there == GUILD_BACK else "an age 3 back"
         raise IllegalEvent(f"The card at {where} has {back}: it cannot be {name}")
-    cards = list(structure.cards)
-    cards[index] = card.id
+    dealt = list(structure.dealt)
+    dealt[index] = card.id
     return with_structure(
         state,
-        Structure(structure.age, tuple(cards), structure.covered_by, structure.accessible),
+        Structure(structure.age, tuple(dealt), structure.gone, structure.open, structure.covering),
     )
 
 
@@ -148,33 +148,30 @@ def unrevealed(state: GameState) -> tuple[int, ...]:
     structure = state.structure
     if structure is None:
         return ()
-    cards = structure.cards
-    return tuple(i for i in _accessible(structure) if cards[i] in UNKNOWN)
+    dealt = structure.dealt
+    return tuple(i for i in positions_of(structure.open) if dealt[i] in UNKNOWN)
 
 
-def _layout_tables(layout: Layout) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
-    """What covers each position of `layout`, and the positions open at the start (worked
-    out once per layout: a deal is on every simulated game's path)."""
+def _layout_tables(layout: Layout) -> tuple[tuple[int, ...], int]:
+    """For each position of `layout` the mask of the positions that cover it, and the mask
+    of the positions open at the start (worked out once per layout: a deal is on every
+    simulated game's path)."""
     found = _LAYOUT_TABLES.get(id(layout))
     if found is None or found[0] is not layout:
-        covered_by = tuple(p.covered_by for p in layout.positions)
-        found = (layout, covered_by, tuple(sorted(layout.initially_accessible())))
+        covering = tuple(sum(1 << i for i in p.covered_by) for p in layout.positions)
+        found = (layout, covering, sum(1 << i for i in layout.initially_accessible()))
         _LAYOUT_TABLES[id(layout)] = found
     return found[1], found[2]
 
 
-_LAYOUT_TABLES: Final[dict[int, tuple[Layout, tuple[tuple[int, ...], ...], tuple[int, ...]]]] = {}
+_LAYOUT_TABLES: Final[dict[int, tuple[Layout, tuple[int, ...], int]]] = {}
 """Layout tables by id of the layout, which each entry holds (so an id is never reused)."""
 
 
 def is_accessible(state: GameState, index: int) -> bool:
     """Whether the card at layout position `index` is still there and uncovered."""
     structure = state.structure
-    if structure is None or structure.cards[index] is None:
-        return False
-    cards = structure.cards
-    position = state.catalog.layout(structure.age).positions[index]
-    return all(cards[i] is None for i in position.covered_by)
+    return structure is not None and bool(structure.open >> index & 1)
 
 
 def is_face_up(state: GameState, index: int) -> bool:
@@ -184,7 +181,7 @@ def is_face_up(state: GameState, index: int) -> bool:
     if structure is None:
         return False
     position = state.catalog.layout(structure.age).positions[index]
-    return position.face_up or all(structure.cards[i] is None for i in position.covered_by)
+    return position.face_up or not structure.covering[index] & ~structure.gone
 
 
 def accessible_cards(state: GameState) -> tuple[CardId, ...]:
@@ -193,25 +190,18 @@ def accessible_cards(state: GameState) -> tuple[CardId, ...]:
     structure = state.structure
     if structure is None:
         return ()
-    cards = structure.cards
+    dealt = structure.dealt
     found: list[CardId] = []
-    for index in _accessible(structure):
-        card = cards[index]
-        if card is not None and card not in UNKNOWN:
-            found.append(card)
+    open_ = structure.open
+    index = 0
+    while open_:
+        if open_ & 1:
+            card = dealt[index]
+            if card is not None and card not in UNKNOWN:
+                found.append(card)
+        open_ >>= 1
+        index += 1
     return tuple(found)
-
-
-def _accessible(structure: Structure) -> tuple[int, ...]:
-    """The positions whose card may be taken now (kept in the structure, else worked out)."""
-    if structure.accessible is not None:
-        return structure.accessible
-    cards = structure.cards
-    return tuple(
-        index
-        for index, covers in enumerate(structure.covered_by)
-        if cards[index] is not None and all(cards[above] is None for above in covers)
-    )
 
 
 def was_taken(state: GameState, card_id: CardId) -> bool:
@@ -246,7 +236,7 @@ def take_card(state: GameState, card_id: CardId) -> tuple[Structure | None, Card
         )
     structure = state.structure
     if structure is not None:  # dealt: in the structure and uncovered
-        index = _position(structure.cards, card_id)
+        index = _position(structure, card_id)
         if index < 0:
             if was_taken(state, card_id):
                 raise IllegalEvent(f"{catalog.name(card_id)} has already been taken")
@@ -255,10 +245,9 @@ def take_card(state: GameState, card_id: CardId) -> tuple[Structure | None, Card
                 where = place_name(catalog.layout(state.age), waiting[0])
                 raise IllegalEvent(f"Scan the card turned up at {where} first")
             raise IllegalEvent(f"{catalog.name(card_id)} is not in the age {state.age} structure")
-        accessible = _accessible(structure)
-        if index not in accessible:
+        if not structure.open >> index & 1:
             raise IllegalEvent(f"{catalog.name(card_id)} is covered")
-        structure = _without(structure, index, accessible, catalog)
+        structure = _without(structure, index, catalog)
     else:  # table mode: not taken before, and age 3's mix of guilds and other cards
         if was_taken(state, card_id):
             raise IllegalEvent(f"{catalog.name(card_id)} has already been taken")
@@ -267,35 +256,26 @@ def take_card(state: GameState, card_id: CardId) -> tuple[Structure | None, Card
     return structure, card
 
 
-def _position(cards: tuple[CardId | None, ...], card_id: CardId) -> int:
+def _position(structure: Structure, card_id: CardId) -> int:
     """The layout position of `card_id` in the structure, -1 if it is not there (a loop, which
     compiled costs less than `tuple.index` and its exception)."""
-    for index, there in enumerate(cards):
-        if there == card_id:
+    gone = structure.gone
+    for index, there in enumerate(structure.dealt):
+        if there == card_id and not gone >> index & 1:
             return index
     return -1
 
 
-def _without(
-    structure: Structure, index: int, accessible: tuple[int, ...], catalog: Catalog
-) -> Structure:
+def _without(structure: Structure, index: int, catalog: Catalog) -> Structure:
     """The structure once the card at `index` is taken: the cards it covered are freed
     when nothing else covers them."""
-    cards = list(structure.cards)
-    cards[index] = None
-    covered_by = structure.covered_by
-    now = [i for i in accessible if i != index]
-    freed = False
+    gone = structure.gone | 1 << index
+    open_ = structure.open & ~(1 << index)
+    covering = structure.covering
     for below in catalog.layout(structure.age).positions[index].covers:
-        for above in covered_by[below]:
-            if cards[above] is not None:
-                break
-        else:
-            now.append(below)
-            freed = True
-    if freed:
-        now.sort()
-    return Structure(structure.age, tuple(cards), covered_by, tuple(now))
+        if not covering[below] & ~gone:
+            open_ |= 1 << below
+    return Structure(structure.age, structure.dealt, gone, open_, covering)
 
 
 def _check_age_3_mix(state: GameState, card: Card) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from .cards import Catalog
 from .military import weaker_side
-from .scoring import score_sheet
+from .scoring import civilian_ranks
 from .state import (
     City,
     GameState,
@@ -156,11 +156,10 @@ def end_turn(turn: Turn, *, extra_turn: bool) -> None:
 
 def _civilian_end(turn: Turn) -> None:
     """After the last card of age 3: most VP wins, then most blue VP, else shared."""
-    sheet = score_sheet(turn.state())
-    one, two = sheet.p1, sheet.p2
+    one, two = civilian_ranks(turn.state())
     winner: Player | None = None
-    if (one.total, one.blue) > (two.total, two.blue):
+    if one > two:  # (total VP, blue VP): most VP, then most blue VP
         winner = Player.P1
-    elif (one.total, one.blue) < (two.total, two.blue):
+    elif one < two:
         winner = Player.P2
     win(turn, winner, Victory.CIVILIAN)

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from companion.engine.cards import CardId
 from companion.engine.events import Deal
 from companion.engine.rules import apply
-from companion.engine.state import GameState, Phase, evolve
+from companion.engine.state import GameState, Phase, Structure, evolve
 
 from .view import hidden_positions, is_guild_slot, unseen_cards
 
@@ -50,11 +50,13 @@ class Worlds:
         structure = state.structure
         if structure is None or not self.draws:
             return state
-        cards = list(structure.cards)
+        cards = list(structure.dealt)
         for slots, pool in self.draws:
             for index, card in zip(slots, sample(rng, pool, len(slots)), strict=True):
                 cards[index] = card
-        return evolve(state, structure=evolve(structure, cards=tuple(cards)))
+        drawn = Structure(structure.age, tuple(cards), structure.gone, structure.open,
+                          structure.covering)  # fmt: skip
+        return evolve(state, structure=drawn)
 
 
 def sample(rng: random.Random, pool: Sequence[CardId], k: int) -> list[CardId]:

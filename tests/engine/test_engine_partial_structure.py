@@ -14,7 +14,7 @@ from engine_positions import SETUP, build, discard, play, position
 from companion.engine.cards import Catalog
 from companion.engine.events import RecordError, Reveal, event_from_record, event_to_record
 from companion.engine.rules import IllegalEvent, accessible_cards, apply, new_game, unrevealed
-from companion.engine.state import GameState, evolve
+from companion.engine.state import GameState, evolve, structure_from_cards
 from companion.records.replay import replay_record, state_to_json
 
 RECORDS = Path(__file__).parent.parent / "records"
@@ -189,7 +189,8 @@ def test_a_guild_back_takes_only_a_guild(catalog: Catalog) -> None:
     rows = [p.row for p in catalog.layout(3).positions]
     left = tuple(None if rows[i] >= 3 and rows[i] != 4 else c
                  for i, c in enumerate(state.structure.cards))  # fmt: skip
-    state = evolve(state, structure=evolve(state.structure, cards=left, accessible=None))
+    covering = state.structure.covering
+    state = evolve(state, structure=structure_from_cards(3, left, covering))
     assert unrevealed(state) == (2, 3, 4, 9, 10)
     plain = next(c.id for c in catalog.age_deck(3) if c.id not in cards)
     guild = next(g.id for g in catalog.guilds if g.id not in cards)

@@ -114,7 +114,7 @@ def test_the_working_copy_rebuilds_every_field_of_the_state(catalog: Any) -> Non
         board_tokens=(TokenId("law"),),
         boxed_tokens=frozenset({TokenId("urbanism")}),
         boxed_wonders=(WonderId("piraeus"),),
-        structure=state.Structure(2, (None,) * 20),
+        structure=state.structure_from_cards(2, (None,) * 20),
         taken=5,
         discard=("baths",),  # type: ignore[arg-type]
         pending=state.Pending(state.PendingKind.DESTROY, P1),

@@ -70,6 +70,14 @@ def test_simulate_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
     assert data["games_per_second"] > 0 and data["seconds"] >= 0
 
 
+def test_a_game_without_history_is_the_same_game_with_its_last_state_only(catalog: Any) -> None:
+    full = play(catalog, random.Random(5), check=False)
+    lean = play(catalog, random.Random(5), check=False, history=False)
+    assert lean.events == full.events
+    assert len(full.states) == len(full.events) + 1  # the new game, then one per event
+    assert lean.states == [full.states[-1]] and lean.states[0].finished
+
+
 def test_simulate_is_deterministic_for_a_seed(catalog: Any) -> None:
     one = list(play(catalog, random.Random(42), check=False).record_lines())
     two = list(play(catalog, random.Random(42), check=False).record_lines())
