@@ -790,18 +790,22 @@ def table_reader(
     post: Callable[[Any], object],
 ) -> Callable[[Any, list[Any], float], None]:
     """The overhead reading of each camera frame (on the camera's thread): the structure of
-    the age being played, read from the codes the scanner decoded with the cards the box
-    already knows there (`overhead.known_cards`), posted as a `TableFrame`."""
+    the age being played, read from the codes the scanner decoded with what the box already
+    knows there (`overhead.known_cards`: the cards, and the positions taken) and the cards
+    it knows are gone (`overhead.taken_cards`), posted as a `TableFrame`."""
     from companion.vision.decode import make_decoder
     from companion.vision.structure import read_structure
 
-    spare = make_decoder(decoder)  # read_structure's own, unused: the codes are given
+    # read_structure's own (the codes are given): a frame that reads few codes decoded
+    # again sharpened, a position's sticker decoded alone
+    spare = make_decoder(decoder)
 
     def on_frame(frame: Any, stickers: list[Any], captured: float) -> None:
         now = state()  # the game as the run loop last left it (states are immutable)
         known = overhead_rules.known_cards(now)
+        taken = overhead_rules.taken_cards(now)
         read = read_structure(
-            frame, now.age, spare, catalog=catalog, stickers=stickers, known=known
+            frame, now.age, spare, catalog=catalog, stickers=stickers, known=known, taken=taken
         )
         post(TableFrame(read.slots, now.age, captured))
 

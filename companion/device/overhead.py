@@ -5,9 +5,9 @@ The overhead reader (`companion.vision.structure.read_structure`) tells, for eac
 what lies at each of the 20 positions: a card id, "back", "empty" or None (cannot tell: a
 hand over it, a sticker not read). A `Watch` keeps the readings of the frames in a row and
 gives a `Table` input to the controller once `agree` frames in a row say the same about every
-position, and that differs from the last one given: a hand moving
-over the table changes what is seen from frame to frame, so it gives nothing until it has
-left (or rests for as long). The `Table` carries the positions where a card was seen in
+position (`sure` when they tell every position), and that differs from the last one given: a
+hand moving over the table changes what is seen from frame to frame, so it gives nothing
+until it has left (or rests for as long). The `Table` carries the positions where a card was seen in
 an earlier table of the age (`seen`): a card has left the structure when its position is
 seen bare ("empty"), or cannot be told where the card was seen before. One card gone is
 proposed; more than one is a hand still in view (or cards moved at once: when two positions
@@ -34,23 +34,37 @@ from companion.engine.events import Reveal
 from companion.engine.pricing import cheapest_payment
 from companion.engine.rules import accessible_cards, is_accessible, unrevealed
 from companion.engine.state import GameState, Phase
-from companion.engine.structure import UNKNOWN
+from companion.engine.structure import UNKNOWN, was_taken
 
 AGREE = 3  # frames in a row that must say the same before the table counts
+SURE = 2  # as many when every position of those frames is told (no hand over any)
 
 __all__ = [
-    "AGREE", "Offer", "Seen", "Watch", "deal_entries", "known_cards", "offers", "what_left",
+    "AGREE", "Offer", "Seen", "Watch", "deal_entries", "known_cards", "offers", "taken_cards",
+    "what_left",
 ]  # fmt: skip
 
 
 def known_cards(state: GameState) -> tuple[str | None, ...] | None:
-    """The cards the box knows at each position of the age's structure (layout order; None
-    for a face-down card not turned yet and for a card taken), which the overhead reader
-    uses to settle where the cards it reads lie; None without a dealt structure."""
+    """What the box knows at each position of the age's structure (layout order): the card
+    lying there, None for a face-down card not turned yet, "empty" where the card was taken
+    (recorded: that position is empty for certain). The overhead reader uses it to settle
+    where the cards it reads lie and to look only at the positions a card may have left;
+    None without a dealt structure."""
     structure = state.structure
     if structure is None:
         return None
-    return tuple(None if card in UNKNOWN else card for card in structure.cards)
+    return tuple(
+        "empty" if card is None else None if card in UNKNOWN else card for card in structure.cards
+    )
+
+
+def taken_cards(state: GameState) -> frozenset[str]:
+    """The cards of the age being played that the game recorded as taken (in a city, under
+    a wonder or discarded): the overhead reader never puts them in the structure."""
+    catalog = state.catalog
+    cards = catalog.age_deck(state.age) + (catalog.guilds if state.age == 3 else ())
+    return frozenset(card.id for card in cards if was_taken(state, card.id))
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,16 +174,19 @@ def deal_entries(state: GameState, slots: Sequence[str | None]) -> tuple[str, ..
 class Watch:
     """The readings of the frames in a row, to a `Table` once `agree` of them say the same
     at every position (a card id, "back", or no card seen: "empty" and None alike, which a
-    reader may tell apart from one frame to the next on a bare position); the table holds
-    the last frame's reading.
+    reader may tell apart from one frame to the next on a bare position), or `sure` of them
+    when those tell every position (no None: no hand over the structure, and the reader
+    never tells a position wrongly, so a second frame only guards against a hand coming
+    in); the table holds the last frame's reading.
 
     `frame(slots, age)` takes one reading of age `age`'s structure; it returns the `Table`
     to give the controller, or None (not yet agreed, or the same as the last one given).
     """
 
     agree: int = AGREE
+    sure: int = SURE
     _age: int = 0
-    _row: list[tuple[tuple[str | None, ...], float | None]] = field(default_factory=list)
+    _row: list[tuple[tuple[str | None, ...], float | None, bool]] = field(default_factory=list)
     _given: tuple[str | None, ...] | None = None
     _seen: set[int] = field(default_factory=set)
     last: Table | None = None  # the last table given
@@ -182,8 +199,10 @@ class Watch:
         shape = tuple(None if slot == "empty" else slot for slot in slots)  # no card seen
         if not self._row or self._row[-1][0] != shape:
             self._row = []  # the run of frames agreeing starts again here
-        self._row.append((shape, at))
-        if len(self._row) < self.agree:
+        told = all(slot is not None for slot in slots)  # nothing under a hand
+        self._row.append((shape, at, told))
+        wanted = self.sure if all(row[2] for row in self._row) else self.agree
+        if len(self._row) < wanted:
             return None
         if shape == self._given:
             return None

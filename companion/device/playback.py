@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -20,7 +20,7 @@ from PIL import Image
 
 from companion.device.choices import entered, is_library_draw, options
 from companion.device.guided import PLAIN_BACK, SKIP
-from companion.device.overhead import known_cards
+from companion.device.overhead import known_cards, taken_cards
 from companion.device.ui import Context, Input, Mode, Press, Scan, Tick, UiState
 from companion.device.words import Voice, result
 from companion.engine.events import (
@@ -399,14 +399,15 @@ class TopCamera:
                             taken=self.taken, hands=hand, resolution=self.resolution)  # fmt: skip
 
     def read(
-        self, frame: Any, known: Sequence[str | None] | None = None
+        self, frame: Any, known: Sequence[str | None] | None = None, taken: Collection[str] = ()
     ) -> tuple[tuple[str | None, ...], float]:
-        """One frame through the structure reader (`known`: the cards the box knows at each
-        position, `overhead.known_cards`): the slots, and when it was captured."""
+        """One frame through the structure reader (`known`: what the box knows at each
+        position, `overhead.known_cards`; `taken`: the cards gone, `overhead.taken_cards`):
+        the slots, and when it was captured."""
         from companion.vision.structure import read_structure
 
         captured = time.perf_counter()
-        slots = read_structure(frame, self.age, self._decoder, known=known).slots
+        slots = read_structure(frame, self.age, self._decoder, known=known, taken=taken).slots
         self.reading_seconds.append(time.perf_counter() - captured)
         return slots, captured
 
@@ -448,7 +449,7 @@ def play_overhead(
     handled = 0
 
     def show(frame: Any, *, still: int = agree) -> None:
-        slots, captured = camera.read(frame, known_cards(app.state))
+        slots, captured = camera.read(frame, known_cards(app.state), taken_cards(app.state))
         for _ in range(still):  # a still table: the same frame `still` times
             app.handle(TableFrame(slots, camera.age, captured))
 

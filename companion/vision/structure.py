@@ -12,7 +12,8 @@ place in the frame, and each position is told:
   and turn it should have (a card held up, one lying in a city or a code of another kind is
   never put into a position, and a card read twice is dropped);
 - "back": a face-down position with a card over it (a card still covered cannot be gone);
-- "empty": nothing over it and its visible part looks like the table around the structure;
+- "empty": the game recorded its card as taken (`known`), or nothing lies over it and its
+  visible part looks like the table around the structure;
 - None: cannot tell (a hand over it, a face-up card whose sticker is not read, no layout
   found, or two placements of the cards read fit the frame equally well).
 """
@@ -20,7 +21,7 @@ place in the frame, and each position is told:
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -34,6 +35,8 @@ from companion.vision.table import QR_MODULES, QUIET_MODULES, TableModel, table_
 
 Slot = str | None
 """A card id, "back", "empty", or None for cannot tell."""
+
+EMPTY = "empty"  # a slot, and in `known` a position whose card the game recorded as taken
 
 LATTICE_TOLERANCE = 0.2  # of a column or a row: how far a card may lie from its place
 FIT_TOLERANCE_MM = 4.0  # a code's corners this far from where the fit expects them: not placed
@@ -88,7 +91,7 @@ def _assignments(
     every card taken as the reference at every position (at the position it was seen at,
     if `known`); the `keep` placing the most."""
     where = {(p.row, p.col): p.index for p in layout.positions}
-    seen_at = {card_id: i for i, card_id in enumerate(known or ()) if card_id is not None}
+    seen_at = {card_id: i for i, card_id in enumerate(known or ()) if card_id not in (None, EMPTY)}
     found: list[dict[int, int]] = []
     origins = np.array([card.origin for card in cards])
     for r, ref in enumerate(cards):
@@ -210,6 +213,7 @@ EDGE_MM = 2.0  # how far a card lies from its place (its corners, turned a littl
 HAND_MM = 5.0  # a hand (or an arm) is a smooth blob at least twice this across
 HAND_SHARE = 0.02  # share of a position's visible part under a hand: cannot tell
 BARE_SHARE = 0.85  # share of a position's visible part that must look like the table
+ALL_BARE_SHARE = 0.95  # a lower half this bare: no card there, its upper half aside
 
 
 class _View:
@@ -379,7 +383,7 @@ def _surface(image: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, float]:
 
 def _classify(
     placed: dict[int, int], cards: list[_Card], layout: Layout, view: _View,
-    origins: Sequence[tuple[float, float]], m: TableModel,
+    origins: Sequence[tuple[float, float]], m: TableModel, gone: frozenset[int],
 ) -> tuple[list[Slot], int]:  # fmt: skip
     """The 20 slots from the placed cards, the layout's covering and the rectified view;
     and the number of contradictions found (a face-down position read while covered, a
@@ -390,8 +394,8 @@ def _classify(
     position nothing covers any more is empty when its lower half (which lies over the
     table then) and the part of its upper half over no card show the bare table and no
     sticker shows where its card's would be; a card there still shows its sticker."""
-    present: list[bool | None] = [None] * len(layout.positions)
-    slots: list[Slot] = [None] * len(layout.positions)
+    present: list[bool | None] = [False if i in gone else None for i in range(len(origins))]
+    slots: list[Slot] = [EMPTY if i in gone else None for i in range(len(origins))]
     contradictions = 0
     (left, top), (right, _), _, (_, bottom) = m.code_corners()
     quiet = (right - left) * QUIET_MODULES / QR_MODULES
@@ -413,6 +417,10 @@ def _classify(
                 else:
                     slots[p.index] = cards[placed[p.index]].id
                 continue
+            sticker = view.region(
+                x + left - quiet, y + top - quiet, x + right + quiet, y + bottom + quiet
+            )
+            code = view.region(x + left + 1, y + top + 1, x + right - 1, y + bottom - 1)
             if covered:
                 present[p.index] = True
                 if not view.seen(upper) or view.under_hand(upper):
@@ -424,12 +432,7 @@ def _classify(
                 continue
             if not view.seen(upper) or view.under_hand(upper):
                 continue
-            sticker = view.region(
-                x + left - quiet, y + top - quiet, x + right + quiet, y + bottom + quiet
-            )
-            code = view.region(x + left + 1, y + top + 1, x + right - 1, y + bottom - 1)
-            if view.sticker_shows(sticker, code):  # a card, or the name band of one below
-                continue
+            shows = view.sticker_shows(sticker, code)  # a card, or the name band of one below
             # the part of the upper half that lies over no card this position covered
             over_table = np.ones(view.image[upper].shape, bool)
             for below in p.covers:
@@ -442,16 +445,17 @@ def _classify(
             share = float(over_table.mean())
             upper_bare = share < 0.2 or float(view.bare[upper][over_table].mean()) >= BARE_SHARE
             if all(o is False for o in over):  # nothing covers it: its lower half shows
-                empty = (
-                    view.seen(lower)
-                    and not view.under_hand(lower)
-                    and view.bare_share(lower) >= BARE_SHARE
-                    and upper_bare
+                # (the table all over it says no card lies there, whatever lies under
+                # its upper half: the cards it covered, a shadow)
+                lower_bare = view.bare_share(lower) if view.seen(lower) else 0.0
+                empty = not view.under_hand(lower) and (
+                    lower_bare >= ALL_BARE_SHARE
+                    or (lower_bare >= BARE_SHARE and upper_bare and not shows)
                 )
             else:  # whether a card covers it is not known: its upper half alone, where
                 # its sticker would show too
                 sticker_over_table = over_table[:, round((left - 3) * k) :].all()
-                empty = share >= 0.5 and upper_bare and bool(sticker_over_table)
+                empty = share >= 0.5 and upper_bare and bool(sticker_over_table) and not shows
             if empty:
                 present[p.index] = False
                 slots[p.index] = "empty"
@@ -497,11 +501,15 @@ def read_structure(
     model: TableModel | None = None,
     stickers: list[Sticker] | None = None,
     known: Sequence[str | None] | None = None,
+    taken: Collection[str] = (),
 ) -> StructureReading:
     """The 20 positions of age `age`'s structure in a grayscale overhead frame (`stickers`:
-    the codes already decoded from it, else the decoder reads them; `known`: the card seen
-    at each position earlier in the age, in layout order, None where none was seen, which
-    settles where the cards read lie when the frame alone fits them in several places)."""
+    the codes already decoded from it, else the decoder reads them, and again sharpened when
+    they hold few cards; `known`: what is known at each position, in layout order: the card
+    seen there earlier in the age, which settles where the cards read lie when the frame
+    alone fits them in several places, None where none was seen, "empty" where the card
+    was taken and recorded, told "empty" whatever the frame shows; `taken`: the cards of
+    the age recorded as taken, never put into the structure)."""
     catalog = catalog or default_catalog()
     m = model or table_model()
     layout = catalog.layout(age)
@@ -509,6 +517,13 @@ def read_structure(
         frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
     )
     found = decoder.decode(gray) if stickers is None else stickers
+    of_age = {
+        c for c in map(payloads.parse, (s.text for s in found))
+        if _of_age(c, age, catalog) and c not in taken
+    }  # fmt: skip
+    expected = sum(1 for c in known or () if c not in (None, EMPTY))
+    if len(of_age) < (min(FEW_CARDS, expected) if known is not None else FEW_CARDS):
+        found = _merged(found, decoder.decode(_sharpened(gray)), _zoom(gray))
     ids = [payloads.parse(s.text) for s in found]
     counts: dict[str, int] = {}
     for card_id in ids:
@@ -519,10 +534,11 @@ def read_structure(
         for card_id, sticker in zip(ids, found, strict=True)
         if card_id is not None
         and counts[card_id] == 1  # a card read twice: neither copy is trusted
-        and catalog.is_card(card_id)
-        and catalog.card(card_id).age == age
+        and _of_age(card_id, age, catalog)
+        and card_id not in taken  # in a city, under a wonder or discarded: never here
     ]
-    unknown = (None,) * len(layout.positions)
+    gone = frozenset(i for i, card_id in enumerate(known or ()) if card_id == EMPTY)
+    unknown = tuple(EMPTY if i in gone else None for i in range(len(layout.positions)))
     if not cards:
         return StructureReading(unknown, 0, len(found))
     origins = m.slot_corners(layout)
@@ -538,8 +554,20 @@ def read_structure(
             continue
         strays = _strays(cards, placed, homography, origins, m)
         rows = {layout.positions[i].row for i in placed}
-        trusted = strays == 0 and (len(rows) >= 2 or len(placed) >= 3)
+        # two cards lying where the box knows them (neither taken) are two cards of the
+        # structure, not of a city: a card just taken lies off its place, and one of them
+        # at its place puts the other at its own
+        confirmed = sum(
+            1 for i, j in placed.items() if known is not None and known[i] == cards[j].id
+        )
+        trusted = strays == 0 and (len(rows) >= 2 or len(placed) >= 3 or confirmed >= 2)
         fits.append((len(placed) - strays, homography, placed, trusted))
+    # a placement that is another one less some of its cards (one the fit dropped) only
+    # leaves them inside the outline at no position: it never tells more than the other
+    fits = [
+        f for f in fits
+        if not any(f[2].items() < g[2].items() for g in fits)
+    ]  # fmt: skip
     # the view is looked at only for placements that can come near the best (each
     # contradiction found there lowers a placement's score)
     fits.sort(key=lambda f: -f[0])
@@ -548,7 +576,7 @@ def read_structure(
         if options and bound < max(o[0] for o in options) - 1:
             break
         view = _View(gray, homography, origins, m)
-        slots, contradictions = _classify(placed, cards, layout, view, origins, m)
+        slots, contradictions = _classify(placed, cards, layout, view, origins, m, gone)
         options.append((bound - contradictions, slots, trusted, homography))
     if not options:
         return StructureReading(unknown, 0, len(found))
@@ -584,21 +612,17 @@ def read_structure(
     ]
     if len(near) == 1:  # the codes not read in the whole frame, read where each should be
         homography = near[0][3]
-        taken = {s for s in slots if s is not None} | {c for c, n in counts.items() if n > 1}
+        used = {s for s in slots if s is not None} | {c for c, n in counts.items() if n > 1}
+        used |= set(taken)
         for p in layout.positions:
             if slots[p.index] is not None or not (
                 p.face_up or all(slots[i] == "empty" for i in p.covered_by)
             ):
                 continue
             card_id = _read_slot(gray, homography, origins[p.index], m, decoder)
-            if (
-                card_id is not None
-                and card_id not in taken
-                and catalog.is_card(card_id)
-                and catalog.card(card_id).age == age
-            ):
+            if card_id is not None and card_id not in used and _of_age(card_id, age, catalog):
                 slots[p.index] = card_id
-                taken.add(card_id)
+                used.add(card_id)
     placed_count = sum(1 for s in slots if s not in (None, "back", "empty"))
     return StructureReading(tuple(slots), placed_count, len(found) - placed_count)
 
@@ -624,17 +648,81 @@ def _read_slot(
     to_crop = np.array([[k, 0, -x0 * k], [0, k, -y0 * k], [0, 0, 1.0]]) @ np.linalg.inv(homography)
     size = round(side * k)
     crop = cv2.warpPerspective(gray, to_crop, (size, size), flags=cv2.INTER_CUBIC)
-    for sticker in decoder.decode(np.ascontiguousarray(crop)):
-        card_id = payloads.parse(sticker.text)
-        expected = (right - left) * k
-        cx, cy = sticker.center
-        if (
-            card_id is not None
-            and math.dist((cx, cy), (size / 2, size / 2)) <= FIT_TOLERANCE_MM * k
-            and abs(sticker.side / expected - 1) < SIZE_TOLERANCE
-        ):
-            return card_id
+    blur = SLOT_BLUR_MM * k
+    for image in _variants(crop, blur):
+        for sticker in decoder.decode(image):
+            card_id = payloads.parse(sticker.text)
+            expected = (right - left) * k
+            cx, cy = sticker.center
+            if (
+                card_id is not None
+                and math.dist((cx, cy), (size / 2, size / 2)) <= FIT_TOLERANCE_MM * k
+                and abs(sticker.side / expected - 1) < SIZE_TOLERANCE
+            ):
+                return card_id
     return None
+
+
+SLOT_BLUR_MM = 0.6  # the unsharp mask's reach on a sticker's crop (about 3/4 of a module)
+
+
+def _variants(crop: np.ndarray, blur: float) -> Iterator[np.ndarray]:
+    """A sticker's crop as it is, then stretched to the full range of grey (a dim or glared
+    room), then sharpened too (a blurred one): each decoded in turn until one reads."""
+    yield np.ascontiguousarray(crop)
+    low, high = np.percentile(crop, (2, 98))
+    if high - low < 8:
+        return
+    stretched = np.clip((crop.astype(np.float32) - low) * (255 / (high - low)), 0, 255)
+    yield stretched.astype(np.uint8)
+    for amount in (1.5, 3.0):
+        soft = cv2.GaussianBlur(stretched, (0, 0), blur)
+        sharp = cv2.addWeighted(stretched, 1 + amount, soft, -amount, 0)
+        yield np.clip(sharp, 0, 255).astype(np.uint8)
+
+
+def _of_age(card_id: str | None, age: int, catalog: Catalog) -> bool:
+    """Whether a code read is a card of the age (not a token, a wonder or a foreign code)."""
+    return card_id is not None and catalog.is_card(card_id) and catalog.card(card_id).age == age
+
+
+FEW_CARDS = 4  # fewer cards of the age read in a frame: decoded again, sharpened
+SHARPEN_SIGMA = 2.0  # px at 2304 wide: the blur an unsharp mask takes away
+
+
+def _zoom(gray: np.ndarray) -> int:
+    """How much a frame is enlarged before its sharpened decoding: twice at 2304x1296 (2.6
+    px a module, too few for a blurred code), not at full resolution (5 px a module)."""
+    return 2 if gray.shape[1] <= 2600 else 1
+
+
+def _sharpened(gray: np.ndarray) -> np.ndarray:
+    """The frame stretched, with an unsharp mask (the defocus of a dim room taken back) and
+    enlarged by `_zoom` (cubic), for a second decoding when the first reads few codes."""
+    zoom = _zoom(gray)
+    sigma = SHARPEN_SIGMA * gray.shape[1] / 2304
+    soft = cv2.GaussianBlur(gray, (0, 0), sigma)
+    # stretched to the full range of grey at once (a dim room), a lamp's highlight aside
+    low, high = np.percentile(gray[::8, ::8], (1, 99.5))
+    gain = 255 / max(float(high - low), 16.0)
+    sharp = cv2.addWeighted(gray, 1.8 * gain, soft, -0.8 * gain, -float(low) * gain)
+    if zoom > 1:
+        sharp = cv2.resize(sharp, None, fx=zoom, fy=zoom, interpolation=cv2.INTER_CUBIC)
+    return np.ascontiguousarray(sharp)
+
+
+def _merged(first: list[Sticker], more: list[Sticker], zoom: int) -> list[Sticker]:
+    """The codes of both decodings (`more`'s corners divided by `zoom`), a code found by
+    both at the same place once (at different places it stays twice: read twice)."""
+    found = list(first)
+    for sticker in more:
+        corners = tuple((x / zoom, y / zoom) for x, y in sticker.corners)
+        again = Sticker(sticker.text, corners)  # type: ignore[arg-type]
+        if not any(
+            s.text == again.text and math.dist(s.center, again.center) < s.side / 2 for s in first
+        ):
+            found.append(again)
+    return found
 
 
 def _agrees(placed: dict[int, int], cards: list[_Card], known: Sequence[str | None]) -> bool:

@@ -46,6 +46,7 @@ class TableScene:
     beside: list[str]  # ids of the stickers lying beside the structure (cities, wonders...)
     foreign: int  # foreign QR codes in view
     deal: list[str]  # the card dealt at each position, in layout order
+    taken: list[int]  # the positions gone, in the order they were taken
 
     @property
     def seen(self) -> list[str | None]:
@@ -53,6 +54,35 @@ class TableScene:
         up (at the deal or once uncovered, taken ones too); None for those still face down."""
         pairs = zip(self.deal, self.truth, strict=True)
         return [None if truth == "back" else card for card, truth in pairs]
+
+    @property
+    def known(self) -> list[str | None]:
+        """What the box knows at each position when the last card taken has just left the
+        structure (as `overhead.known_cards` gives it; the frame is the first one that shows
+        that card gone): "empty" where a card was taken and recorded before, the card where
+        it lay face up at the deal or was turned up since (the last card taken too: not
+        recorded yet), None for a card face down until the last card taken uncovered it."""
+        layout = default_catalog().layout(self.age)
+        before = set(self.taken[:-1])
+        known: list[str | None] = []
+        for position, card in zip(layout.positions, self.deal, strict=True):
+            if position.index in before:
+                known.append("empty")
+            elif position.face_up or all(i in before for i in position.covered_by):
+                known.append(card)
+            else:
+                known.append(None)
+        return known
+
+    @property
+    def taken_cards(self) -> list[str]:
+        """The cards the game has recorded as taken (all but the last one taken)."""
+        return [self.deal[i] for i in self.taken[:-1]]
+
+    @property
+    def newly_empty(self) -> int | None:
+        """The position of the last card taken (the one the box has not recorded yet)."""
+        return self.taken[-1] if self.taken else None
 
 
 def _deal(age: int, rng: random.Random) -> list[str]:
@@ -66,18 +96,37 @@ def _deal(age: int, rng: random.Random) -> list[str]:
     return cards
 
 
-def _take(age: int, count: int, rng: random.Random) -> set[int]:
-    """The positions taken after `count` cards were taken, each accessible when taken."""
+def _take(age: int, count: int, rng: random.Random) -> list[int]:
+    """The positions taken, in order, after `count` cards were taken, each accessible when
+    taken."""
     layout = default_catalog().layout(age)
-    taken: set[int] = set()
+    taken: list[int] = []
     for _ in range(count):
         free = [
             p.index
             for p in layout.positions
             if p.index not in taken and all(i in taken for i in p.covered_by)
         ]
-        taken.add(rng.choice(free))
+        taken.append(rng.choice(free))
     return taken
+
+
+def _order(age: int, taken: Collection[int]) -> list[int]:
+    """Given positions gone, an order in which they could have been taken (each accessible
+    when taken; the nearest first)."""
+    layout = default_catalog().layout(age)
+    order: list[int] = []
+    while len(order) < len(taken):
+        free = [
+            p.index
+            for p in reversed(layout.positions)
+            if p.index in taken and p.index not in order
+            and all(i in order or i not in taken for i in p.covered_by)
+        ]  # fmt: skip
+        if not free:  # not a set the rules allow: in layout order
+            return order + sorted(set(taken) - set(order))
+        order.append(free[0])
+    return order
 
 
 def _back_texture(age: int, scale: float, rng: random.Random, model: TableModel) -> np.ndarray:
@@ -253,9 +302,10 @@ def random_table(
     catalog = default_catalog()
     layout = catalog.layout(age)
     cards = _deal(age, rng)  # drawn even when given: a seed's table stays the same
-    gone = _take(age, _moment(age, moment, rng), rng)
+    order = _take(age, _moment(age, moment, rng), rng)
     cards = list(deal) if deal is not None else cards
-    gone = set(taken) if taken is not None else gone
+    order = _order(age, taken) if taken is not None else order
+    gone = set(order)
     width, height = RESOLUTIONS[resolution]
     geometry = synth.Geometry(
         width=width, height=height, hfov_deg=HFOV_DEG, table_mm=rng.uniform(500, 600)
@@ -361,4 +411,5 @@ def random_table(
         beside=beside,
         foreign=foreign,
         deal=cards,
+        taken=order,
     )

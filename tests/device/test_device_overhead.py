@@ -206,6 +206,15 @@ def test_the_watch_gives_a_table_once_frames_in_a_row_agree_and_only_once() -> N
         assert watch.frame(hand, 1, at=at) is None
     # the card seen at position 0 in the first table is "seen" in the next one
     assert watch.frame(hand, 1, at=9.0) == Table(hand, 1, frozenset({0}))
+    # frames that tell every position (no hand over any): two in a row are enough
+    told: tuple[str | None, ...] = ("a", "empty", "back")
+    assert watch.frame(told, 1, at=10.0) is None
+    assert watch.frame(told, 1, at=10.5) == Table(told, 1, frozenset({0}))
+    # one of them with a position not told: three again
+    assert watch.frame(("a", None, "back"), 1, at=10.7) is None
+    assert watch.frame(("a", "empty", "b"), 1, at=10.8) is None
+    assert watch.frame(("a", None, "b"), 1, at=10.9) is None
+    assert watch.frame(("a", "empty", "b"), 1, at=10.95) is not None
     # a new age starts afresh: nothing of its structure seen yet
     for at in (10.0, 11.0):
         assert watch.frame(still, 2, at=at) is None
@@ -221,8 +230,11 @@ def test_the_reader_is_given_the_cards_the_box_knows_where_they_lie(catalog: Cat
         "scriptorium", None, None, None, None, None, "guard_tower", "press", "stone_reserve",
         "logging_camp", "garrison", "clay_reserve",
     )  # fmt: skip
-    # Garrison (position 18) and Clay Reserve (19) taken, Theater turned up at 13.
+    assert overhead.taken_cards(_played(catalog, 2)) == frozenset()
+    # Garrison (position 18) and Clay Reserve (19) taken, Theater turned up at 13: the
+    # positions taken are empty for certain, and the cards taken are never in the structure
     state = apply(_played(catalog, 4), Reveal(13, CardId("theater")))
     known = overhead.known_cards(state)
-    assert known is not None and known[18] is None and known[19] is None
+    assert known is not None and known[18] == "empty" and known[19] == "empty"
     assert known[13] == "theater" and known[:13] == dealt[:13]
+    assert overhead.taken_cards(state) == {"garrison", "clay_reserve"}

@@ -170,6 +170,70 @@ def test_a_code_missed_in_the_whole_frame_is_read_at_its_position() -> None:
     assert_never_wrong(scene, again)
 
 
+@pytest.mark.parametrize("seed", [58, 67, 68])
+def test_the_positions_recorded_taken_leave_only_the_card_just_taken_to_see(seed: int) -> None:
+    # late in age 2 (13 to 16 cards taken): from the frame alone an empty position is told
+    # only once every position over it is, so few (or none) are; the box knows the positions
+    # taken and recorded (certainly empty) and the cards taken (in the cities beside, never
+    # in the structure): only the position of the card just taken is read from the frame
+    scene = random_table(seed)
+    assert scene.age == 2 and len(scene.taken) >= 13 and not any(scene.hidden)
+    new = scene.newly_empty
+    assert new is not None and scene.known[new] == scene.deal[new]  # not recorded yet
+    alone = read_structure(scene.frame, scene.age, DECODER).slots
+    slots = read_structure(
+        scene.frame, scene.age, DECODER, known=scene.known, taken=scene.taken_cards
+    ).slots
+    assert_never_wrong(scene, alone)
+    assert_never_wrong(scene, slots)
+    assert slots[new] == "empty" and alone[new] is None
+    assert all(slots[i] == "empty" for i in scene.taken)
+    assert sum(s == "empty" for s in alone) < len(scene.taken)
+
+
+@pytest.mark.parametrize("seed", [52, 65])
+def test_the_last_two_cards_of_an_age_are_read_where_the_box_knows_them(seed: int) -> None:
+    # 18 cards taken (the last one not recorded yet), two left in a row: from the frame
+    # alone two cards side by side may be two cards of a city, so nothing is told; lying
+    # where the box knows them (neither taken), they are the structure's
+    scene = random_table(seed)
+    assert len(scene.taken) == 18 and not any(scene.hidden)
+    left = [i for i, t in enumerate(scene.truth) if t != "empty"]
+    assert len(left) == 2 and all(scene.known[i] == scene.truth[i] for i in left)
+    alone = read_structure(scene.frame, scene.age, DECODER).slots
+    assert_never_wrong(scene, alone)
+    assert all(alone[i] is None for i in left)
+    slots = read_structure(
+        scene.frame, scene.age, DECODER, known=scene.known, taken=scene.taken_cards
+    ).slots
+    assert list(slots) == scene.truth  # the two cards, and the card just taken seen gone
+
+
+def test_a_card_recorded_taken_is_never_put_in_the_structure() -> None:
+    scene = random_table(4, moment="start", hands=False)
+    slots = read_structure(scene.frame, scene.age, DECODER).slots
+    read = [s for s in slots if s not in (None, "back", "empty")]
+    assert len(read) >= 8
+    # the game says the first card read was taken (it lies in a city): never placed, and
+    # the others still are
+    again = read_structure(scene.frame, scene.age, DECODER, taken={read[0]}).slots
+    assert read[0] not in again
+    assert all(card in again for card in read[1:])
+
+
+def test_a_dim_blurred_frame_is_decoded_again_sharpened() -> None:
+    # seed 73, hard: dim and blurred, 2.6 px a module; the whole frame decoded as it is
+    # reads no card of the structure; sharpened and enlarged twice, its 5 face-up cards are
+    scene = random_table(73, difficulty="hard")
+    face_up = [i for i, t in enumerate(scene.truth) if t not in ("back", "empty")]
+    assert len(face_up) == 5 and not any(scene.hidden)
+    plain = {payloads.parse(s.text) for s in DECODER.decode(scene.frame)}
+    assert not plain & {scene.truth[i] for i in face_up}
+    slots = read_structure(scene.frame, scene.age, DECODER).slots
+    assert_never_wrong(scene, slots)
+    assert all(slots[i] == scene.truth[i] for i in face_up)
+
+
 def test_the_table_model_refuses_bad_sizes() -> None:
     good = (Path(__file__).parents[2] / "data" / "table.toml").read_text(encoding="utf-8")
     assert load_table_model(good) == table_model()
