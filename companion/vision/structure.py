@@ -606,6 +606,8 @@ def read_structure(
         # the structure seen (a lone pair of cards lies in a row of a structure as well as
         # side by side in a city): cannot tell
         return StructureReading(unknown, 0, len(found))
+    if any(_stacked_city(o[1], o[3], gray, layout, m, decoder, age, catalog) for o in near):
+        return StructureReading(unknown, 0, len(found))
     slots = [
         values[0] if all(v == values[0] for v in values) else None
         for values in zip(*(o[1] for o in near), strict=True)
@@ -627,6 +629,36 @@ def read_structure(
     return StructureReading(tuple(slots), placed_count, len(found) - placed_count)
 
 
+CITY_CARDS = 8  # at most this many cards placed: looked at for a city's column
+CITY_REACH_MM = 10.0  # how far from a half-step a code may lie and still be found there
+
+
+def _stacked_city(
+    slots: Sequence[Slot], homography: np.ndarray, gray: np.ndarray, layout: Layout,
+    m: TableModel, decoder: Decoder, age: int, catalog: Catalog,
+) -> bool:  # fmt: skip
+    """Whether a card of the age lies a row (34 mm) straight above or below a card placed:
+    the cards placed are then a city's, laid in columns, each card straight under the one
+    before (a city's rows lie about as far apart as the layout's, so two cards two rows
+    apart in a city's column fit two rows of the pyramid). The structure's rows are
+    staggered by half a card, so none of its cards lies there: its stickers are 23 mm or
+    more away, and one is found only within CITY_REACH_MM. Placements of more than
+    CITY_CARDS cards (a city side's) are not looked at."""
+    where = {(p.row, p.col) for p in layout.positions}
+    placed = [p for p in layout.positions if slots[p.index] not in (None, "back", "empty")]
+    if not placed or len(placed) > CITY_CARDS:
+        return False
+    for p in placed:
+        for row in (p.row - 1, p.row + 1):
+            if (row, p.col) in where:
+                continue
+            at = m.card_origin(row, p.col)
+            card_id = _read_slot(gray, homography, at, m, decoder, CITY_REACH_MM)
+            if _of_age(card_id, age, catalog):
+                return True
+    return False
+
+
 SLOT_PX_PER_MM = 6.0  # the sticker of a position rectified for the decoder: 5 px a module
 
 
@@ -636,13 +668,15 @@ def _read_slot(
     origin: tuple[float, float],
     m: TableModel,
     decoder: Decoder,
+    reach: float = FIT_TOLERANCE_MM,
 ) -> str | None:
     """The card whose sticker lies at the place of a card at `origin`, decoded from that
     place alone, rectified and enlarged; None if no code of ours is read there, or a code
-    not where and as large as that place's (a card held up, or beside)."""
+    not where (within `reach` mm) and as large as that place's (a card held up, or
+    beside)."""
     k = SLOT_PX_PER_MM
     (left, top), (right, _), _, _ = m.code_corners()
-    pad = 4.0
+    pad = max(4.0, reach)
     x0, y0 = origin[0] + left - pad, origin[1] + top - pad
     side = right - left + 2 * pad
     to_crop = np.array([[k, 0, -x0 * k], [0, k, -y0 * k], [0, 0, 1.0]]) @ np.linalg.inv(homography)
@@ -656,7 +690,7 @@ def _read_slot(
             cx, cy = sticker.center
             if (
                 card_id is not None
-                and math.dist((cx, cy), (size / 2, size / 2)) <= FIT_TOLERANCE_MM * k
+                and math.dist((cx, cy), (size / 2, size / 2)) <= reach * k
                 and abs(sticker.side / expected - 1) < SIZE_TOLERANCE
             ):
                 return card_id

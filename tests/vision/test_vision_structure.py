@@ -234,6 +234,25 @@ def test_a_dim_blurred_frame_is_decoded_again_sharpened() -> None:
     assert all(slots[i] == scene.truth[i] for i in face_up)
 
 
+@pytest.mark.parametrize("seed", [89, 271])
+def test_a_city_in_columns_is_not_read_as_the_top_rows_of_the_pyramid(seed: int) -> None:
+    # late in age 1 (16 cards taken, 4 left), hard light: the structure's stickers are not
+    # read (seed 89: a hand hides it), a city's are. A city lies in columns 50 mm apart, its
+    # rows 40 mm apart (the layout's: 46 mm and 34 mm), so three of its cards, two rows
+    # apart in a column and side by side, fit positions 0, 1 and 6 of the pyramid with a
+    # fit stretched by about a tenth; the city's card between two of them lies straight
+    # under one, where the pyramid's stagger puts no card. Read from the frame alone
+    # (`scan --structure`), no position is told as a card that is not there
+    scene = random_table(seed, difficulty="hard")
+    assert scene.age == 1 and scene.truth.count("empty") == 16
+    slots = read_structure(scene.frame, scene.age, DECODER).slots
+    assert_never_wrong(scene, slots)
+    device = read_structure(
+        scene.frame, scene.age, DECODER, known=scene.known, taken=scene.taken_cards
+    ).slots
+    assert_never_wrong(scene, device)
+
+
 def test_the_table_model_refuses_bad_sizes() -> None:
     good = (Path(__file__).parents[2] / "data" / "table.toml").read_text(encoding="utf-8")
     assert load_table_model(good) == table_model()
