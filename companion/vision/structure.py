@@ -629,7 +629,6 @@ def read_structure(
     return StructureReading(tuple(slots), placed_count, len(found) - placed_count)
 
 
-CITY_CARDS = 8  # at most this many cards placed: looked at for a city's column
 CITY_REACH_MM = 10.0  # how far from a half-step a code may lie and still be found there
 
 
@@ -637,16 +636,16 @@ def _stacked_city(
     slots: Sequence[Slot], homography: np.ndarray, gray: np.ndarray, layout: Layout,
     m: TableModel, decoder: Decoder, age: int, catalog: Catalog,
 ) -> bool:  # fmt: skip
-    """Whether a card of the age lies a row (34 mm) straight above or below a card placed:
-    the cards placed are then a city's, laid in columns, each card straight under the one
-    before (a city's rows lie about as far apart as the layout's, so two cards two rows
-    apart in a city's column fit two rows of the pyramid). The structure's rows are
-    staggered by half a card, so none of its cards lies there: its stickers are 23 mm or
-    more away, and one is found only within CITY_REACH_MM. Placements of more than
-    CITY_CARDS cards (a city side's) are not looked at."""
+    """Whether the cards placed lie in two columns at most, as a city side's do, and a
+    card of the age lies a row (34 mm) straight above or below one of them: the cards
+    placed are then a city's, laid in columns, each card straight under the one before (a
+    city's rows lie about as far apart as the layout's, so two cards two rows apart in a
+    city's column fit two rows of the pyramid). The structure's rows are staggered by half
+    a card, so none of its cards lies there: its stickers are 23 mm or more away, and one
+    is found only within CITY_REACH_MM."""
     where = {(p.row, p.col) for p in layout.positions}
     placed = [p for p in layout.positions if slots[p.index] not in (None, "back", "empty")]
-    if not placed or len(placed) > CITY_CARDS:
+    if not placed or len({p.col for p in placed}) > 2:
         return False
     for p in placed:
         for row in (p.row - 1, p.row + 1):

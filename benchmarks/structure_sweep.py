@@ -1,0 +1,75 @@
+"""Overhead sweep: the positions told wrongly over many generated top views (must be 0).
+
+Run: .venv/bin/python benchmarks/structure_sweep.py [--start 0] [--stop 300]
+     [--resolution 2304x1296] [--hands any|yes|no]
+
+Each seed in [start, stop) at both difficulties ("fine", "hard"), read twice as
+benchmarks/structure_read.py reads it: from the frame alone (`duel-companion scan
+--structure`) and as the device knows (`known=scene.known`, `taken=scene.taken_cards`).
+Prints the reads, the positions told right and wrong, and every read with a wrong position
+(seed:difficulty:reading, then position, told, truth, under a hand). The tests' seeds are
+among them (the benchmark's are 200000+). Split a long sweep with --start/--stop to use
+both cores.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from companion.vision.decode import make_decoder  # noqa: E402
+from companion.vision.structure import read_structure  # noqa: E402
+from companion.vision.table_synth import RESOLUTIONS, random_table  # noqa: E402
+
+HANDS = {"any": None, "yes": True, "no": False}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--start", type=int, default=0)
+    parser.add_argument("--stop", type=int, default=300)
+    parser.add_argument("--resolution", choices=sorted(RESOLUTIONS), default="2304x1296")
+    parser.add_argument("--hands", choices=sorted(HANDS), default="any")
+    args = parser.parse_args()
+    decoder = make_decoder("zxing")
+    reads = right = wrong = 0
+    bad: list[str] = []
+    for seed in range(args.start, args.stop):
+        for difficulty in ("fine", "hard"):
+            scene = random_table(
+                seed, resolution=args.resolution, difficulty=difficulty, hands=HANDS[args.hands]
+            )
+            for reading, known, taken in (
+                ("alone", None, []),
+                ("known", scene.known, scene.taken_cards),
+            ):
+                slots = read_structure(
+                    scene.frame, scene.age, decoder, known=known, taken=taken
+                ).slots
+                reads += 1
+                told = [
+                    (i, s, t, h)
+                    for i, (s, t, h) in enumerate(
+                        zip(slots, scene.truth, scene.hidden, strict=True)
+                    )
+                    if s is not None
+                ]
+                right += sum(s == t for _, s, t, _ in told)
+                misses = [(i, s, t, h) for i, s, t, h in told if s != t]
+                wrong += len(misses)
+                if misses:
+                    bad.append(f"{seed}:{difficulty}:{reading} {misses}")
+    print(
+        f"seeds {args.start}-{args.stop - 1}, {args.resolution}, hands {args.hands}: "
+        f"{reads} reads, {right} positions told right, {wrong} told wrongly"
+    )
+    for line in bad:
+        print(line)
+
+
+if __name__ == "__main__":
+    main()
