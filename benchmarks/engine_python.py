@@ -92,10 +92,10 @@ def main() -> None:
         f"against {args.baseline} with the first interpreter (wall clock medians) |",
         "| --- | --- | --- | --- | --- |",
     ]
-    slowest = statistics.median(wall[engines[len(args.python)].name])
+    baseline_rate = statistics.median(wall[engines[len(args.python)].name])
     for engine in engines:
         ref, python = engine.name.split(" with ", 1)
-        ratio = statistics.median(wall[engine.name]) / slowest
+        ratio = statistics.median(wall[engine.name]) / baseline_rate
         rows.append(
             f"| {ref} | {python} | {summary(wall[engine.name])} | {summary(cpu[engine.name])} "
             f"| {ratio:.2f}x |"

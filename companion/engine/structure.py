@@ -14,7 +14,7 @@ from typing import Final
 
 from .cards import Card, CardId, Catalog, Color, Layout
 from .events import GUILD_BACK, Deal, IllegalEvent, Reveal
-from .state import GameState, Structure, positions_of, with_structure
+from .state import GameState, Structure, positions_of, structure_from_cards, with_structure
 
 __all__ = [
     "CARDS_PER_AGE",
@@ -87,8 +87,7 @@ def deal(state: GameState, event: Deal) -> GameState:
     if event.age == 3 and guilds != catalog.rules.guilds_in_age_3:  # 17 + 3 guilds
         raise IllegalEvent(f"deal: age 3 has {catalog.rules.guilds_in_age_3} guilds, not {guilds}")
     cards = tuple(FACE_DOWN if card_id is None else card_id for card_id in event.layout)
-    covering, open_ = _layout_tables(layout)
-    return with_structure(state, Structure(event.age, cards, 0, open_, covering))
+    return with_structure(state, structure_from_cards(event.age, cards, _covering(layout)))
 
 
 def place_name(layout: Layout, index: int) -> str:
@@ -152,20 +151,18 @@ def unrevealed(state: GameState) -> tuple[int, ...]:
     return tuple(i for i in positions_of(structure.open) if dealt[i] in UNKNOWN)
 
 
-def _layout_tables(layout: Layout) -> tuple[tuple[int, ...], int]:
-    """For each position of `layout` the mask of the positions that cover it, and the mask
-    of the positions open at the start (worked out once per layout: a deal is on every
-    simulated game's path)."""
-    found = _LAYOUT_TABLES.get(id(layout))
+def _covering(layout: Layout) -> tuple[int, ...]:
+    """For each position of `layout`, the mask of the positions that cover it (worked out
+    once per layout: a deal is on every simulated game's path)."""
+    found = _COVERING.get(id(layout))
     if found is None or found[0] is not layout:
-        covering = tuple(sum(1 << i for i in p.covered_by) for p in layout.positions)
-        found = (layout, covering, sum(1 << i for i in layout.initially_accessible()))
-        _LAYOUT_TABLES[id(layout)] = found
-    return found[1], found[2]
+        found = (layout, tuple(sum(1 << i for i in p.covered_by) for p in layout.positions))
+        _COVERING[id(layout)] = found
+    return found[1]
 
 
-_LAYOUT_TABLES: Final[dict[int, tuple[Layout, tuple[int, ...], int]]] = {}
-"""Layout tables by id of the layout, which each entry holds (so an id is never reused)."""
+_COVERING: Final[dict[int, tuple[Layout, tuple[int, ...]]]] = {}
+"""Covering masks by id of the layout, which each entry holds (so an id is never reused)."""
 
 
 def is_accessible(state: GameState, index: int) -> bool:
@@ -194,7 +191,7 @@ def accessible_cards(state: GameState) -> tuple[CardId, ...]:
     found: list[CardId] = []
     open_ = structure.open
     index = 0
-    while open_:
+    while open_:  # `positions_of` walked in place: no tuple of positions on every turn
         if open_ & 1:
             card = dealt[index]  # two comparisons cost less than a look in UNKNOWN
             if card is not None and card != FACE_DOWN and card != GUILD_BACK:
