@@ -20,6 +20,7 @@ import argparse
 import json
 import os
 import platform
+import shutil
 import statistics
 import subprocess
 import tempfile
@@ -57,6 +58,9 @@ def main() -> None:
     parser.add_argument("--write", action="store_true", help="update BENCHMARKS.md")
     args = parser.parse_args()
     refs = [args.code, args.baseline]
+    for python in args.python:
+        if shutil.which(python) is None:
+            raise SystemExit(f"engine_python: no interpreter at {python}")
     names = {python: describe(python) for python in args.python}
     with tempfile.TemporaryDirectory(prefix="engine-python-") as folder:
         engines = [
