@@ -84,12 +84,13 @@ def _assignments(
     cards: list[_Card],
     layout: Layout,
     model: TableModel,
-    keep: int = 8,
     known: Sequence[str | None] | None = None,
 ) -> list[dict[int, int]]:
     """Placements (position -> card index) that put cards on the layout's positions, from
     every card taken as the reference at every position (at the position it was seen at,
-    if `known`); the `keep` placing the most."""
+    if `known`); all of those placing the most cards, or one fewer. None is cut for
+    being one too many: the true placement may be any of them (a few cards of a row fit
+    it shifted along the row), and a position is told only where they agree."""
     where = {(p.row, p.col): p.index for p in layout.positions}
     seen_at = {card_id: i for i, card_id in enumerate(known or ()) if card_id not in (None, EMPTY)}
     found: list[dict[int, int]] = []
@@ -114,8 +115,8 @@ def _assignments(
             agrees = known is None or _agrees(placed, cards, known)
             if r in placed.values() and placed not in found and agrees:
                 found.append(placed)
-    found.sort(key=len, reverse=True)
-    return found[:keep]
+    most = max(map(len, found), default=0)
+    return sorted((f for f in found if len(f) >= most - 1), key=len, reverse=True)
 
 
 def _fit(points_mm: np.ndarray, points_px: np.ndarray, cards: int) -> np.ndarray | None:
@@ -352,32 +353,66 @@ class _View:
         return all(side.size > 0 and float(np.mean(side >= light)) > 0.5 for side in sides)
 
 
+BLOCK_PX = 8  # the table's light is fitted to the medians of blocks this wide (4 mm)
+SURFACE_BAND = 8.0  # a block this far from a plane tried lies on it (the table's grain)
+SURFACE_TRIES = 80  # planes tried through three blocks drawn at random (a fixed draw)
+
+
 def _surface(image: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, float]:
-    """The table's light: a quadratic surface fitted (twice, the second time without what
-    lies far from the first: cards beside, an arm) to the pixels of `mask`; and the spread
-    of the pixels around it."""
+    """The table's light: a quadratic surface fitted to the bare-looking blocks of `mask`;
+    and the spread of the pixels of those blocks around it.
+
+    An arm or a city's cards may cover a large part of the table in view, and a fit over
+    all of it bends toward them (then an arm lies within the tolerance of the bent
+    surface). So the blocks' medians are fitted first by a plane through the most of them
+    (planes through three blocks drawn at random, each scored by the blocks within
+    SURFACE_BAND of it), and the quadratic only on those, trimmed again around itself: what
+    lies apart from the table never pulls the fit, however much of the view it covers, as
+    long as the table shows more than it."""
     h, w = image.shape
-    ys, xs = np.nonzero(mask)
-    step = max(1, len(xs) // 4000)
-    xs, ys = xs[::step], ys[::step]
-    values = image[ys, xs].astype(np.float64)
+    b = BLOCK_PX
+    rows, cols = h // b, w // b
+    blocks = image[: rows * b, : cols * b].reshape(rows, b, cols, b).transpose(0, 2, 1, 3)
+    inside = mask[: rows * b, : cols * b].reshape(rows, b, cols, b).mean(axis=(1, 3)) >= 0.9
+    by, bx = np.nonzero(inside)
+    values = np.median(blocks[by, bx].reshape(len(by), -1), axis=1).astype(np.float64)
+    ys, xs = (by + 0.5) * b, (bx + 0.5) * b
 
-    def terms(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    def terms(x: np.ndarray, y: np.ndarray, count: int = 6) -> np.ndarray:
         x, y = x / w - 0.5, y / h - 0.5
-        return np.stack([np.ones_like(x), x, y, x * x, x * y, y * y], axis=-1)
+        return np.stack([np.ones_like(x), x, y, x * x, x * y, y * y][:count], axis=-1)
 
-    keep = np.ones(len(values), bool)
-    spread = 0.0
+    if len(values) < 6:  # too little table: a flat surface at its median
+        level = float(np.median(image[mask])) if mask.any() else 0.0
+        return np.full((h, w), level, np.float32), 0.0
+    plane = terms(xs, ys, 3)
+    draw = np.random.default_rng(0)
+    best = np.zeros(len(values), bool)
+    for _ in range(SURFACE_TRIES):
+        pick = draw.choice(len(values), 3, replace=False)
+        try:
+            coef = np.linalg.solve(plane[pick], values[pick])
+        except np.linalg.LinAlgError:
+            continue
+        near = np.abs(values - plane @ coef) <= SURFACE_BAND
+        if near.sum() > best.sum():
+            best = near
+    keep = best
+    full = terms(xs, ys)
     for _ in range(3):
-        a = terms(xs[keep], ys[keep])
+        a = full[keep]
         coef = np.linalg.solve(a.T @ a + 1e-9 * np.eye(6), a.T @ values[keep])
-        residual = values - terms(xs, ys) @ coef
+        residual = values - full @ coef
         spread = 1.4826 * float(np.median(np.abs(residual[keep])))
-        keep = np.abs(residual) <= max(6.0, 3 * spread)
+        keep = np.abs(residual) <= min(SURFACE_BAND, max(4.0, 3 * spread))
     x = (np.arange(w, dtype=np.float32) / w - 0.5)[None, :]
     y = (np.arange(h, dtype=np.float32) / h - 0.5)[:, None]
     c = coef.astype(np.float32)
     surface = c[0] + c[1] * x + c[3] * x * x + c[2] * y + c[5] * y * y + c[4] * x * y
+    # the pixels' spread (the table's grain and the camera's noise) over the blocks kept
+    pixels = blocks[by[keep], bx[keep]].reshape(int(keep.sum()), -1).astype(np.float32)
+    level = surface[by[keep] * b + b // 2, bx[keep] * b + b // 2][:, None]
+    spread = 1.4826 * float(np.median(np.abs(pixels - level)))
     return np.asarray(surface, dtype=np.float32), spread
 
 

@@ -15,7 +15,7 @@ import pytest
 from companion.cli import main
 from companion.vision import payloads
 from companion.vision.decode import Sticker, make_decoder
-from companion.vision.structure import read_structure
+from companion.vision.structure import _surface, read_structure
 from companion.vision.table import load_table_model, table_model
 from companion.vision.table_synth import TableScene, random_table
 
@@ -153,7 +153,9 @@ def test_the_cards_seen_earlier_settle_a_fit_shifted_by_a_column(seed: int) -> N
     known = read_structure(scene.frame, scene.age, DECODER, known=scene.seen).slots
     assert_never_wrong(scene, known)
     assert all(known[i] == scene.truth[i] for i in face_up)
-    assert sum(s == "empty" for s in known) > sum(s == "empty" for s in alone)
+    # more is told (seed 41: a lamp's glare over the table where position 11 lay leaves it,
+    # and the positions it covered, null in both readings)
+    assert sum(s is not None for s in known) > sum(s is not None for s in alone)
 
 
 def test_a_code_missed_in_the_whole_frame_is_read_at_its_position() -> None:
@@ -251,6 +253,46 @@ def test_a_city_in_columns_is_not_read_as_the_top_rows_of_the_pyramid(seed: int)
         scene.frame, scene.age, DECODER, known=scene.known, taken=scene.taken_cards
     ).slots
     assert_never_wrong(scene, device)
+
+
+def test_the_table_light_is_fitted_past_an_arm_that_covers_much_of_it() -> None:
+    # the table: 80 grey on the left rising 0.05 a pixel to the right (a lamp), noise of 3;
+    # an arm 30 darker lies over 40 % of it (columns 150-269 of 300). A least-squares fit
+    # over all of it bends toward the arm; the table's surface must stay the table's
+    h, w = 200, 300
+    x = np.arange(w, dtype=np.float32)[None, :].repeat(h, axis=0)
+    table = 80 + 0.05 * x
+    image = table + np.random.default_rng(5).normal(0, 3, (h, w)).astype(np.float32)
+    image[:, 150:270] -= 30
+    surface, spread = _surface(image, np.ones((h, w), bool))
+    # under the arm, at column 200: 80 + 0.05 * 200 = 90, not pulled toward the arm's 60
+    assert abs(float(surface[100, 200]) - 90) < 1.5
+    assert abs(float(surface[100, 50]) - 82.5) < 1.5
+    assert 2 < spread < 4.5  # the noise's 3, not the arm's step
+    # so the arm is not within the reader's tolerance of the table (at most 20 grey)
+    assert float(np.median(np.abs(image[:, 160:260] - surface[:, 160:260]))) > 20
+
+
+@pytest.mark.parametrize(
+    ("seed", "difficulty", "device"),
+    [(7, "fine", True), (39, "hard", False), (104, "hard", False), (207, "hard", False)],
+)
+def test_a_dim_arm_or_a_few_cards_of_a_row_never_give_an_empty_position(
+    seed: int, difficulty: str, device: bool
+) -> None:
+    # frames the sweep (benchmarks/structure_sweep.py) once read wrongly: 7 and 39, a
+    # hand 25-30 grey darker than a dim table, lying over much of the table in view, was
+    # within the tolerance of a table fitted toward it, and the positions it hid were
+    # "empty"; 104 and 207 (hard light, three cards read), the true placement was the
+    # ninth of those placing three cards and only eight were looked at, all of them
+    # shifted along a row and agreeing on an empty position where a card lies
+    scene = random_table(seed, difficulty=difficulty, hands=True if seed in (7, 39) else None)
+    known = (scene.known, scene.taken_cards) if device else (None, ())
+    slots = read_structure(scene.frame, scene.age, DECODER, known=known[0], taken=known[1]).slots
+    assert_never_wrong(scene, slots)
+    hidden = [i for i, h in enumerate(scene.hidden) if h and scene.truth[i] != "empty"]
+    assert hidden or seed in (104, 207)  # 7 and 39: a hand lies over cards left
+    assert all(slots[i] != "empty" for i in hidden)
 
 
 def test_the_table_model_refuses_bad_sizes() -> None:
