@@ -527,6 +527,22 @@ def _strays(
     return strays
 
 
+@dataclass(frozen=True, slots=True)
+class _Option:
+    """A placement looked at in the view: the cards it places (less the strays), the
+    contradictions found, the 20 slots it tells and its fit."""
+
+    bound: int
+    contradictions: int
+    slots: list[Slot]
+    trusted: bool
+    homography: np.ndarray
+
+    @property
+    def score(self) -> int:
+        return self.bound - self.contradictions
+
+
 def read_structure(
     frame: np.ndarray,
     age: int,
@@ -606,49 +622,59 @@ def read_structure(
     # the view is looked at only for placements that can come near the best (each
     # contradiction found there lowers a placement's score)
     fits.sort(key=lambda f: -f[0])
-    options: list[tuple[int, list[Slot], bool, np.ndarray]] = []
+    options: list[_Option] = []
     for bound, homography, placed, trusted in fits:
-        if options and bound < max(o[0] for o in options) - 1:
+        if options and bound < max(o.score for o in options) - 1:
             break
         view = _View(gray, homography, origins, m)
         slots, contradictions = _classify(placed, cards, layout, view, origins, m, gone)
-        options.append((bound - contradictions, slots, trusted, homography))
+        options.append(_Option(bound, contradictions, slots, trusted, homography))
     if not options:
         return StructureReading(unknown, 0, len(found))
     # the placement that explains the frame best: the most cards placed less the
     # contradictions. Others nearly as good (the cards read may fit the layout shifted by
     # a column when a row's ends are gone) are as likely: a position is told only where
-    # they all agree
-    options.sort(key=lambda o: -o[0])
+    # they all agree. Nearly as good: a score one lower, or one card fewer placed and one
+    # contradiction more (a city's card beside the structure may complete a placement
+    # shifted toward it, and in a dim room a card's back may look like the table, a
+    # contradiction for the true placement as much as for a shifted one)
+    options.sort(key=lambda o: -o.score)
     best = options[0]
+
+    def as_likely(o: _Option) -> bool:
+        return o.score >= best.score - 1 or (
+            o.bound >= best.bound - 1 and o.contradictions <= best.contradictions + 1
+        )
 
     def rival(other: list[Slot]) -> bool:
         """Whether a placement puts a card read elsewhere than the best one does (not one
         that only places fewer of the same cards)."""
-        where = {s: i for i, s in enumerate(best[1]) if s not in (None, "back", "empty")}
+        where = {s: i for i, s in enumerate(best.slots) if s not in (None, "back", "empty")}
         return any(
-            s not in (None, "back", "empty") and (where.get(s, i) != i or best[1][i] == "empty")
+            s not in (None, "back", "empty") and (where.get(s, i) != i or best.slots[i] == "empty")
             for i, s in enumerate(other)
         )
 
-    near = [best] + [o for o in options[1:] if o[0] >= best[0] - 1 and rival(o[1])]
+    near = [best] + [o for o in options[1:] if as_likely(o) and rival(o.slots)]
     if known is not None:
         # cards where they were seen: a lone pair of cards of a city still fits, but only
         # if it lay so in the structure; it does not outweigh a placement trusted
-        near = [best] + [o for o in near[1:] if o[2]]
-    if not all(option[2] for option in near):
+        near = [best] + [o for o in near[1:] if o.trusted]
+    if not all(option.trusted for option in near):
         # a card of the age lying inside the outline but at no position, or too little of
         # the structure seen (a lone pair of cards lies in a row of a structure as well as
         # side by side in a city): cannot tell
         return StructureReading(unknown, 0, len(found))
-    if any(_stacked_city(o[1], o[3], gray, layout, m, decoder, age, catalog) for o in near):
+    if any(
+        _stacked_city(o.slots, o.homography, gray, layout, m, decoder, age, catalog) for o in near
+    ):
         return StructureReading(unknown, 0, len(found))
     slots = [
         values[0] if all(v == values[0] for v in values) else None
-        for values in zip(*(o[1] for o in near), strict=True)
+        for values in zip(*(o.slots for o in near), strict=True)
     ]
     if len(near) == 1:  # the codes not read in the whole frame, read where each should be
-        homography = near[0][3]
+        homography = near[0].homography
         used = {s for s in slots if s is not None} | {c for c, n in counts.items() if n > 1}
         used |= set(taken)
         for p in layout.positions:
@@ -660,6 +686,18 @@ def read_structure(
             if card_id is not None and card_id not in used and _of_age(card_id, age, catalog):
                 slots[p.index] = card_id
                 used.add(card_id)
+    # a card whose art is about the table's shade (dim, blurred) may look like the bare
+    # table, and a fit from a few cards strays by several mm at its far side, where the
+    # sticker is then looked for in the wrong place: a position about to be told empty (not
+    # known taken) is read again, its sticker looked for further out; a code of ours found
+    # there leaves it untold
+    for p in layout.positions:
+        if (
+            slots[p.index] == EMPTY
+            and p.index not in gone
+            and _read_slot(gray, best.homography, origins[p.index], m, decoder, CITY_REACH_MM)
+        ):
+            slots[p.index] = None
     placed_count = sum(1 for s in slots if s not in (None, "back", "empty"))
     return StructureReading(tuple(slots), placed_count, len(found) - placed_count)
 

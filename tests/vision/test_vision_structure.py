@@ -275,23 +275,35 @@ def test_the_table_light_is_fitted_past_an_arm_that_covers_much_of_it() -> None:
 
 @pytest.mark.parametrize(
     ("seed", "difficulty", "device"),
-    [(7, "fine", True), (39, "hard", False), (104, "hard", False), (207, "hard", False)],
+    [
+        (7, "fine", True),
+        (39, "hard", False),
+        (104, "hard", False),
+        (207, "hard", False),
+        (321, "hard", True),
+        (544, "hard", False),
+    ],
 )
-def test_a_dim_arm_or_a_few_cards_of_a_row_never_give_an_empty_position(
+def test_frames_once_read_wrongly_tell_no_wrong_position(
     seed: int, difficulty: str, device: bool
 ) -> None:
-    # frames the sweep (benchmarks/structure_sweep.py) once read wrongly: 7 and 39, a
-    # hand 25-30 grey darker than a dim table, lying over much of the table in view, was
-    # within the tolerance of a table fitted toward it, and the positions it hid were
-    # "empty"; 104 and 207 (hard light, three cards read), the true placement was the
-    # ninth of those placing three cards and only eight were looked at, all of them
-    # shifted along a row and agreeing on an empty position where a card lies
-    scene = random_table(seed, difficulty=difficulty, hands=True if seed in (7, 39) else None)
-    known = (scene.known, scene.taken_cards) if device else (None, ())
-    slots = read_structure(scene.frame, scene.age, DECODER, known=known[0], taken=known[1]).slots
+    # frames benchmarks/structure_sweep.py once read wrongly. 7 and 39: a hand 25-30 grey
+    # darker than a dim table, over much of the table in view, lay within the tolerance of
+    # a table's light fitted toward it, and the positions it hid were "empty". 104 and 207
+    # (three cards read): the true placement was the ninth of those placing three cards
+    # and only eight were looked at, all shifted along a row and agreeing on an empty
+    # position where a card lies. 321: a card whose art looks like the dim table, where a
+    # fit from four cards strays by 7 mm, was "empty" though its sticker shows there. 544:
+    # a city's card completed a placement shifted by two positions (six cards, two
+    # contradictions), and the true one (five cards) found three (dim backs that look like
+    # the table)
+    hands = True if seed in (7, 39) else None
+    scene = random_table(seed, difficulty=difficulty, hands=hands)
+    known, taken = (scene.known, scene.taken_cards) if device else (None, [])
+    slots = read_structure(scene.frame, scene.age, DECODER, known=known, taken=taken).slots
     assert_never_wrong(scene, slots)
     hidden = [i for i, h in enumerate(scene.hidden) if h and scene.truth[i] != "empty"]
-    assert hidden or seed in (104, 207)  # 7 and 39: a hand lies over cards left
+    assert hidden or not hands  # 7 and 39: a hand lies over cards left
     assert all(slots[i] != "empty" for i in hidden)
 
 
