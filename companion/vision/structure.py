@@ -88,9 +88,11 @@ def _assignments(
 ) -> list[dict[int, int]]:
     """Placements (position -> card index) that put cards on the layout's positions, from
     every card taken as the reference at every position (at the position it was seen at,
-    if `known`); all of those placing the most cards, or one fewer. None is cut for
-    being one too many: the true placement may be any of them (a few cards of a row fit
-    it shifted along the row), and a position is told only where they agree."""
+    if `known`); all of them, the most cards placed first. None is cut for being one too
+    many or placing too few: the true placement may be any of them (a few cards of a row
+    fit it shifted along the row; one placing fewer cards may find no contradiction where
+    the others find some), and a position is told only where those nearly as good
+    agree."""
     where = {(p.row, p.col): p.index for p in layout.positions}
     seen_at = {card_id: i for i, card_id in enumerate(known or ()) if card_id not in (None, EMPTY)}
     found: list[dict[int, int]] = []
@@ -115,8 +117,7 @@ def _assignments(
             agrees = known is None or _agrees(placed, cards, known)
             if r in placed.values() and placed not in found and agrees:
                 found.append(placed)
-    most = max(map(len, found), default=0)
-    return sorted((f for f in found if len(f) >= most - 1), key=len, reverse=True)
+    return sorted(found, key=len, reverse=True)
 
 
 def _fit(points_mm: np.ndarray, points_px: np.ndarray, cards: int) -> np.ndarray | None:
@@ -642,8 +643,10 @@ def read_structure(
     best = options[0]
 
     def as_likely(o: _Option) -> bool:
-        return o.score >= best.score - 1 or (
-            o.bound >= best.bound - 1 and o.contradictions <= best.contradictions + 1
+        return (
+            o.score >= best.score - 1
+            or o.bound > best.bound
+            or (o.bound == best.bound - 1 and o.contradictions <= best.contradictions + 1)
         )
 
     def rival(other: list[Slot]) -> bool:
