@@ -158,16 +158,27 @@ def reading(frames: int, old: Reader | None, out: list[str]) -> None:
     out.append("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for resolution in RESOLUTIONS:
         for difficulty in ("fine", "hard"):
-            alone, known, before = Tally(), Tally(), Tally()
+            alone, known, fitted, before = Tally(), Tally(), Tally(), Tally()
             for seed in range(SEED0, SEED0 + frames):
                 scene = random_table(seed, resolution=resolution, difficulty=difficulty)  # type: ignore[arg-type]
-                for tally, seen, taken in (
-                    (alone, None, []),
-                    (known, scene.known, scene.taken_cards),
+                # the frame before: the table before the last card was taken, the same
+                # camera (its light and noise drawn again), read as the device read it
+                earlier = random_table(
+                    seed, resolution=resolution, difficulty=difficulty,  # type: ignore[arg-type]
+                    deal=scene.deal, taken=scene.taken[:-1],
+                )  # fmt: skip
+                fit = read_structure(
+                    earlier.frame, earlier.age, decoder,
+                    known=earlier.known, taken=earlier.taken_cards,
+                ).fit  # fmt: skip
+                for tally, seen, taken, given in (
+                    (alone, None, [], None),
+                    (known, scene.known, scene.taken_cards, None),
+                    (fitted, scene.known, scene.taken_cards, fit),
                 ):
                     started = time.perf_counter()
                     slots = read_structure(
-                        scene.frame, scene.age, decoder, known=seen, taken=taken
+                        scene.frame, scene.age, decoder, known=seen, taken=taken, fit=given
                     ).slots
                     tally.times.append(time.perf_counter() - started)
                     tally.add(scene, slots)
@@ -176,7 +187,11 @@ def reading(frames: int, old: Reader | None, out: list[str]) -> None:
                     slots = old(scene.frame, scene.age, decoder).slots  # type: ignore[attr-defined]
                     before.times.append(time.perf_counter() - started)
                     before.add(scene, slots)
-            rows = [("frame alone", alone), ("as the device knows", known)]
+            rows = [
+                ("frame alone", alone),
+                ("as the device knows", known),
+                ("as the device knows, the fit of the frame before", fitted),
+            ]
             if old is not None:
                 rows.append(("before (frame alone)", before))
             for name, tally in rows:
@@ -271,7 +286,12 @@ def main() -> None:
         'cards at each position, "empty" where a card was taken and recorded, '
         "`overhead.known_cards`) and `taken=` (the cards recorded as taken, "
         "`overhead.taken_cards`) at the first frame that shows the last card taken gone, "
-        "not recorded yet. Before: the reader of the revision named, on the same frames "
+        "not recorded yet. The fit of the frame before: the same, with `fit=` the fit "
+        "the device kept from the frame before the last card was taken (the same camera, "
+        "its light and noise drawn again, read as the device knows), as the service's "
+        "reader keeps the last fit of each age (`app.table_reader`): a frame that places "
+        "fewer than 4 cards from its own codes looks for the cards known where that fit "
+        "puts them. Before: the reader of the revision named, on the same frames "
         "(frame alone).",
         "",
         NOTE,

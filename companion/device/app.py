@@ -792,21 +792,28 @@ def table_reader(
     """The overhead reading of each camera frame (on the camera's thread): the structure of
     the age being played, read from the codes the scanner decoded with what the box already
     knows there (`overhead.known_cards`: the cards, and the positions taken) and the cards
-    it knows are gone (`overhead.taken_cards`), posted as a `TableFrame`."""
+    it knows are gone (`overhead.taken_cards`), posted as a `TableFrame`. The mount holds
+    still: the last fit of each age that told positions is given with the next frames, so a
+    frame too dim to place the structure from its own codes still finds the cards known
+    where they lie (`read_structure(fit=)`)."""
     from companion.vision.decode import make_decoder
     from companion.vision.structure import read_structure
 
     # read_structure's own (the codes are given): a frame that reads few codes decoded
     # again sharpened, a position's sticker decoded alone
     spare = make_decoder(decoder)
+    fits: dict[int, Any] = {}  # age -> the last fit that told positions
 
     def on_frame(frame: Any, stickers: list[Any], captured: float) -> None:
         now = state()  # the game as the run loop last left it (states are immutable)
         known = overhead_rules.known_cards(now)
         taken = overhead_rules.taken_cards(now)
         read = read_structure(
-            frame, now.age, spare, catalog=catalog, stickers=stickers, known=known, taken=taken
-        )
+            frame, now.age, spare, catalog=catalog, stickers=stickers, known=known, taken=taken,
+            fit=fits.get(now.age),
+        )  # fmt: skip
+        if read.fit is not None:
+            fits[now.age] = read.fit
         post(TableFrame(read.slots, now.age, captured))
 
     return on_frame

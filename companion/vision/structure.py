@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Collection, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -45,11 +45,14 @@ SIZE_TOLERANCE = 0.15  # a code larger or smaller than the fit expects (held up)
 
 @dataclass(frozen=True, slots=True)
 class StructureReading:
-    """The 20 positions in layout order, and the codes seen but not placed."""
+    """The 20 positions in layout order, and the codes seen but not placed; and the fit
+    (table plane in mm -> frame pixels) that told them, for the next frame of a camera
+    that holds still (`read_structure(fit=)`)."""
 
     slots: tuple[Slot, ...]
     placed: int  # stickers placed in positions
     ignored: int  # codes in view not placed (other ages, wonders, foreign, off the layout)
+    fit: np.ndarray | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -555,6 +558,7 @@ def read_structure(
     stickers: list[Sticker] | None = None,
     known: Sequence[str | None] | None = None,
     taken: Collection[str] = (),
+    fit: np.ndarray | None = None,
 ) -> StructureReading:
     """The 20 positions of age `age`'s structure in a grayscale overhead frame (`stickers`:
     the codes already decoded from it, else the decoder reads them, and again sharpened when
@@ -562,7 +566,12 @@ def read_structure(
     seen there earlier in the age, which settles where the cards read lie when the frame
     alone fits them in several places, None where none was seen, "empty" where the card
     was taken and recorded, told "empty" whatever the frame shows; `taken`: the cards of
-    the age recorded as taken, never put into the structure)."""
+    the age recorded as taken, never put into the structure; `fit`: the fit of an earlier
+    frame of this age, `StructureReading.fit`, for a camera that holds still: with `known`,
+    the cards known but not read in the whole frame are looked for where it puts their
+    stickers, 10 mm around, and a code read there that is the card known is added to the
+    codes read; the frame's own fit is still made from its codes, so a camera moved since
+    only reads fewer)."""
     catalog = catalog or default_catalog()
     m = model or table_model()
     layout = catalog.layout(age)
@@ -577,6 +586,20 @@ def read_structure(
     expected = sum(1 for c in known or () if c not in (None, EMPTY))
     if len(of_age) < (min(FEW_CARDS, expected) if known is not None else FEW_CARDS):
         found = _merged(found, decoder.decode(_sharpened(gray)), _zoom(gray))
+    origins = m.slot_corners(layout)
+    read = {payloads.parse(s.text) for s in found}
+    # a frame whose codes place the structure themselves is left to them: a code read from
+    # a crop has its corners less exactly (blurred), and the position reads of step 7 find
+    # the rest once the frame's own fit is made
+    few = sum(1 for c in read if _of_age(c, age, catalog) and c not in taken) < FEW_CARDS
+    if fit is not None and known is not None and few:
+        found = list(found)  # not the caller's list
+        for i, card_id in enumerate(known):
+            if card_id in (None, EMPTY) or card_id in read or card_id in taken:
+                continue
+            sticker = _slot_sticker(gray, fit, origins[i], m, decoder, CITY_REACH_MM)
+            if sticker is not None and payloads.parse(sticker.text) == card_id:
+                found.append(sticker)
     ids = [payloads.parse(s.text) for s in found]
     counts: dict[str, int] = {}
     for card_id in ids:
@@ -594,7 +617,6 @@ def read_structure(
     unknown = tuple(EMPTY if i in gone else None for i in range(len(layout.positions)))
     if not cards:
         return StructureReading(unknown, 0, len(found))
-    origins = m.slot_corners(layout)
     fits: list[tuple[int, np.ndarray, dict[int, int], bool]] = []
     tried: set[frozenset[tuple[int, int]]] = set()
     for placed in _assignments(cards, layout, m, known=known):
@@ -705,7 +727,8 @@ def read_structure(
         ):
             slots[p.index] = None
     placed_count = sum(1 for s in slots if s not in (None, "back", "empty"))
-    return StructureReading(tuple(slots), placed_count, len(found) - placed_count)
+    told = near[0].homography if len(near) == 1 and placed_count else None
+    return StructureReading(tuple(slots), placed_count, len(found) - placed_count, told)
 
 
 CITY_REACH_MM = 10.0  # how far from a half-step a code may lie and still be found there
@@ -752,6 +775,19 @@ def _read_slot(
     place alone, rectified and enlarged; None if no code of ours is read there, or a code
     not where (within `reach` mm) and as large as that place's (a card held up, or
     beside)."""
+    sticker = _slot_sticker(gray, homography, origin, m, decoder, reach)
+    return None if sticker is None else payloads.parse(sticker.text)
+
+
+def _slot_sticker(
+    gray: np.ndarray,
+    homography: np.ndarray,
+    origin: tuple[float, float],
+    m: TableModel,
+    decoder: Decoder,
+    reach: float = FIT_TOLERANCE_MM,
+) -> Sticker | None:
+    """`_read_slot`'s code with its corners in frame pixels."""
     k = SLOT_PX_PER_MM
     (left, top), (right, _), _, _ = m.code_corners()
     pad = max(4.0, reach)
@@ -771,7 +807,8 @@ def _read_slot(
                 and math.dist((cx, cy), (size / 2, size / 2)) <= reach * k
                 and abs(sticker.side / expected - 1) < SIZE_TOLERANCE
             ):
-                return card_id
+                corners = _project(np.linalg.inv(to_crop), np.array(sticker.corners))
+                return Sticker(sticker.text, tuple(map(tuple, corners)))  # type: ignore[arg-type]
     return None
 
 

@@ -8,6 +8,9 @@ import threading
 from pathlib import Path
 from typing import Any
 
+import cv2
+import numpy as np
+
 from companion.catalog import default_catalog
 from companion.config import Config, load_config
 from companion.device.app import App, Call, TableFrame, open_journal, table_reader
@@ -72,6 +75,36 @@ def test_one_camera_serves_the_scan_zone_and_the_structure(tmp_path: Path) -> No
                    for p, card in zip(catalog.layout(1).positions, layout, strict=True)],
     }  # fmt: skip
     assert app.ui.mode is Mode.FEEDBACK
+
+
+def test_the_reader_keeps_the_fit_of_the_age_for_a_dimmer_frame() -> None:
+    # the mount holds still: after a frame in good light, the same view with the light
+    # down (0.4 of it, defocused, noisy) still finds the cards the box knows where they
+    # lie; a reader that never saw the good frame reads about half of them
+    catalog = default_catalog()
+    events = read_record(RECORD)
+    deal = next(e for e in events if isinstance(e, Deal))
+    layout = tuple(str(c) for c in deal.layout)
+    dealt = apply(apply(new_game(catalog), events[0]), deal)  # the structure known
+    scene = random_table(1, age=1, deal=layout, taken=(), hands=False)
+    soft = cv2.GaussianBlur(scene.frame.astype(np.float32), (0, 0), 1.2) * 0.4 + 15
+    soft += np.random.default_rng(1).normal(0, 3, soft.shape)
+    dim = np.clip(soft, 0, 255).astype(np.uint8)
+    decoder = make_decoder("zxing")
+
+    def cards(table: TableFrame) -> int:
+        assert all(s is None or s == t for s, t in zip(table.slots, scene.truth, strict=True))
+        return sum(1 for s in table.slots if s not in (None, "back", "empty"))
+
+    posted: list[TableFrame] = []
+    reader = table_reader(catalog, "zxing", lambda: dealt, posted.append)
+    reader(scene.frame, decoder.decode(scene.frame), 0.0)
+    reader(dim, decoder.decode(dim), 1.0)
+    fresh: list[TableFrame] = []
+    table_reader(catalog, "zxing", lambda: dealt, fresh.append)(dim, decoder.decode(dim), 1.0)
+    assert cards(posted[0]) == 12  # every face-up card of age 1
+    assert cards(posted[1]) == 12
+    assert cards(fresh[0]) < 12
 
 
 def test_the_overhead_keys_of_the_configuration(tmp_path: Path) -> None:

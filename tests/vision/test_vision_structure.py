@@ -313,6 +313,39 @@ def test_frames_once_read_wrongly_tell_no_wrong_position(
     assert all(slots[i] != "empty" for i in hidden)
 
 
+def dimmed(frame: np.ndarray) -> np.ndarray:
+    """The same view with the room's light down: 0.4 of it (plus 15), defocused (1.2 px)
+    and noisy (3 grey)."""
+    soft = cv2.GaussianBlur(frame.astype(np.float32), (0, 0), 1.2) * 0.4 + 15
+    soft += np.random.default_rng(1).normal(0, 3, soft.shape)
+    return np.clip(soft, 0, 255).astype(np.uint8)
+
+
+def test_the_fit_of_an_earlier_frame_finds_the_known_cards_in_a_dim_one() -> None:
+    # seed 4 at the start of its age, read in good light: the fit is kept. The light goes
+    # down: the whole frame reads no card (even sharpened), so alone nothing is placed;
+    # with the earlier fit the cards known are looked for where they lie and read
+    scene = random_table(4, moment="start", hands=False)
+    known, taken = scene.known, scene.taken_cards
+    first = read_structure(scene.frame, scene.age, DECODER, known=known, taken=taken)
+    assert first.fit is not None and first.placed >= 10
+    dim = dimmed(scene.frame)
+    assert not [s for s in DECODER.decode(dim) if payloads.parse(s.text) in scene.truth]
+    alone = read_structure(dim, scene.age, DECODER, known=known, taken=taken)
+    assert alone.placed == 0
+    again = read_structure(dim, scene.age, DECODER, known=known, taken=taken, fit=first.fit)
+    assert_never_wrong(scene, again.slots)
+    assert again.placed >= 4
+    # a camera moved 30 mm since: the stickers are not where the old fit puts them (10 mm
+    # around), nothing is added, nothing is wrong
+    moved = first.fit @ np.array([[1.0, 0, 30], [0, 1, 0], [0, 0, 1]])
+    shifted = read_structure(dim, scene.age, DECODER, known=known, taken=taken, fit=moved)
+    assert_never_wrong(scene, shifted.slots)
+    assert shifted.placed == 0
+    # from the frame alone (the command) no fit is looked at: nothing known to look for
+    assert read_structure(dim, scene.age, DECODER, fit=first.fit).placed == 0
+
+
 def test_the_table_model_refuses_bad_sizes() -> None:
     good = (Path(__file__).parents[2] / "data" / "table.toml").read_text(encoding="utf-8")
     assert load_table_model(good) == table_model()
