@@ -597,7 +597,7 @@ def read_structure(
         for i, card_id in enumerate(known):
             if card_id in (None, EMPTY) or card_id in read or card_id in taken:
                 continue
-            sticker = _slot_sticker(gray, fit, origins[i], m, decoder, CITY_REACH_MM)
+            sticker = _read_slot(gray, fit, origins[i], m, decoder, CITY_REACH_MM)
             if sticker is not None and payloads.parse(sticker.text) == card_id:
                 found.append(sticker)
     ids = [payloads.parse(s.text) for s in found]
@@ -710,7 +710,7 @@ def read_structure(
                 p.face_up or all(slots[i] == "empty" for i in p.covered_by)
             ):
                 continue
-            card_id = _read_slot(gray, homography, origins[p.index], m, decoder)
+            card_id = _card_id(_read_slot(gray, homography, origins[p.index], m, decoder))
             if card_id is not None and card_id not in used and _of_age(card_id, age, catalog):
                 slots[p.index] = card_id
                 used.add(card_id)
@@ -724,6 +724,7 @@ def read_structure(
             slots[p.index] == EMPTY
             and p.index not in gone
             and _read_slot(gray, best.homography, origins[p.index], m, decoder, CITY_REACH_MM)
+            is not None
         ):
             slots[p.index] = None
     placed_count = sum(1 for s in slots if s not in (None, "back", "empty"))
@@ -754,7 +755,7 @@ def _stacked_city(
             if (row, p.col) in where:
                 continue
             at = m.card_origin(row, p.col)
-            card_id = _read_slot(gray, homography, at, m, decoder, CITY_REACH_MM)
+            card_id = _card_id(_read_slot(gray, homography, at, m, decoder, CITY_REACH_MM))
             if _of_age(card_id, age, catalog):
                 return True
     return False
@@ -770,24 +771,11 @@ def _read_slot(
     m: TableModel,
     decoder: Decoder,
     reach: float = FIT_TOLERANCE_MM,
-) -> str | None:
-    """The card whose sticker lies at the place of a card at `origin`, decoded from that
-    place alone, rectified and enlarged; None if no code of ours is read there, or a code
-    not where (within `reach` mm) and as large as that place's (a card held up, or
-    beside)."""
-    sticker = _slot_sticker(gray, homography, origin, m, decoder, reach)
-    return None if sticker is None else payloads.parse(sticker.text)
-
-
-def _slot_sticker(
-    gray: np.ndarray,
-    homography: np.ndarray,
-    origin: tuple[float, float],
-    m: TableModel,
-    decoder: Decoder,
-    reach: float = FIT_TOLERANCE_MM,
 ) -> Sticker | None:
-    """`_read_slot`'s code with its corners in frame pixels."""
+    """The code of ours whose sticker lies at the place of a card at `origin`, decoded
+    from that place alone, rectified and enlarged, its corners in frame pixels; None if no
+    code of ours is read there, or a code not where (within `reach` mm) and as large as
+    that place's (a card held up, or beside)."""
     k = SLOT_PX_PER_MM
     (left, top), (right, _), _, _ = m.code_corners()
     pad = max(4.0, reach)
@@ -810,6 +798,10 @@ def _slot_sticker(
                 corners = _project(np.linalg.inv(to_crop), np.array(sticker.corners))
                 return Sticker(sticker.text, tuple(map(tuple, corners)))  # type: ignore[arg-type]
     return None
+
+
+def _card_id(sticker: Sticker | None) -> str | None:
+    return None if sticker is None else payloads.parse(sticker.text)
 
 
 SLOT_BLUR_MM = 0.6  # the unsharp mask's reach on a sticker's crop (about 3/4 of a module)
