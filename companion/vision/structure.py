@@ -580,10 +580,13 @@ def read_structure(
         frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
     )
     found = decoder.decode(gray) if stickers is None else stickers
-    of_age = {
-        c for c in map(payloads.parse, (s.text for s in found))
-        if _of_age(c, age, catalog) and c not in taken
-    }  # fmt: skip
+
+    def here(card_id: str | None) -> bool:
+        """A card of the age not recorded taken (in a city, under a wonder or discarded:
+        never in the structure)."""
+        return _of_age(card_id, age, catalog) and card_id not in taken
+
+    of_age = {c for c in map(payloads.parse, (s.text for s in found)) if here(c)}
     expected = sum(1 for c in known or () if c not in (None, EMPTY))
     if len(of_age) < (min(FEW_CARDS, expected) if known is not None else FEW_CARDS):
         found = _merged(found, decoder.decode(_sharpened(gray)), _zoom(gray))
@@ -592,7 +595,7 @@ def read_structure(
     # a frame whose codes place the structure themselves is left to them: a code read from
     # a crop has its corners less exactly (blurred), and the position reads of step 7 find
     # the rest once the frame's own fit is made
-    few = sum(1 for c in read if _of_age(c, age, catalog) and c not in taken) < FEW_CARDS
+    few = sum(1 for c in read if here(c)) < FEW_CARDS
     if fit is not None and known is not None and few:
         found = list(found)  # not the caller's list
         for i, card_id in enumerate(known):
@@ -611,8 +614,7 @@ def read_structure(
         for card_id, sticker in zip(ids, found, strict=True)
         if card_id is not None
         and counts[card_id] == 1  # a card read twice: neither copy is trusted
-        and _of_age(card_id, age, catalog)
-        and card_id not in taken  # in a city, under a wonder or discarded: never here
+        and here(card_id)
     ]
     gone = frozenset(i for i, card_id in enumerate(known or ()) if card_id == EMPTY)
     unknown = tuple(EMPTY if i in gone else None for i in range(len(layout.positions)))

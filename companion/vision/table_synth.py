@@ -413,3 +413,12 @@ def random_table(
         deal=cards,
         taken=order,
     )
+
+
+def dimmed(frame: np.ndarray) -> np.ndarray:
+    """The same view with the room's light down: 0.4 of it (plus 15), defocused (1.2 px)
+    and noisy (3 grey, a fixed draw); the camera has not moved (the tests of a fit kept
+    from an earlier frame)."""
+    soft = np.asarray(cv2.GaussianBlur(frame.astype(np.float32), (0, 0), 1.2)) * 0.4 + 15
+    soft += np.random.default_rng(1).normal(0, 3, soft.shape)
+    return np.asarray(np.clip(soft, 0, 255), dtype=np.uint8)

@@ -8,9 +8,6 @@ import threading
 from pathlib import Path
 from typing import Any
 
-import cv2
-import numpy as np
-
 from companion.catalog import default_catalog
 from companion.config import Config, load_config
 from companion.device.app import App, Call, TableFrame, open_journal, table_reader
@@ -20,7 +17,7 @@ from companion.engine.events import Deal
 from companion.engine.rules import apply, new_game
 from companion.vision.decode import make_decoder
 from companion.vision.scanner import Scanner
-from companion.vision.table_synth import random_table
+from companion.vision.table_synth import dimmed, random_table
 
 RECORD = Path(__file__).parents[1] / "records" / "simulated_civilian_win.jsonl"
 WAIT = 60.0  # generous: the machine is shared
@@ -87,9 +84,7 @@ def test_the_reader_keeps_the_fit_of_the_age_for_a_dimmer_frame() -> None:
     layout = tuple(str(c) for c in deal.layout)
     dealt = apply(apply(new_game(catalog), events[0]), deal)  # the structure known
     scene = random_table(1, age=1, deal=layout, taken=(), hands=False)
-    soft = cv2.GaussianBlur(scene.frame.astype(np.float32), (0, 0), 1.2) * 0.4 + 15
-    soft += np.random.default_rng(1).normal(0, 3, soft.shape)
-    dim = np.clip(soft, 0, 255).astype(np.uint8)
+    dim = dimmed(scene.frame)
     decoder = make_decoder("zxing")
 
     def cards(table: TableFrame) -> int:

@@ -17,7 +17,7 @@ from companion.vision import payloads
 from companion.vision.decode import Sticker, make_decoder
 from companion.vision.structure import _surface, read_structure
 from companion.vision.table import load_table_model, table_model
-from companion.vision.table_synth import TableScene, random_table
+from companion.vision.table_synth import TableScene, dimmed, random_table
 
 DECODER = make_decoder("zxing")
 
@@ -311,14 +311,6 @@ def test_frames_once_read_wrongly_tell_no_wrong_position(
     hidden = [i for i, h in enumerate(scene.hidden) if h and scene.truth[i] != "empty"]
     assert hidden or not hands  # 7 and 39: a hand lies over cards left
     assert all(slots[i] != "empty" for i in hidden)
-
-
-def dimmed(frame: np.ndarray) -> np.ndarray:
-    """The same view with the room's light down: 0.4 of it (plus 15), defocused (1.2 px)
-    and noisy (3 grey)."""
-    soft = cv2.GaussianBlur(frame.astype(np.float32), (0, 0), 1.2) * 0.4 + 15
-    soft += np.random.default_rng(1).normal(0, 3, soft.shape)
-    return np.clip(soft, 0, 255).astype(np.uint8)
 
 
 def test_the_fit_of_an_earlier_frame_finds_the_known_cards_in_a_dim_one() -> None:
