@@ -833,7 +833,8 @@ def _of_age(card_id: str | None, age: int, catalog: Catalog) -> bool:
 
 # placements looked at in the view before the frame is a cannot-tell: in 128 generated
 # frames (seeds 0-39 and 200000-200023, both lights, from the frame alone) none that needed
-# more told any position (they disagree), and such frames took up to 2 s here
+# more told any position (they disagree; benchmarks/structure_limits.py), and such frames
+# took up to 2 s here
 MOST_VIEWS = 12
 FEW_CARDS = 4  # fewer cards of the age read in a frame: decoded again, sharpened
 SHARPEN_SIGMA = 2.0  # px at 2304 wide: the blur an unsharp mask takes away
