@@ -1,5 +1,5 @@
 """Build: compile the rules engine (companion/engine), the search player (companion/search)
-and the simulator's hot path (companion/playout.py) with mypyc when it can.
+and the simulator's hot path (companion/play/playout.py) with mypyc when it can.
 
 Everything else is in pyproject.toml. The modules are compiled to C extensions beside their
 sources, and `companion/compiled.txt` lists each with the SHA-256 of the source it was
@@ -46,7 +46,7 @@ class BuildExt(build_ext):
         built = [e for e in self.extensions if os.path.exists(self.get_ext_fullpath(e.name))]
         if not built or len(built) != len(self.extensions):  # an optional build failed: pure
             return
-        targets = {Path(self.get_ext_fullpath("companion.playout")).parent}
+        targets = {Path(self.get_ext_fullpath("companion.compiled")).parent}  # companion/
         if self.inplace or getattr(self, "editable_mode", False):
             targets.add(PACKAGE_DIR)
         for target in targets:

@@ -41,9 +41,10 @@ FPS = 15
 def latency(scratch: Path) -> tuple[list[float], list[float]]:
     """Seconds from frame capture to OLED image ready, one per scan of the demo game; and
     from a confirming button press to the screen, through the journal's commit."""
-    from companion.catalog import default_catalog
-    from companion.device.app import App, open_journal
-    from companion.device.playback import Camera, TablePlayer, play, read_record
+    from companion.engine.catalog import default_catalog
+    from companion.service.loop import App
+    from companion.service.playback import Camera, TablePlayer, play, read_record
+    from companion.service.root import open_journal
 
     class Null:
         def show(self, image: object) -> None:

@@ -52,7 +52,7 @@ this checkout, which the editable install would otherwise find first)."""
 REPLAY = """
 import json, statistics, sys, time
 from pathlib import Path
-from companion.catalog import default_catalog
+from companion.engine.catalog import default_catalog
 from companion.records.replay import replay_record
 catalog = default_catalog()
 lines = Path(sys.argv[1]).read_text(encoding="utf-8").splitlines()

@@ -28,8 +28,8 @@ from typing import Any
 from flask import render_template
 from report import machine, write_section
 
-from companion.catalog import default_catalog
 from companion.config import Config
+from companion.engine.catalog import default_catalog
 from companion.records.journal import Journal
 from web import create_app
 from web.access import get_journal

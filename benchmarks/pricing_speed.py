@@ -23,8 +23,8 @@ from dataclasses import dataclass
 
 from report import machine, write_section
 
-from companion.catalog import default_catalog
 from companion.engine.cards import Card, Catalog, Color, TokenId, Wonder
+from companion.engine.catalog import default_catalog
 from companion.engine.pricing import cheapest_payment, clear_caches
 from companion.engine.state import City
 

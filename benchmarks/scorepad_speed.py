@@ -31,9 +31,9 @@ from web_pages import first_load, server_times
 
 from companion.config import Config
 from companion.engine.cards import Color
+from companion.family.catalog import default_family_catalog
 from companion.family.scoring import score_table
 from companion.family.sheet import read_table
-from companion.family_catalog import default_family_catalog
 from web import WebServer, create_app
 
 WONDERS = ("babylon", "olympia", "giza", "rhodes", "ephesus", "alexandria", "halicarnassus")

@@ -35,12 +35,12 @@ from typing import Any
 from report import BENCHMARKS, machine, write_section
 from table_hint import run_table
 
-from companion.arena import Tally, arena
-from companion.catalog import default_catalog
 from companion.device.coach import SECONDS as COACH_SECONDS
+from companion.engine.catalog import default_catalog
 from companion.engine.state import GameState, Player
+from companion.play.arena import Tally, arena
+from companion.play.simulate import play
 from companion.search.player import LEVELS, suggest
-from companion.simulate import play
 
 
 def _pair(job: tuple[str, str, int]) -> tuple[int, list[str], dict[str, int], float]:

@@ -26,11 +26,11 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from companion.catalog import default_catalog
+from companion.engine.catalog import default_catalog
 from companion.engine.state import GameState
 from companion.engine_loader import engine_is_compiled
+from companion.play.simulate import play
 from companion.search import player
-from companion.simulate import play
 
 REPO = Path(__file__).resolve().parent.parent
 

@@ -26,12 +26,12 @@ from typing import Any
 from report import machine, write_section
 from web_pages import fetch, percentiles
 
-from companion.catalog import default_catalog
 from companion.config import Config
+from companion.engine.catalog import default_catalog
+from companion.play.simulate import play
 from companion.records.game import Game, import_record
 from companion.records.journal import Journal
 from companion.records.tables import steps_applied
-from companion.simulate import play
 from web import WebServer, create_app
 from web.stats import warm_up
 

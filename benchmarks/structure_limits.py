@@ -29,7 +29,7 @@ sys.path.insert(0, str(ROOT))
 import zxingcpp  # noqa: E402
 from pyzbar import pyzbar  # noqa: E402
 
-from companion.catalog import default_catalog  # noqa: E402
+from companion.engine.catalog import default_catalog  # noqa: E402
 from companion.vision import payloads, structure  # noqa: E402
 from companion.vision.decode import make_decoder  # noqa: E402
 from companion.vision.table_synth import random_table  # noqa: E402

@@ -1,7 +1,7 @@
 """The time to a hint at the table: the coach asked on the box while its camera loop and its
 web server run, for `benchmarks/search_player.py table`.
 
-The device is wired as `duel-companion run` wires it (`companion.device.app`): the run loop
+The device is wired as `duel-companion run` wires it (`companion.service`): the run loop
 (`run_loop` over an `App` whose coach searches on a worker thread and posts its answer), the
 camera thread (`start_scanner`: the real decoder and tracker at the configured 15 fps, on
 generated frames of the empty table from `companion.vision.synth`), the phone pages served
@@ -9,7 +9,7 @@ by waitress (`_start_web`), and a few phones polling the live page as `web/stati
 does (the seq every `poll` seconds, the board when it moved). The screen is the emulated
 OLED (each frame written as a PNG, as on a machine without the display).
 
-Positions come from random games (`companion.simulate.play`, with their deals): their events
+Positions come from random games (`companion.play.simulate.play`, with their deals): their events
 are submitted through the loop as the phone's import does, and at every 5th state where a
 hint can be given, a person asks the coach: a long right (the button map), then left. The
 time is from that left press reaching the loop's queue to the coach's answer handed to the
@@ -77,8 +77,8 @@ def positions(catalog: Any, count: int, seed: int) -> list[tuple[list[Any], list
     """Random games and, in each, the event counts after which a hint is asked (every 5th
     state with a dealt age or a decision, not a Great Library draw, not the end)."""
     from companion.engine.state import PendingKind
+    from companion.play.simulate import play
     from companion.search.determinize import needs_deal
-    from companion.simulate import play
 
     games: list[tuple[list[Any], list[int]]] = []
     total, number = 0, 0
@@ -150,13 +150,14 @@ def run_table(
     count: int, seed: int, clients: int, level_name: str, seconds: float | None
 ) -> dict[str, object]:
     """Hints at `count` positions with the camera loop and the web server running."""
-    from companion.catalog import default_catalog
     from companion.config import Config
-    from companion.device import app as device
     from companion.device import coach
-    from companion.device.ui import Press
     from companion.device.views import ChoiceView, HelpView
+    from companion.engine.catalog import default_catalog
+    from companion.inputs import Press
     from companion.search import player
+    from companion.service import root as device
+    from companion.service.loop import App, Call, run_loop
     from hardware.oled import EmulatedOled
     from web import live
 
@@ -188,14 +189,14 @@ def run_table(
         stop = threading.Event()
         display = TimedDisplay(EmulatedOled(config.display.emulated_dir))
         journal = device.open_journal(config.journal)
-        app = device.App(catalog, journal, display, post=inbox.put, coach=(level, seconds))
+        app = App(catalog, journal, display, post=inbox.put, coach=(level, seconds))
         display.app = app
         server = device._start_web(config, catalog, inbox, app)
         assert server is not None, "the web server did not start"
         scanner = device.start_scanner(config, inbox)
         assert scanner is not None, "the camera thread did not start"
         app.start(welcome=False)
-        loop = threading.Thread(target=device.run_loop, args=(app, inbox, stop), name="loop")
+        loop = threading.Thread(target=run_loop, args=(app, inbox, stop), name="loop")
         loop.start()
 
         def is_coach(view: Any) -> bool:
@@ -204,7 +205,7 @@ def run_table(
 
         def on_loop(action: Callable[[Any], Any]) -> None:
             done = threading.Event()
-            inbox.put(device.Call(action, done, []))
+            inbox.put(Call(action, done, []))
             if not done.wait(120):
                 raise RuntimeError("the run loop did not answer")
 

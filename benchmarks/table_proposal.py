@@ -35,12 +35,13 @@ from structure_read import PI4_FACTOR as READING_PI4_FACTOR
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from companion.catalog import default_catalog  # noqa: E402
-from companion.device.app import App, Call, TableFrame, open_journal  # noqa: E402
 from companion.device.controller import Mode, Press  # noqa: E402
 from companion.device.overhead import AGREE, SURE, known_cards, taken_cards  # noqa: E402
-from companion.device.playback import FrameRecorder, TopCamera, read_record  # noqa: E402
+from companion.engine.catalog import default_catalog  # noqa: E402
 from companion.engine.events import Deal  # noqa: E402
+from companion.service.loop import App, Call, TableFrame  # noqa: E402
+from companion.service.playback import FrameRecorder, TopCamera, read_record  # noqa: E402
+from companion.service.root import open_journal  # noqa: E402
 from companion.vision.table_synth import RESOLUTIONS  # noqa: E402
 
 RECORD = ROOT / "tests" / "records" / "simulated_civilian_win.jsonl"

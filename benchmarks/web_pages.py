@@ -24,11 +24,11 @@ from typing import Any
 
 from report import machine, write_section
 
-from companion.catalog import default_catalog
 from companion.config import Config
+from companion.engine.catalog import default_catalog
+from companion.play.simulate import play
 from companion.records.game import import_record
 from companion.records.journal import Journal
-from companion.simulate import play
 from web import WebServer, create_app
 
 GAMES = 20

@@ -2,7 +2,7 @@
 pure-Python one, from the same source files.
 
 `pip install` (and `scripts/bootstrap.sh`) compiles the modules `compiled_sources` lists (the
-engine's, the search player's, and the simulator's hot path `companion/playout.py`) with mypyc
+engine's, the search player's, and the simulator's hot path `companion/play/playout.py`) with mypyc
 when a C compiler is there (see setup.py), and writes `compiled.txt` in `companion/`: one line
 per compiled module, its path and the SHA-256 of the source it was compiled from. Compiled
 modules sit beside their sources and Python would import them first, so `companion/__init__`
@@ -42,8 +42,11 @@ COMPILED_FOLDERS = ("engine", "search")
 """The pure cores compiled whole: the rules engine and the search player (which spends its
 time in the engine and in its own move scoring)."""
 
-NOT_COMPILED = frozenset({"engine/__init__.py", "search/__init__.py"})
-"""The packages' `__init__` stay Python (they hold no code)."""
+NOT_COMPILED = frozenset(
+    {"engine/__init__.py", "search/__init__.py", "engine/catalog.py", "engine/catalog_json.py"}
+)
+"""The packages' `__init__` stay Python (they hold no code), and so does the catalog's loading
+from data/ (read once, no hot path)."""
 
 
 def compiled_sources(package_dir: Path = PACKAGE_DIR) -> list[str]:
@@ -53,7 +56,7 @@ def compiled_sources(package_dir: Path = PACKAGE_DIR) -> list[str]:
         for folder in COMPILED_FOLDERS
         for path in sorted((package_dir / folder).glob("*.py"))
     ]
-    return [path for path in cores if path not in NOT_COMPILED] + ["playout.py"]
+    return [path for path in cores if path not in NOT_COMPILED] + ["play/playout.py"]
 
 
 def module_name(relative: str) -> str:

@@ -1,1 +1,1 @@
-"""Card facts: the TOML files of this folder, read by companion.catalog."""
+"""Card facts: the TOML files of this folder, read by companion.engine.catalog."""

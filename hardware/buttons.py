@@ -19,7 +19,7 @@ from collections.abc import Callable, Mapping
 from functools import partial
 from typing import Any
 
-from companion.device.ui import Press
+from companion.inputs import Press
 from hardware.faults import StuckButtonGuard
 
 Clock = Callable[[], float]

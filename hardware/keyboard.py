@@ -14,7 +14,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from companion.device.ui import Press, Scan
+from companion.inputs import Press, Scan
 
 KEYS = {"a": "left", "s": "select", "d": "right", "j": "left", "k": "select", "l": "right"}
 # What follows ESC for each arrow key, in normal ("[") and application ("O") cursor mode.

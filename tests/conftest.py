@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, settings
 
-from companion.catalog import default_catalog
 from companion.engine.cards import Catalog
+from companion.engine.catalog import default_catalog
 
 # Property tests run beside other work on small machines: no deadline, no flaky slowness.
 settings.register_profile(

@@ -33,6 +33,7 @@ PURE_CORES = {
     "engine": ("companion.engine",),
     "family": ("companion.family", "companion.engine"),  # shares the engine's card colours
     "search": ("companion.search", "companion.engine"),
+    "play": ("companion.play", "companion.search", "companion.engine"),
 }
 
 
@@ -46,6 +47,37 @@ def test_pure_core_imports_only_the_standard_library_and_its_allies(core: str) -
             inside = relative or name.startswith(PURE_CORES[core])
             stdlib = name.split(".")[0] in sys.stdlib_module_names
             assert inside or stdlib, f"{path.name} imports {name}"
+
+
+# Imports point one way: what the box decides and says knows nothing of the parts or the
+# pages; the parts know nothing of the box; only the service wires them together.
+FORBIDDEN = {
+    "companion/device": ("web", "hardware", "companion.service", "companion.commands"),
+    "hardware": ("web", "companion.device", "companion.service", "companion.commands"),
+    "web": ("hardware", "companion.service", "companion.commands"),
+    "companion/records": ("web", "hardware", "companion.device", "companion.service"),
+    "companion/vision": ("web", "hardware", "companion.device", "companion.service"),
+}
+
+
+@pytest.mark.parametrize("folder", sorted(FORBIDDEN))
+def test_imports_point_one_way(folder: str) -> None:
+    paths = list((ROOT / folder).rglob("*.py"))
+    assert paths, f"no modules in {folder}"
+    for path in paths:
+        for name in imported_modules(path):
+            for banned in FORBIDDEN[folder]:
+                assert name != banned and not name.startswith(banned + "."), (
+                    f"{path.relative_to(ROOT)} imports {name}"
+                )
+
+
+def test_only_the_service_and_the_web_command_import_the_parts_and_the_pages() -> None:
+    allowed = {"companion/service/root.py", "companion/commands/web.py"}
+    for path in (ROOT / "companion").rglob("*.py"):
+        outside = [n for n in imported_modules(path) if n.split(".")[0] in ("web", "hardware")]
+        relative = str(path.relative_to(ROOT))
+        assert not outside or relative in allowed, f"{relative} imports {outside}"
 
 
 def test_imported_modules_sees_relative_and_absolute_imports(tmp_path: Path) -> None:

@@ -25,7 +25,8 @@ def fake_package(root: Path, *, built: bool = True) -> Path:
     (root / "search").mkdir()
     (root / "search" / "__init__.py").write_text("")
     (root / "search" / "mcts.py").write_text("ANSWER = 'pure search'\n")
-    (root / "playout.py").write_text("ANSWER = 'pure playout'\n")
+    (root / "play").mkdir()
+    (root / "play" / "playout.py").write_text("ANSWER = 'pure playout'\n")
     if built:
         for relative in engine_loader.compiled_sources(root):
             (root / relative).with_suffix(SUFFIX).write_bytes(b"not really compiled")
@@ -37,7 +38,7 @@ def test_the_compiled_modules_are_the_engines_the_searchs_and_the_playout(
     tmp_path: Path,
 ) -> None:
     root = fake_package(tmp_path / "companion")
-    compiled = ["engine/rules.py", "search/mcts.py", "playout.py"]  # no __init__.py
+    compiled = ["engine/rules.py", "search/mcts.py", "play/playout.py"]  # no __init__.py
     assert engine_loader.compiled_sources(root) == compiled
     manifest = (root / engine_loader.MANIFEST).read_text().splitlines()
     assert [line.split()[0] for line in manifest] == compiled
@@ -65,7 +66,7 @@ def test_a_source_edited_after_the_build_makes_it_stale(tmp_path: Path) -> None:
 
 def test_a_missing_compiled_module_makes_the_build_unusable(tmp_path: Path) -> None:
     root = fake_package(tmp_path / "companion")
-    (root / "playout.py").with_suffix(SUFFIX).unlink()
+    (root / "play" / "playout.py").with_suffix(SUFFIX).unlink()
     assert not compiled_is_current(root)
 
 
@@ -79,12 +80,12 @@ def test_the_environment_variable_asks_for_the_pure_engine(value: str | None, pu
 
 def test_the_finder_loads_sources_when_the_build_is_stale(tmp_path: Path) -> None:
     root = fake_package(tmp_path / "companion")
-    (root / "playout.py").write_text("ANSWER = 'edited playout'\n")
+    (root / "play" / "playout.py").write_text("ANSWER = 'edited playout'\n")
     finder = EngineFinder(root)
-    spec = finder.find_spec("companion.playout", None)
-    assert spec is not None and spec.origin == str(root / "playout.py")
+    spec = finder.find_spec("companion.play.playout", None)
+    assert spec is not None and spec.origin == str(root / "play" / "playout.py")
     assert finder.compiled is False
-    assert finder.find_spec("companion.catalog", None) is None  # not one of them
+    assert finder.find_spec("companion.engine.catalog", None) is None  # not one of them
 
 
 def test_the_finder_leaves_a_current_build_to_the_ordinary_finders(

@@ -30,8 +30,8 @@ from werkzeug.exceptions import HTTPException, NotFound
 from werkzeug.routing import IntegerConverter, Map
 from werkzeug.wrappers import Response
 
-from companion.catalog import default_catalog
 from companion.config import Config
+from companion.engine.catalog import default_catalog
 from companion.records.journal import JournalError
 from companion.records.reader import MAX_RECORD_BYTES
 

@@ -31,10 +31,10 @@ from werkzeug.wrappers import Response as Redirect
 from companion.engine.cards import Color
 from companion.family import dice
 from companion.family.cards import CardId, FamilyCatalog, Side
+from companion.family.catalog import default_family_catalog
 from companion.family.pad import Pad, pad_to_json, reasons_to_json, score_sheet
 from companion.family.sheet import SheetError
 from companion.family.table import MAX_PLAYERS, MIN_PLAYERS, TOKEN_VALUES
-from companion.family_catalog import default_family_catalog
 from companion.records.pads import SavedPad, UnknownPad, save_pad, saved_pad, saved_pads
 from companion.records.players import known_players
 

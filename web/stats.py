@@ -20,7 +20,7 @@ from typing import Any
 from flask import Blueprint, Flask, Response, current_app, jsonify, render_template, request
 from werkzeug.exceptions import BadRequest, NotFound
 
-from companion.family_catalog import default_family_catalog
+from companion.family.catalog import default_family_catalog
 from companion.records.archive import export_history, games_csv, summarizer
 from companion.records.journal import Journal
 from companion.records.pad_stats import pad_facts, pads_seen

@@ -11,8 +11,8 @@ import json
 import sys
 import time
 
-from companion.arena import PLAYERS, arena
-from companion.catalog import default_catalog
+from companion.engine.catalog import default_catalog
+from companion.play.arena import PLAYERS, arena
 from companion.search.player import LEVELS
 
 HELP = "Play full games between two players (search levels, greedy, random), seats swapped."

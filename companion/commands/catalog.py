@@ -13,8 +13,6 @@ import sys
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from companion.catalog import LANGUAGES, CatalogError, default_catalog, load_catalog
-from companion.catalog_json import catalog_to_json
 from companion.device.words import coins
 from companion.engine.cards import (
     RESOURCES,
@@ -26,6 +24,8 @@ from companion.engine.cards import (
     ProgressToken,
     Wonder,
 )
+from companion.engine.catalog import LANGUAGES, CatalogError, default_catalog, load_catalog
+from companion.engine.catalog_json import catalog_to_json
 
 HELP = "Print the card catalog: a table of cards, wonders and progress tokens, or --json."
 

@@ -27,8 +27,8 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-from companion.device.app import score_url_for
-from companion.device.playback import (
+from companion.engine.events import Deal
+from companion.service.playback import (
     DEALT,
     RECORD,
     Camera,
@@ -41,7 +41,7 @@ from companion.device.playback import (
     score_lines,
     with_reveals,
 )
-from companion.engine.events import Deal
+from companion.service.root import score_url_for
 
 HELP = "Play a complete recorded game through the whole device and print the final score."
 DEFAULT_OUT = Path("out/demo")
@@ -86,9 +86,9 @@ def _camera() -> Camera | None:
 
 def main(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     """Play the demo; exit 2 on a refused option or record."""
-    from companion.catalog import default_catalog
-    from companion.device.app import App
+    from companion.engine.catalog import default_catalog
     from companion.records.journal import Journal, JournalError
+    from companion.service.loop import App
 
     table = args.guided or args.overhead
     try:

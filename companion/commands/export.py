@@ -13,8 +13,8 @@ import json
 import sys
 from pathlib import Path
 
-from companion.catalog import default_catalog
 from companion.config import ConfigError, load_config
+from companion.engine.catalog import default_catalog
 from companion.records.archive import export_history, games_csv, summarizer
 from companion.records.journal import Journal, JournalError
 from companion.records.stats import select

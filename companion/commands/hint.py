@@ -14,8 +14,8 @@ import json
 import sys
 from pathlib import Path
 
-from companion.catalog import default_catalog
 from companion.engine.cards import Catalog, TokenId
+from companion.engine.catalog import default_catalog
 from companion.engine.events import Event, IllegalEvent, event_to_record
 from companion.records.replay import ReplayError, replay_record
 from companion.search.player import LEVELS, NoDecision, suggest

@@ -18,8 +18,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from companion.catalog import default_catalog
 from companion.config import ConfigError, load_config
+from companion.engine.catalog import default_catalog
 from companion.records.archive import (
     MAX_HISTORY_BYTES,
     check_history,

@@ -13,8 +13,8 @@ import json
 import sys
 from pathlib import Path
 
-from companion.catalog import default_catalog
 from companion.device.words import coins
+from companion.engine.catalog import default_catalog
 from companion.engine.state import GameState, Player
 from companion.records.reader import RecordRefused, read_record_file, read_records
 from companion.records.replay import replay, state_to_json

@@ -37,9 +37,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def main(args: argparse.Namespace) -> int:
     """Run the service until stopped; exit 2 on a refused configuration or journal."""
     from companion.config import Config, ConfigError, load_config
-    from companion.device.app import ServiceOptions, run_service
     from companion.records.journal import JournalError
     from companion.records.lock import WriterLock
+    from companion.service.root import ServiceOptions, run_service
 
     logging.basicConfig(
         level=logging.INFO if args.verbose else logging.WARNING,

@@ -96,7 +96,7 @@ def scan_structure(path: Path, age: int, decoder: Decoder) -> dict[str, Any]:
 
 def structure_text(slots: list[Any], age: int) -> str:
     """The positions row by row, farthest row first: "row 1: baths, back"."""
-    from companion.catalog import default_catalog
+    from companion.engine.catalog import default_catalog
 
     rows: dict[int, list[str]] = {}
     for position, slot in zip(default_catalog().layout(age).positions, slots, strict=True):

@@ -14,10 +14,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from companion.catalog import CatalogError
+from companion.engine.catalog import CatalogError
+from companion.family.catalog import default_family_catalog
 from companion.family.pad import Pad, pad_to_json, score_sheet
 from companion.family.sheet import SheetError
-from companion.family_catalog import default_family_catalog
 
 HELP = "Score a 7 Wonders or 7 Wonders Dice score sheet (JSON): table, winners and reasons."
 

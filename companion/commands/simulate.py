@@ -15,9 +15,9 @@ import json
 import time
 from pathlib import Path
 
-from companion.catalog import default_catalog
+from companion.engine.catalog import default_catalog
 from companion.engine_loader import engine_is_compiled
-from companion.simulate import VICTORY_KINDS, simulate
+from companion.play.simulate import VICTORY_KINDS, simulate
 
 HELP = "Play random legal games from a seed, checking invariants after every event."
 

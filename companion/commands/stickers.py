@@ -14,7 +14,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from companion.catalog import LANGUAGES
+from companion.engine.catalog import LANGUAGES
 from companion.vision import stickers
 
 HELP = "Print the QR stickers: sheets (PDF, SVG, PNG) or one PNG per sticker (--format png)."

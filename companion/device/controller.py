@@ -1,7 +1,7 @@
 """The scan-and-confirm state machine: one input in, the next screen and maybe one event out.
 
 `step(ui, state, input, context)` is pure: no I/O, no clock (a `Tick` carries the time). The
-run loop (`companion.device.app`) submits the returned event to the journal before it shows the
+run loop (`companion.service`) submits the returned event to the journal before it shows the
 screen, and calls `Step.refused` if the journal's game refuses it after all.
 
 Inputs are `Press(name, long)` from the buttons or the keyboard, `Scan(card)` from the camera
@@ -36,17 +36,7 @@ from companion.device.choices import (
     setup_event,
     setup_wonders,
 )
-from companion.device.ui import (
-    Context,
-    Input,
-    Mode,
-    Press,
-    Scan,
-    Status,
-    Table,
-    Tick,
-    UiState,
-)
+from companion.device.ui import Context, Mode, UiState
 from companion.device.views import View
 from companion.device.words import DEFAULT_NAMES, Voice, player_name
 from companion.engine.cards import CardId, Catalog
@@ -64,6 +54,7 @@ from companion.engine.events import (
 )
 from companion.engine.rules import apply, draft_pickers, library_draw, was_taken
 from companion.engine.state import GameState, Phase, Player
+from companion.inputs import Input, Press, Scan, Status, Table, Tick
 
 __all__ = [  # the UI's values and the screens' options, for the run loop, adapters and tests
     "DEFAULT_NAMES",

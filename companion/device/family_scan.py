@@ -22,11 +22,11 @@ from functools import cache
 from typing import Any
 
 from companion.device import words
-from companion.device.ui import Press, Scan
 from companion.device.views import ReadingView
 from companion.engine.cards import Color
 from companion.family.cards import CardId
-from companion.family_catalog import default_family_catalog
+from companion.family.catalog import default_family_catalog
+from companion.inputs import Press, Scan
 from companion.vision.payloads import parse_family
 from companion.vision.tracker import TrackedScan
 

@@ -27,7 +27,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from companion.device import words
-from companion.device.ui import Table
 from companion.device.words import Voice
 from companion.engine.cards import CardId
 from companion.engine.events import Reveal
@@ -35,6 +34,7 @@ from companion.engine.pricing import cheapest_payment
 from companion.engine.rules import accessible_cards, is_accessible, unrevealed
 from companion.engine.state import GameState, Phase
 from companion.engine.structure import UNKNOWN, was_taken
+from companion.inputs import Table
 
 AGREE = 3  # frames in a row that must say the same before the table counts
 SURE = 2  # as many when every position of those frames is told (no hand over any)

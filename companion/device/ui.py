@@ -8,66 +8,13 @@ next, `companion.device.present` turns a `UiState` and the game state into a vie
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
 from companion.device.views import ChoiceView
 from companion.engine.events import Event
 from companion.engine.state import Player
-
-# --- inputs ---------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Press:
-    """A button press: `left`, `select` or `right`; `long` when held (about a second)."""
-
-    name: str
-    long: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class Scan:
-    """A sticker seen by the camera: a card, wonder or token id, or None for a foreign code.
-
-    `at` is when its frame was captured (perf_counter), for the latency measurement.
-    """
-
-    card: str | None
-    at: float | None = field(default=None, compare=False)
-
-
-@dataclass(frozen=True, slots=True)
-class Status:
-    """A part of the kit lost ("camera lost") or back (None)."""
-
-    problem: str | None
-
-
-@dataclass(frozen=True, slots=True)
-class Tick:
-    """Time passes (monotonic seconds): feedback screens time out."""
-
-    now: float
-
-
-@dataclass(frozen=True, slots=True)
-class Table:
-    """The overhead camera's reading of age `age`'s structure once frames in a row agreed
-    (companion.device.overhead.Watch): per position in layout order a card id, "back",
-    "empty" or None (cannot tell); `seen` the positions where a card was seen in an earlier
-    table of the age. `at` is when the frames began to agree (perf_counter), for the latency
-    benchmark."""
-
-    slots: tuple[str | None, ...]
-    age: int
-    seen: frozenset[int] = frozenset()
-    at: float | None = field(default=None, compare=False)
-
-
-Input = Press | Scan | Status | Tick | Table
-
 
 # --- the UI state ---------------------------------------------------------------------------
 

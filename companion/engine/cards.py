@@ -1,7 +1,7 @@
 """Card facts as frozen values: cards, wonders, progress tokens, layouts, the military track.
 
 These types hold what is printed on the components and nothing about a game in progress.
-`companion.catalog` builds them from `data/*.toml`; every type checks its own invariants in
+`companion.engine.catalog` builds them from `data/*.toml`; every type checks its own invariants in
 `__post_init__` and raises `ValueError`, to which the loader adds the file and entry.
 """
 

@@ -13,8 +13,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from companion.catalog import default_catalog
 from companion.engine.cards import RESOURCES, Catalog
+from companion.engine.catalog import default_catalog
 from companion.engine.events import Event, IllegalEvent, event_from_record, event_to_record
 from companion.engine.pricing import unit_prices
 from companion.engine.rules import accessible_cards, apply, new_game

@@ -40,7 +40,7 @@ class Scanner:
     `fps` paces a source that does not block (a folder); None reads as fast as frames come.
     `clock` timestamps frames for the tracker and the scans (monotonic seconds).
     `on_frame(frame, stickers, captured)` gets each frame with the codes decoded from it (the
-    overhead camera reads the structure from them; companion/device/app.py).
+    overhead camera reads the structure from them; companion/service/).
     """
 
     def __init__(

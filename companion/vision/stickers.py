@@ -27,9 +27,9 @@ import numpy as np
 import segno
 from PIL import Image, ImageDraw, ImageFont
 
-from companion.catalog import default_catalog
+from companion.engine.catalog import default_catalog
 from companion.family.cards import CardId, FamilyCard
-from companion.family_catalog import default_family_catalog
+from companion.family.catalog import default_family_catalog
 from companion.vision import payloads
 
 DEFAULT_SIZE_MM = 20.0  # read in the scan zone and from above (BENCHMARKS.md; data/table.toml)

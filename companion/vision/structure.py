@@ -27,8 +27,8 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from companion.catalog import default_catalog
 from companion.engine.cards import Catalog, Layout
+from companion.engine.catalog import default_catalog
 from companion.vision import payloads
 from companion.vision.decode import Decoder, Sticker
 from companion.vision.table import QR_MODULES, QUIET_MODULES, TableModel, table_model

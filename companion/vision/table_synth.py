@@ -23,7 +23,7 @@ from typing import Literal
 import cv2
 import numpy as np
 
-from companion.catalog import default_catalog
+from companion.engine.catalog import default_catalog
 from companion.vision import payloads, synth
 from companion.vision.table import TableModel, table_model
 

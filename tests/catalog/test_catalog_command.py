@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from companion.catalog import default_data_dir
-from companion.catalog_json import catalog_to_json
 from companion.cli import main
 from companion.engine.cards import Catalog
+from companion.engine.catalog import default_data_dir
+from companion.engine.catalog_json import catalog_to_json
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:

@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from companion.catalog import CatalogError
-from companion.catalog_json import catalog_from_json, catalog_to_json
 from companion.engine.cards import Catalog
+from companion.engine.catalog import CatalogError
+from companion.engine.catalog_json import catalog_from_json, catalog_to_json
 
 CARD_KEYS = {"id", "age", "color", "cost", "points", "shields", "science", "chain_symbol",
              "chain_from", "produces", "produces_one_of", "fixed_price", "coins", "coins_per",

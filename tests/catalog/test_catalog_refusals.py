@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.catalog import CatalogError, default_data_dir, load_catalog
+from companion.engine.catalog import CatalogError, default_data_dir, load_catalog
 
 STABLE = 'id = "stable"\nage = 1\ncolor = "red"\ncost = { wood = 1 }\n'
 

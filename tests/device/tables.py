@@ -14,11 +14,11 @@ from pathlib import Path
 
 from PIL import Image
 
-from companion.device.app import App, Call
-from companion.device.playback import TablePlayer
 from companion.engine.cards import Catalog
 from companion.engine.events import Deal, Event
 from companion.records.journal import Journal
+from companion.service.loop import App, Call
+from companion.service.playback import TablePlayer
 
 
 def play_with_deals(app: App, events: Sequence[Event]) -> None:

@@ -10,8 +10,8 @@ import cv2
 from PIL import Image
 
 from companion.config import Config
-from companion.device.app import ReconnectingDisplay, start_scanner
 from companion.device.controller import Scan, Status
+from companion.service.root import ReconnectingDisplay, start_scanner
 from companion.vision import synth
 from hardware.faults import Backoff, Health, Reconnecting
 

@@ -12,21 +12,16 @@ import pytest
 from luma.core.device import dummy
 from PIL import Image, ImageChops
 
-from companion.device.app import (
-    App,
-    EmulatedOled,
-    LoopControl,
-    open_journal,
-    parse_script_line,
-    press_from_key,
-    read_keys,
-    run_loop,
-)
 from companion.device.controller import Mode, Press, Scan, Status, Tick
-from companion.device.playback import TablePlayer, play, read_record
 from companion.engine.cards import Catalog
 from companion.engine.events import event_to_record
 from companion.records.journal import Journal
+from companion.service.bridge import LoopControl
+from companion.service.loop import App, run_loop
+from companion.service.playback import TablePlayer, play, read_record
+from companion.service.root import EmulatedOled, open_journal, read_keys
+from companion.service.script import parse_script_line
+from hardware.keyboard import press_from_key
 
 
 class Spy:

@@ -92,7 +92,7 @@ def test_a_bad_config_is_refused_in_one_line(tmp_path: Path) -> None:
 def test_the_startup_message_says_where_screen_keys_journal_and_pages_are(tmp_path: Path) -> None:
     from types import SimpleNamespace
 
-    from companion.device.app import startup_message
+    from companion.service.root import startup_message
 
     config = Config.defaults(journal=tmp_path / "journal.sqlite")
     server = SimpleNamespace(url="http://127.0.0.1:8000")

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from companion.device.ui import Press
+from companion.inputs import Press
 from hardware.keyboard import press_from_arrow, read_keys
 
 

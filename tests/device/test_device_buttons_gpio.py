@@ -11,8 +11,8 @@ from gpiozero.exc import GPIOPinInUse
 from gpiozero.pins.mock import MockFactory, MockPin
 
 from companion.config import Config
-from companion.device.ui import Press
 from companion.device.views import BUTTON_MAP
+from companion.inputs import Press
 from hardware.buttons import Buttons, Debouncer
 from hardware.faults import StuckButtonGuard
 

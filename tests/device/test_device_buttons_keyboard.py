@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from companion.device.ui import Press, Scan
+from companion.inputs import Press, Scan
 from hardware.keyboard import cbreak, press_from_key, read_keys
 
 

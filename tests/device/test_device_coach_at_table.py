@@ -11,15 +11,16 @@ from typing import Any
 from luma.core.device import dummy
 from PIL import ImageChops
 
-from companion.device.app import App, Coached, open_journal
 from companion.device.coach import coach_view
 from companion.device.controller import Mode, Press
-from companion.device.playback import read_record
 from companion.device.screens import render
 from companion.device.views import ChoiceView, HelpView, MessageView
 from companion.device.words import SEE_COACH, THINKING
 from companion.engine.cards import Catalog
 from companion.search.player import Level
+from companion.service.loop import App, Coached
+from companion.service.playback import read_record
+from companion.service.root import open_journal
 from tests.device.tables import play_with_deals, save_picture
 
 RECORD = Path(__file__).resolve().parents[1] / "records" / "simulated_civilian_win.jsonl"

@@ -22,7 +22,6 @@ from companion.device.controller import (
     setup_event,
     step,
 )
-from companion.device.playback import read_record
 from companion.engine.cards import CardId, Catalog, TokenId, WonderId
 from companion.engine.events import (
     Build,
@@ -37,6 +36,7 @@ from companion.engine.events import (
 )
 from companion.engine.rules import apply, new_game
 from companion.engine.state import GameState, PendingKind, Player
+from companion.service.playback import read_record
 
 TOKENS = ("economy", "law", "architecture", "agriculture", "theology")
 P1_WONDERS = ("the_statue_of_zeus", "the_sphinx", "the_appian_way", "the_pyramids")

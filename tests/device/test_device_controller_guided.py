@@ -24,12 +24,12 @@ from companion.device.controller import (
     undone,
 )
 from companion.device.guided import deal_entries
-from companion.device.playback import read_record
 from companion.device.views import ChoiceView, MessageView
 from companion.engine.cards import Catalog
 from companion.engine.events import ChooseStarter, Deal, Event, Reveal
 from companion.engine.rules import apply, new_game
 from companion.engine.state import GameState
+from companion.service.playback import read_record
 
 RECORD = Path(__file__).parents[1] / "records" / "partial_deals_civilian_win.jsonl"
 

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from companion.device.app import App, open_journal
 from companion.device.controller import Mode, Scan
-from companion.device.playback import Camera, FrameRecorder, TablePlayer, play, read_record
 from companion.engine.cards import Catalog
 from companion.engine.events import event_to_record
+from companion.service.loop import App
+from companion.service.playback import Camera, FrameRecorder, TablePlayer, play, read_record
+from companion.service.root import open_journal
 
 
 def test_a_card_held_under_the_camera_is_read_once() -> None:

@@ -22,11 +22,11 @@ from typing import Any
 
 import pytest
 
-from companion.device.playback import read_record
 from companion.engine.cards import Catalog
 from companion.engine.events import event_to_record
 from companion.records.game import Game
 from companion.records.journal import Journal
+from companion.service.playback import read_record
 
 LINE_TIMEOUT = 120.0  # seconds to wait for the next announced row (a slow, shared machine)
 

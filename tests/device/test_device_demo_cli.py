@@ -9,11 +9,11 @@ from pathlib import Path
 
 from PIL import Image
 
-from companion.device.playback import read_record, score_lines
 from companion.engine.cards import Catalog
 from companion.engine.events import event_to_record
 from companion.engine.rules import apply, new_game
 from companion.records.journal import Journal
+from companion.service.playback import read_record, score_lines
 
 
 def demo(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -62,7 +62,7 @@ def test_demo_refuses_a_bad_record_in_one_line(tmp_path: Path) -> None:
 
 
 def test_demo_guided_plays_the_guided_entry_of_every_age(catalog: Catalog, tmp_path: Path) -> None:
-    from companion.device.playback import DEALT, with_reveals
+    from companion.service.playback import DEALT, with_reveals
 
     result = demo("--guided", "--direct", "--no-frames", cwd=tmp_path)
     assert result.returncode == 0, result.stderr

@@ -11,7 +11,6 @@ import pytest
 from luma.core.device import dummy
 from PIL import Image, ImageDraw
 
-from companion.device.app import App, open_journal
 from companion.device.controller import Press, Scan, Status
 from companion.device.family_scan import (
     BaseGameScan,
@@ -25,6 +24,8 @@ from companion.device.family_scan import (
 from companion.device.screens import WIDTH, load_fonts, render, text_width
 from companion.device.views import ReadingView
 from companion.engine.cards import Catalog
+from companion.service.loop import App
+from companion.service.root import open_journal
 from companion.vision.decode import make_decoder
 from companion.vision.payloads import family_sticker_table, payload_for
 from companion.vision.synth import city_frame

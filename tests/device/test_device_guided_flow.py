@@ -6,11 +6,12 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from companion.device.app import App, open_journal
 from companion.device.controller import Mode
-from companion.device.playback import Camera, FrameRecorder, TablePlayer, play, read_record
 from companion.engine.cards import Catalog
 from companion.engine.events import Deal, Reveal, Setup, event_to_record
+from companion.service.loop import App
+from companion.service.playback import Camera, FrameRecorder, TablePlayer, play, read_record
+from companion.service.root import open_journal
 
 RECORD = Path(__file__).parents[1] / "records" / "partial_deals_civilian_win.jsonl"
 

@@ -9,7 +9,6 @@ from pathlib import Path
 
 from companion.device import controller, overhead, present
 from companion.device.controller import Context, Mode, Press, Table, UiState
-from companion.device.playback import read_record
 from companion.device.views import ChoiceView
 from companion.device.words import Voice
 from companion.engine.cards import CardId, Catalog
@@ -17,6 +16,7 @@ from companion.engine.events import Build, Deal, Reveal
 from companion.engine.rules import apply, new_game
 from companion.engine.state import GameState
 from companion.engine.structure import UNKNOWN
+from companion.service.playback import read_record
 
 RECORD = Path(__file__).parents[1] / "records" / "partial_deals_civilian_win.jsonl"
 ON = Context(overhead=True)

@@ -8,13 +8,14 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from companion.catalog import default_catalog
 from companion.config import Config, load_config
-from companion.device.app import App, Call, TableFrame, open_journal, table_reader
 from companion.device.controller import Mode
-from companion.device.playback import FrameRecorder, read_record
+from companion.engine.catalog import default_catalog
 from companion.engine.events import Deal
 from companion.engine.rules import apply, new_game
+from companion.service.loop import App, Call, TableFrame
+from companion.service.playback import FrameRecorder, read_record
+from companion.service.root import open_journal, table_reader
 from companion.vision.decode import make_decoder
 from companion.vision.scanner import Scanner
 from companion.vision.table_synth import dimmed, random_table

@@ -11,18 +11,19 @@ from typing import Any
 from luma.core.device import dummy
 
 from companion.device import present
-from companion.device.app import App, open_journal
 from companion.device.controller import Mode
-from companion.device.playback import (
+from companion.device.views import ChoiceView, View
+from companion.engine.cards import Catalog
+from companion.engine.events import Deal, Reveal, Setup, event_to_record
+from companion.service.loop import App
+from companion.service.playback import (
     TablePlayer,
     TopCamera,
     play_overhead,
     read_record,
     with_reveals,
 )
-from companion.device.views import ChoiceView, View
-from companion.engine.cards import Catalog
-from companion.engine.events import Deal, Reveal, Setup, event_to_record
+from companion.service.root import open_journal
 
 RECORD = Path(__file__).parents[1] / "records" / "simulated_civilian_win.jsonl"
 PARTIAL = Path(__file__).parents[1] / "records" / "partial_deals_civilian_win.jsonl"

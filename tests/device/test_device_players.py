@@ -10,7 +10,6 @@ import pytest
 from PIL import Image
 
 from companion.device import present
-from companion.device.app import App
 from companion.device.controller import (
     Context,
     Input,
@@ -32,6 +31,7 @@ from companion.engine.rules import new_game
 from companion.engine.state import GameState
 from companion.records.journal import Journal, JournalError
 from companion.records.players import add_player
+from companion.service.loop import App
 
 TOKENS = ("economy", "law", "architecture", "agriculture", "theology")
 KNOWN = ("Ben", "Ann", "Cleo")  # the remembered players, the most recent first

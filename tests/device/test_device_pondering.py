@@ -10,14 +10,15 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from companion.device.app import App, BoxMoved, open_journal
 from companion.device.controller import Mode, Press, Scan
-from companion.device.playback import read_record
 from companion.engine.cards import Catalog
 from companion.engine.events import Discard, Event, event_from_record
 from companion.engine.state import Player
 from companion.search.player import Level, root_events
 from companion.search.policy import acting_player
+from companion.service.loop import App, BoxMoved
+from companion.service.playback import read_record
+from companion.service.root import open_journal
 from tests.device.tables import play_with_deals, solo_after
 
 RECORDS = Path(__file__).resolve().parents[1] / "records"

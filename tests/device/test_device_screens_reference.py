@@ -14,7 +14,6 @@ import pytest
 from luma.core.device import dummy
 from PIL import Image, ImageChops
 
-from companion.catalog import default_catalog
 from companion.device import present
 from companion.device.family_scan import Reading, base_game_cards
 from companion.device.family_scan import view as reading_view
@@ -49,6 +48,7 @@ from companion.device.words import (
     already_read,
     to_take,
 )
+from companion.engine.catalog import default_catalog
 from companion.engine.rules import new_game
 from companion.engine.state import Player
 

@@ -9,9 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.device import solo
-from companion.device.app import App, BoxMoved, open_journal
 from companion.device.controller import Context, Mode, Press, Scan, UiState, options, step
-from companion.device.playback import read_record
 from companion.device.views import ChoiceView, IdleView
 from companion.device.words import BOX, THINKING, Voice, box_move
 from companion.engine.cards import CardId, Catalog, WonderId
@@ -20,6 +18,9 @@ from companion.engine.state import Player
 from companion.records.replay import replay_record
 from companion.search.player import Level, root_events
 from companion.search.policy import acting_player
+from companion.service.loop import App, BoxMoved
+from companion.service.playback import read_record
+from companion.service.root import open_journal
 from tests.device.tables import play_with_deals, solo_after
 
 RECORDS = Path(__file__).resolve().parents[1] / "records"

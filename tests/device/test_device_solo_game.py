@@ -21,7 +21,6 @@ from luma.core.device import dummy
 from PIL import Image
 
 from companion.device import solo
-from companion.device.app import App, BoxMoved, Call, open_journal
 from companion.device.choices import entered
 from companion.device.controller import Mode, Press, Scan, draft_picker, options
 from companion.device.guided import PLAIN_BACK, reveal_position
@@ -44,9 +43,11 @@ from companion.engine.rules import (
     library_draw,
 )
 from companion.engine.state import GameState, PendingKind, Phase, Player
-from companion.playout import random_deal
+from companion.play.playout import random_deal
 from companion.search.determinize import needs_deal
 from companion.search.player import Level, draft_ranking, greedy_event
+from companion.service.loop import App, BoxMoved, Call
+from companion.service.root import open_journal
 from hardware.oled import Oled
 from tests.device.tables import play_with_deals, save_picture
 

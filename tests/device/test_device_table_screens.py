@@ -6,9 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from companion.device.app import App, open_journal
 from companion.device.controller import Context, Mode, Press, Scan, UiState, step, welcome
-from companion.device.playback import FrameRecorder
 from companion.device.present import idle_view, view
 from companion.device.screens import price_label
 from companion.device.views import HelpView, PhoneView
@@ -16,6 +14,9 @@ from companion.engine.cards import Catalog, TokenId, WonderId
 from companion.engine.events import Setup
 from companion.engine.rules import apply, new_game
 from companion.engine.state import GameState, Phase, Player, Victory
+from companion.service.loop import App
+from companion.service.playback import FrameRecorder
+from companion.service.root import open_journal
 
 PHONE = Context(events=1, pairing="482193", phone_url="http://192.168.1.23:8000/")
 

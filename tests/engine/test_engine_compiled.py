@@ -20,10 +20,11 @@ from typing import Any
 
 import pytest
 
-from companion import engine_loader, playout
+from companion import engine_loader
 from companion.engine import military, pricing, state
 from companion.engine.cards import Resource
-from companion.simulate import play
+from companion.play import playout
+from companion.play.simulate import play
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -48,9 +49,9 @@ def test_300_random_games_are_the_games_the_first_engine_played(catalog: Any) ->
 
 DIGEST_SCRIPT = """
 import json, random, hashlib
-from companion.catalog import default_catalog
+from companion.engine.catalog import default_catalog
 from companion.engine_loader import engine_is_compiled
-from companion.simulate import play
+from companion.play.simulate import play
 catalog = default_catalog()
 digest = hashlib.sha256()
 for seed in range(60):

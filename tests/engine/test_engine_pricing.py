@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.catalog import default_catalog
 from companion.engine.cards import RESOURCES, Card, Catalog, Color, Resource, TokenId, Wonder
+from companion.engine.catalog import default_catalog
 from companion.engine.pricing import Payment, cheapest_payment, unit_prices
 from companion.engine.state import City
 

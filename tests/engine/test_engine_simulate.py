@@ -11,11 +11,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import companion.simulate as simulate_module
+import companion.play.simulate as simulate_module
 from companion.cli import main as cli
 from companion.engine.rules import apply
+from companion.play.simulate import InvariantError, play, simulate
 from companion.records.replay import replay_record
-from companion.simulate import InvariantError, play, simulate
 
 
 @pytest.mark.parametrize("seed", range(8))

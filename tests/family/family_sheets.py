@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.family.catalog import default_family_catalog
 from companion.family.scoring import Result, score_table
 from companion.family.sheet import read_table
-from companion.family_catalog import default_family_catalog
 
 
 def player(

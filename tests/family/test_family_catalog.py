@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from companion.catalog import CatalogError, default_data_dir
 from companion.engine.cards import Color
+from companion.engine.catalog import CatalogError, default_data_dir
 from companion.family.cards import Counted, Side, Symbol, Where
-from companion.family_catalog import default_family_catalog, load_family_catalog
+from companion.family.catalog import default_family_catalog, load_family_catalog
 
 DATA = default_data_dir() / "family"
 

@@ -7,8 +7,8 @@ from typing import Any
 import pytest
 from family_sheets import player, points, score, sheet
 
+from companion.family.catalog import default_family_catalog
 from companion.family.sheet import SheetError, read_table
-from companion.family_catalog import default_family_catalog
 
 # Four players: 3 participation pawns per project (seed 001: 3->2, 4->3, 5->3, 6->4, 7->5).
 PROJECTS = {

@@ -7,7 +7,7 @@ import random
 from family_sheets import player, points, score
 
 from companion.family.cards import SYMBOLS
-from companion.family_catalog import default_family_catalog
+from companion.family.catalog import default_family_catalog
 
 GREEN = sorted(
     card.id

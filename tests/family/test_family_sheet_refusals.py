@@ -7,8 +7,8 @@ from typing import Any
 import pytest
 from family_sheets import player, sheet
 
+from companion.family.catalog import default_family_catalog
 from companion.family.sheet import SheetError, read_table
-from companion.family_catalog import default_family_catalog
 
 ANN = player("Ann", "babylon", ["lumber_yard"], stages=2, coins=5, military=[1, 3, -1])
 BOB = player("Bob", "giza")

@@ -10,8 +10,8 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "family"))
 from family_sheets import player, sheet
 
+from companion.family.catalog import default_family_catalog
 from companion.family.sheet import SheetError
-from companion.family_catalog import default_family_catalog
 from companion.records.journal import Journal
 from companion.records.pads import UnknownPad, save_pad, saved_pad, saved_pads
 

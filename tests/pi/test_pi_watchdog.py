@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.device.watchdog import DEFAULT_INTERVAL, Watchdog
+from companion.service.watchdog import DEFAULT_INTERVAL, Watchdog
 
 
 class FakeClock:

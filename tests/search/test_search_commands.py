@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from companion.arena import arena, make_player, play_game, wilson
 from companion.cli import main
 from companion.engine.cards import Catalog
 from companion.engine.events import Deal, event_from_record, event_to_record
 from companion.engine.state import Player
+from companion.play.arena import arena, make_player, play_game, wilson
 from companion.records.replay import replay_record
 from companion.search.view import hidden_positions
 
@@ -69,7 +69,7 @@ def test_hint_is_the_same_for_the_same_seed_and_a_swap_of_face_down_cards(
 def test_hint_answers_a_great_library_from_the_tokens_drawn(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], catalog: Catalog
 ) -> None:
-    from companion.simulate import play
+    from companion.play.simulate import play
 
     for seed in range(400):
         game = play(catalog, random.Random(seed), check=False)

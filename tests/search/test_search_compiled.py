@@ -9,11 +9,11 @@ from tests.engine.test_engine_compiled import run_engine
 
 ANSWERS_SCRIPT = """
 import json, random
-from companion.catalog import default_catalog
+from companion.engine.catalog import default_catalog
 from companion.engine.events import event_to_record
 from companion.engine_loader import engine_is_compiled
 from companion.search.player import Level, suggest
-from companion.simulate import play
+from companion.play.simulate import play
 catalog = default_catalog()
 answers = []
 for seed in range(2):

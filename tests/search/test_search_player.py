@@ -29,12 +29,12 @@ from companion.engine.rules import (
     unrevealed,
 )
 from companion.engine.state import GameState, PendingKind, Player, evolve
+from companion.play.simulate import play
 from companion.records.replay import replay_record
 from companion.search.determinize import determinize, sample
 from companion.search.player import LEVELS, Level, NoDecision, draft_ranking, suggest
 from companion.search.policy import Reason
 from companion.search.view import HIDDEN, HIDDEN_GUILD, PublicView, hidden_positions
-from companion.simulate import play
 
 RECORDS = Path(__file__).resolve().parent.parent / "records"
 QUICK = Level("quick", 30)

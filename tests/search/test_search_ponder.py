@@ -10,10 +10,10 @@ from companion.engine.cards import Catalog
 from companion.engine.events import Event, event_from_record, event_to_record
 from companion.engine.rules import apply, legal_events
 from companion.engine.state import GameState
+from companion.play.simulate import play
 from companion.search.mcts import key_of
 from companion.search.player import LEVELS, Level, Ponder, suggest
 from companion.search.policy import acting_player
-from companion.simulate import play
 
 QUICK = Level("quick", 30)
 

@@ -11,7 +11,7 @@ import pytest
 from PIL import Image
 
 from companion.cli import main
-from companion.family_catalog import default_family_catalog
+from companion.family.catalog import default_family_catalog
 from companion.vision import payloads
 from companion.vision.decode import make_decoder
 from companion.vision.synth import city_frame

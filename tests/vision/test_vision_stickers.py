@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from companion.catalog import default_catalog
 from companion.cli import main
+from companion.engine.catalog import default_catalog
 from companion.vision import payloads, stickers
 from companion.vision.decode import make_decoder
 from companion.vision.payloads import StickerDataError, load_sticker_table

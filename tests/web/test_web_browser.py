@@ -215,7 +215,7 @@ def test_review_shows_the_chart_and_the_costliest_moves(
     browser: Any, server: WebServer, journal: Journal, catalog: Catalog
 ) -> None:
     # a game of the search player (normal, Ann) against the one-move greedy player (Ben), as
-    # `companion.arena.play_game` played it from seed 3: a review as after a game at the table
+    # `companion.play.arena.play_game` played it from seed 3: a review as after a game at the table
     played = (Path(__file__).parent / "games" / "normal_vs_greedy.jsonl").read_text()
     game = import_record(catalog, journal, played.splitlines())
     page = phone(browser)

@@ -14,12 +14,12 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from companion.config import Config
-from companion.device.playback import read_record
 from companion.device.ui import Mode, UiState
 from companion.engine.cards import Catalog
 from companion.engine.events import event_to_record
 from companion.records.game import SCREEN_KEY
 from companion.records.journal import Journal
+from companion.service.playback import read_record
 from web import create_app
 
 RECORD = Path(__file__).parents[1] / "records" / "partial_deals_civilian_win.jsonl"

@@ -16,10 +16,12 @@ from flask.testing import FlaskClient
 from PIL import Image
 
 from companion.config import Config
-from companion.device.app import App, LoopControl, open_journal, run_loop
 from companion.device.controller import Press
 from companion.device.family_scan import BaseGameScan
 from companion.engine.cards import Catalog
+from companion.service.bridge import LoopControl
+from companion.service.loop import App, run_loop
+from companion.service.root import open_journal
 from web import create_app
 
 HEADERS = {"X-Pairing-Code": CODE}

@@ -17,7 +17,7 @@ from flask.testing import FlaskClient
 
 from companion.config import Config
 from companion.engine.cards import Catalog
-from companion.family_catalog import default_family_catalog
+from companion.family.catalog import default_family_catalog
 from companion.records.game import Game, import_record
 from companion.records.journal import Journal
 from companion.records.pads import save_pad

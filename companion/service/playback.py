@@ -21,7 +21,7 @@ from PIL import Image
 from companion.device.choices import entered, is_library_draw, options
 from companion.device.guided import PLAIN_BACK, SKIP
 from companion.device.overhead import known_cards, taken_cards
-from companion.device.ui import Context, Input, Mode, Press, Scan, Tick, UiState
+from companion.device.ui import Context, Mode, UiState
 from companion.device.words import Voice, result
 from companion.engine.events import (
     GUILD_BACK,
@@ -38,6 +38,7 @@ from companion.engine.events import (
 from companion.engine.events import Build as BuildCard
 from companion.engine.scoring import score_sheet
 from companion.engine.state import GameState, Phase, Player
+from companion.inputs import Input, Press, Scan, Tick
 
 RECORD = "game.jsonl"
 DEALT = "dealt.jsonl"  # a game with its deals: the guided and overhead demos play it
@@ -441,7 +442,7 @@ def play_overhead(
     `hand_every`-th card taken, a frame with a hand over the structure comes first. With
     `covered`, that card (covered in age 1) is taken before the first card of the game and put
     back after the refusal (its notice is kept in `refused`)."""
-    from companion.device.app import TableFrame
+    from companion.service.loop import TableFrame
 
     counts = OverheadCounts()
     agree = app.watch.agree

@@ -1,6 +1,6 @@
 """Read the 7 Wonders base game's card data (`data/family/`) into a checked `FamilyCatalog`.
 
-The twin of `companion.catalog` for the family score pad, with the same reading helpers and
+The twin of `companion.engine.catalog` for the family score pad, with the same reading helpers and
 the same kind of refusal: a `CatalogError` naming file, entry and key, e.g.
 ``base_cards.toml: card 'altar': points: expected a whole number, got '2'``.
 """
@@ -13,7 +13,8 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from companion.catalog import (
+from companion.engine.cards import Color
+from companion.engine.catalog import (
     CatalogError,
     _check_keys,
     _entries,
@@ -25,7 +26,6 @@ from companion.catalog import (
     _str,
     default_data_dir,
 )
-from companion.engine.cards import Color
 from companion.family.cards import (
     CardId,
     Counted,

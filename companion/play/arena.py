@@ -19,11 +19,11 @@ from companion.engine.cards import Catalog, TokenId
 from companion.engine.events import Event
 from companion.engine.rules import apply, new_game
 from companion.engine.state import GameState, PendingKind, Player
-from companion.playout import random_deal, random_setup
+from companion.play.playout import random_deal, random_setup
+from companion.play.simulate import MAX_EVENTS
 from companion.search.determinize import needs_deal
 from companion.search.player import LEVELS, greedy_event, root_events, suggest
 from companion.search.policy import acting_player, library_draw
-from companion.simulate import MAX_EVENTS
 
 PLAYERS: tuple[str, ...] = (*LEVELS, "greedy", "random")
 

@@ -93,7 +93,7 @@ def load_catalog(data_dir: Path) -> Catalog:
 def catalog_from_tables(raw: Mapping[str, Mapping[str, Any]]) -> Catalog:
     """Build and check the catalog from the parsed content of each file in `FILES`.
 
-    `raw` maps each file name to its parsed TOML; `companion.catalog_json` passes JSON
+    `raw` maps each file name to its parsed TOML; `companion.engine.catalog_json` passes JSON
     converted to the same shape, so both are validated alike.
 
     Raises:

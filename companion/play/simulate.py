@@ -28,7 +28,7 @@ from companion.engine.rules import (
     new_game,
 )
 from companion.engine.state import GameState, evolve, structure_from_cards
-from companion.playout import random_game
+from companion.play.playout import random_game
 
 VICTORY_KINDS = ("military", "science", "civilian", "shared")
 MAX_EVENTS = 400

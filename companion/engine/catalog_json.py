@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from companion.catalog import LANGUAGES, CatalogError, catalog_from_tables
 from companion.engine.cards import (
     RESOURCES,
     Amounts,
@@ -21,6 +20,7 @@ from companion.engine.cards import (
     ProgressToken,
     Wonder,
 )
+from companion.engine.catalog import LANGUAGES, CatalogError, catalog_from_tables
 
 JSON_FORMAT = 1
 """Version of the JSON shape; raised when a key changes meaning or disappears."""
