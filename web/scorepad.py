@@ -33,7 +33,14 @@ from companion.engine.cards import Color
 from companion.family import dice
 from companion.family.cards import CardId, FamilyCatalog, Side
 from companion.family.catalog import default_family_catalog
-from companion.family.pad import Pad, check_scored, pad_to_json, reasons_to_json, score_sheet
+from companion.family.pad import (
+    Pad,
+    check_scored,
+    nothing_scored,
+    pad_to_json,
+    reasons_to_json,
+    score_sheet,
+)
 from companion.family.sheet import SheetError
 from companion.family.table import DEFEAT, MAX_PLAYERS, MIN_PLAYERS, TOKEN_VALUES, VICTORY_TOKENS
 from companion.records.pads import SavedPad, UnknownPad, save_pad, saved_pad, saved_pads
@@ -85,10 +92,14 @@ def pad_view(catalog: FamilyCatalog) -> dict[str, Any]:
                 label = "Guilds" if age == "guild" else AGE_LABELS[int(age)]
                 groups.append({"age": label, "color": color.value, "cards": cards})
     wonders = [
-        {"id": board.id, "name": board.name,
-         "stages": {side.value: len(board.sides[side]) for side in Side}}
+        {
+            "id": board.id,
+            "name": board.name,
+            "city": board.name.rsplit(" ", 1)[-1],
+            "stages": {side.value: len(board.sides[side]) for side in Side},
+        }
         for board in catalog.wonders.values()
-    ]  # fmt: skip
+    ]  # fmt: skip  (the city, "Alexandria", is what a seat's short list shows)
     return {
         "wonders": wonders,
         "groups": groups,
@@ -132,6 +143,7 @@ def result_view(pad: Pad) -> dict[str, Any]:
     return {
         **pad_to_json(pad),
         "winner_line": words.pad_winner(pad.result),
+        "blank": nothing_scored(pad.result),  # no winner to mark while every score is 0
         "reasons": reasons_to_json(pad),
         "categories": [{"key": k, "label": v} for k, v in CATEGORY_LABELS.items() if k in keys],
     }

@@ -177,9 +177,9 @@ def test_seven_players_are_readable_on_a_narrow_phone(
     page = _seven_player_pad(browser, server, {"width": width, "height": 780}, scheme)
     assert page.evaluate("document.documentElement.scrollWidth") <= width
     table = page.locator("#table")
-    heads = page.locator("#table .pad-head .name").all_inner_texts()
+    heads = page.locator("#table .pad-head .num").all_inner_texts()
     assert heads == SEVEN  # every name whole, on one line
-    assert page.locator("#table .pad-head .name").evaluate_all(ONE_LINE) == SEVEN
+    assert page.locator("#table .pad-head .num").evaluate_all(ONE_LINE) == SEVEN
     assert table.evaluate(CLIPPED) == []
     # The first column stays in view with the labels while the table scrolls to its end.
     table.evaluate("t => { t.scrollLeft = t.scrollWidth; }")
@@ -199,7 +199,7 @@ def test_seven_players_are_readable_on_a_narrow_phone(
     page.fill("#pairing", CODE)
     page.click("#save-pad")
     page.wait_for_url(f"{server.url}/scorepad/1")
-    assert page.locator("#table .pad-head .name").all_inner_texts() == SEVEN
+    assert page.locator("#table .pad-head .num").all_inner_texts() == SEVEN
     assert page.locator("#table").evaluate(CLIPPED) == []
     assert page.evaluate("document.documentElement.scrollWidth") <= width
     page.locator("#table").evaluate("t => { t.scrollLeft = 0; }")
@@ -237,3 +237,68 @@ def test_a_saved_pad_of_four_keeps_each_row_on_one_line(browser: Any, server: We
 
 def test_screenshots_go_where_the_tests_put_them() -> None:
     assert SCREENSHOTS.name in ("screenshots", "duel-companion-screenshots")
+
+
+FITS = """select => {
+    // The chosen option's text, in the select's font, fits inside it beside its arrow.
+    const style = getComputedStyle(select);
+    const context = document.createElement("canvas").getContext("2d");
+    context.font = style.font;
+    const text = context.measureText(select.selectedOptions[0].text).width;
+    const padding = parseFloat(style.paddingLeft) + parseFloat(style.paddingRight);
+    return text + padding + 20 <= select.clientWidth;
+}"""
+
+
+def test_the_seats_and_tokens_say_what_they_are_on_a_narrow_phone(
+    browser: Any, server: WebServer
+) -> None:
+    page = _phone(browser)
+    page.goto(f"{server.url}/scorepad")
+    expect = playwright_api.expect
+    expect(page.locator("h1")).to_have_text("New score pad 7 Wonders")
+    expect(page.locator("#seat-hint")).to_have_text("3 to 7 players, clockwise.")
+    for _ in range(4):
+        page.click("#add-player")
+    wonders = page.locator("#seats select.wonder")
+    expect(wonders).to_have_count(7)
+    for index in range(7):  # each board by its city, whole: Alexandria ... Rhodes
+        assert wonders.nth(index).evaluate(FITS), wonders.nth(index).inner_text()
+    assert wonders.nth(4).evaluate("s => s.selectedOptions[0].text") == "Halicarnassus"
+    for name in ("a victory token of Age I, +1", "a victory token of Age III, +5",
+                 "a defeat token, -1"):  # fmt: skip
+        expect(page.get_by_role("button", name=f"Add {name}")).to_have_count(1)
+    expect(page.locator("button.token")).to_have_text(
+        ["+5 Age III", "+3 Age II", "+1 Age I", "-1 defeat"]
+    )
+    page.select_option("#game", "two-player")
+    expect(page.locator("h1")).to_have_text("New score pad 7 Wonders for two")
+    expect(page.locator("#seat-hint")).to_contain_text("Two players and the Free City")
+    page.context.close()
+
+
+def test_no_error_status_while_an_edifice_sheet_is_incomplete(
+    browser: Any, server: WebServer
+) -> None:
+    page = _phone(browser)
+    statuses: list[int] = []
+    page.on("response", lambda response: statuses.append(response.status))
+    page.goto(f"{server.url}/scorepad")
+    expect = playwright_api.expect
+    _names(page, "Ann", "Bob", "Cid")
+    page.locator("#tabs button").nth(0).click()
+    page.select_option("#stages", "2")  # Alexandria A: 3 VP
+    expect(page.locator("#winner")).to_have_text("Winner: Ann")
+    page.check("#edifice-on")
+    page.locator(".ed-project[data-age='1'] .ed-built").check()
+    # A built project with one pawn of the two a 3-player game puts on it: refused, and the
+    # old winner goes with the old table.
+    page.check(".ed-pawn[data-age='1']")
+    expect(page.locator("#refusal")).to_contain_text("participation pawns")
+    expect(page.locator("#winner")).to_have_count(0)
+    expect(page.locator("#table")).to_have_count(0)
+    page.locator("#tabs button").nth(1).click()
+    page.check(".ed-pawn[data-age='1']")
+    expect(page.locator("#winner")).to_have_text("Winner: Ann")
+    assert statuses and all(status < 400 for status in statuses), statuses
+    page.context.close()

@@ -127,18 +127,18 @@
       name.addEventListener("change", function () { p.name = name.value.trim(); if (p.name) { remember(p.name); } changed(); });
       var wonder = el("select", { "class": "wonder", "aria-label": "Wonder of player " + (i + 1) });
       view.wonders.forEach(function (w) {
-        var o = el("option", { value: w.id }, w.name.replace(/^The /, ""));
+        var o = el("option", { value: w.id, title: w.name }, w.city);
         if (w.id === p.wonder) { o.selected = true; }
         wonder.appendChild(o);
       });
       wonder.addEventListener("change", function () { p.wonder = wonder.value; p.stages = 0; changed(); });
-      var side = el("select", { "aria-label": "Side of player " + (i + 1) });
+      var side = el("select", { "class": "side", "aria-label": "Side of player " + (i + 1) });
       ["A", "B"].forEach(function (s) { var o = el("option", { value: s }, s); if (s === p.side) { o.selected = true; } side.appendChild(o); });
       side.addEventListener("change", function () { p.side = side.value; p.stages = 0; changed(); });
-      var up = el("button", { type: "button", "class": "small", "aria-label": "Move up" }, "\u2191");
+      var up = el("button", { type: "button", "class": "small up", "aria-label": "Move up" }, "\u2191");
       up.disabled = i === 0;
       up.addEventListener("click", function () { players.splice(i - 1, 0, players.splice(i, 1)[0]); current = i - 1; drawSeats(); });
-      var drop = el("button", { type: "button", "class": "small", "aria-label": "Remove" }, "\u2715");
+      var drop = el("button", { type: "button", "class": "small drop", "aria-label": "Remove" }, "\u2715");
       drop.addEventListener("click", function () { players.splice(i, 1); current = 0; drawSeats(); });
       drop.disabled = players.length <= game().min;
       var parts = game().id === "dice" ? [name, up, drop] : [name, wonder, side, up, drop];
