@@ -218,7 +218,7 @@ def _result(
     winner = "shared" if state.shared else (state.winner.value if state.winner else None)
     result: dict[str, Any] = {"finished": True, "winner": winner, "victory": victory}
     if winner == "shared":
-        result["text"] = "Shared victory: the same total and the same blue points"
+        result["text"] = f"{words.SHARED}: the same total and the same blue points"
     else:
         assert winner is not None
         result["text"] = words.winner_text(names[winner], victory)
@@ -364,7 +364,7 @@ def history_view(
         default = words.DEFAULT_NAMES
         names = {p: summary.players.get(p) or default[i] for i, p in enumerate(("p1", "p2"))}
         if summary.winner == "shared":
-            result = "Shared victory"
+            result = words.SHARED
         elif summary.winner:
             result = words.winner_text(names[summary.winner], summary.victory)
         else:

@@ -144,6 +144,7 @@ def result_view(pad: Pad) -> dict[str, Any]:
         **pad_to_json(pad),
         "winner_line": words.pad_winner(pad.result),
         "blank": nothing_scored(pad.result),  # no winner to mark while every score is 0
+        "game_name": "7 Wonders Dice" if pad.game == dice.GAME else "7 Wonders",
         "reasons": reasons_to_json(pad),
         "categories": [{"key": k, "label": v} for k, v in CATEGORY_LABELS.items() if k in keys],
     }

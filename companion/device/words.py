@@ -34,6 +34,8 @@ from companion.family.pad import nothing_scored
 from companion.family.scoring import Result as PadResult
 
 DEFAULT_NAMES = ("Player 1", "Player 2")
+SHARED = "Shared victory"
+"""A victory nobody won alone, in Duel and on a score pad alike."""
 
 VICTORIES = {
     "military": "military supremacy",
@@ -396,7 +398,7 @@ def undone(line: str) -> str:
 def result(voice: Voice, state: GameState) -> str:
     """ "Ann wins: military supremacy", or "Shared victory"."""
     if state.shared or state.winner is None:
-        return "Shared victory"
+        return SHARED
     victory = state.victory.value if state.victory is not None else ""
     return winner_text(voice.player(state.winner), victory)
 
@@ -423,7 +425,7 @@ def pad_winner(result: PadResult) -> str:
     if nothing_scored(result):
         return PAD_PROMPT
     if len(result.winners) > 1:
-        return "Shared victory: " + ", ".join(result.winners)
+        return f"{SHARED}: " + ", ".join(result.winners)
     winner = next(p for p in result.ranked if p.name == result.winners[0])
     tied = [p for p in result.ranked if p.total == winner.total and p is not winner]
     if tied:
