@@ -243,6 +243,8 @@
   }
 
   function changed() {
+    var clear = $("clear-pad");
+    if (clear.dataset.armed) { delete clear.dataset.armed; clear.textContent = "Clear the pad"; }  // any change disarms it
     drawCity();
     keepDraft();
     if (players.length < game().min) {
