@@ -337,10 +337,9 @@ def _turn_text(state: GameState, names: dict[str, str]) -> str:
 
 def _track(catalog: Catalog, state: GameState, names: dict[str, str]) -> dict[str, Any]:
     """The conflict pawn and the loot tokens still on the board, as 19 cells from -9 to 9."""
-    zones = catalog.track.zones
     loot = {}
-    for signed in state.loot:  # a token lies where its zone begins, as the engine counts it
-        zone = next((z for z in zones if z.first == abs(signed)), None)
+    for signed in state.loot:
+        zone = catalog.track.loot_token_at(signed)
         if zone is not None:
             loot[signed] = zone.loot
     cells = [

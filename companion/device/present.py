@@ -158,11 +158,12 @@ def idle_view(state: GameState, notice: str = "", status: str = "") -> IdleView:
     prices = unit_prices(city, other)
     names = (player_name(state, Player.P1), player_name(state, Player.P2))
     track = state.catalog.track
+    tokens = sorted(state.loot, key=lambda signed: (abs(signed), signed))
+    zones = [(signed, track.loot_token_at(signed)) for signed in tokens]
     loot = tuple(
-        Loot(zone.first * sign, zone.last * sign, zone.loot)
-        for zone in track.zones
-        for sign in (-1, 1)
-        if zone.loot and sign * zone.first in state.loot
+        Loot(signed, zone.last * (1 if signed > 0 else -1), zone.loot)
+        for signed, zone in zones
+        if zone is not None
     )
     return IdleView(
         age=state.age,

@@ -28,6 +28,7 @@ from companion.engine.events import (
     Setup,
     TakeProgress,
 )
+from companion.engine.plural import plural
 from companion.engine.pricing import Payment
 from companion.engine.state import GameState, PendingKind, Phase, Player
 
@@ -167,7 +168,7 @@ CAMERA_READS_DEAL = "or let the camera read it"  # under the guided entry's prom
 
 def to_take(count: int) -> str:
     """The list of accessible cards between turns: "5 cards to take"."""
-    return f"{count} card to take" if count == 1 else f"{count} cards to take"
+    return f"{plural(count, 'card')} to take"
 
 
 def cards_gone(count: int) -> str:
@@ -180,8 +181,7 @@ def cards_gone(count: int) -> str:
 
 def coins(amount: int, signed: bool = False) -> str:
     """'1 coin', '3 coins'; with signed=True '+2 coins', '-1 coin'."""
-    number = f"{amount:+d}" if signed else str(amount)
-    return f"{number} coin" if abs(amount) == 1 else f"{number} coins"
+    return plural(amount, "coin", signed=signed)
 
 
 def price(payment: Payment) -> tuple[str, str]:
@@ -355,10 +355,10 @@ def told(voice: Voice, before: GameState, after: GameState, event: Event) -> tup
 
 def _looted(before: GameState, after: GameState) -> dict[Player, int]:
     """The coins of the loot tokens each player's side of the track lost in one event."""
-    zones = after.catalog.track.zones
+    track = after.catalog.track
     looted = dict.fromkeys(Player, 0)
-    for signed in before.loot - after.loot:  # a token lies where its zone begins
-        zone = next((z for z in zones if z.first == abs(signed)), None)
+    for signed in before.loot - after.loot:
+        zone = track.loot_token_at(signed)
         if zone is not None:
             looted[Player.P1 if signed < 0 else Player.P2] += zone.loot
     return looted
@@ -421,7 +421,7 @@ def city_of(name: str) -> str:
 
 def cards_count(count: int) -> str:
     """ "1 card", "7 cards"."""
-    return f"{count} card" if count == 1 else f"{count} cards"
+    return plural(count, "card")
 
 
 def reading_city(name: str, count: int) -> str:
