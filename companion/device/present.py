@@ -35,6 +35,7 @@ from companion.device.views import (
 )
 from companion.device.words import DEFAULT_NAMES, Voice, coins, event_line, player_name, price
 from companion.engine.cards import RESOURCES
+from companion.engine.decisions import DECISIONS
 from companion.engine.events import Discard
 from companion.engine.pricing import unit_prices
 from companion.engine.rules import cards_left, library_draw
@@ -247,17 +248,9 @@ def _prompt_titles(ui: UiState, state: GameState, ctx: Context) -> tuple[str, st
     pending = state.pending
     assert pending is not None
     who = words.BOX if ctx.box is pending.player else player_name(state, pending.player)
-    match pending.kind:
-        case PendingKind.PROGRESS:
-            return "Progress token", f"{who} takes one"
-        case PendingKind.DESTROY:
-            return "Destroy", f"{who} destroys one"
-        case PendingKind.MAUSOLEUM:
-            return "Mausoleum", f"{who} builds one"
-        case PendingKind.GREAT_LIBRARY if len(ui.tokens) < library_draw(state):
-            return "Great Library", f"Scan drawn {len(ui.tokens) + 1}/{library_draw(state)}"
-        case PendingKind.GREAT_LIBRARY:
-            return "Great Library", f"{who} keeps one"
-        case PendingKind.NEXT_AGE:
-            return f"End of age {state.age}", f"{who} chooses"
-    return "", ""  # pragma: no cover
+    wording = DECISIONS[pending.kind]
+    if pending.kind is PendingKind.GREAT_LIBRARY and len(ui.tokens) < library_draw(state):
+        return wording.title, f"Scan drawn {len(ui.tokens) + 1}/{library_draw(state)}"
+    if pending.kind is PendingKind.NEXT_AGE:  # the age that ends heads the choice
+        return f"End of age {state.age}", f"{who} {wording.short}"
+    return wording.title, f"{who} {wording.short}"
