@@ -23,10 +23,10 @@ from werkzeug.exceptions import BadRequest, NotFound
 from companion.family.catalog import default_family_catalog
 from companion.records.archive import export_history, games_csv, summarizer
 from companion.records.journal import Journal
-from companion.records.pad_stats import pad_facts, pads_seen
+from companion.records.pad_stats import pad_facts, statistics_fingerprint
 from companion.records.stats import GameFacts, Tally, matches, select, statistics
 from companion.records.summaries import DUEL, FactsCache, load_facts
-from companion.records.tables import changed_since, latest_change
+from companion.records.tables import changed_since
 
 from .access import catalog, get_journal, language
 from .charts import Bar, Part, bars, bars_over_time
@@ -103,22 +103,10 @@ def _cache() -> StatsCache:
     return found
 
 
-def fingerprint(journal: Journal) -> tuple[Any, ...]:
-    """What changes whenever a statistic may: the latest entry of the journal's change log,
-    or (a journal whose tables are not upgraded yet) the finished games with their names."""
-    entry = latest_change(journal)
-    if entry is not None:
-        return ("log", entry, pads_seen(journal))
-    games = journal.query(
-        "SELECT COUNT(*), group_concat(id || players, '|') FROM games WHERE status = 'finished'"
-    )[0]
-    return ("all", hash(games[1]), pads_seen(journal))
-
-
 def _facts(journal: Journal, cache: StatsCache) -> list[GameFacts]:
     """The facts of every finished game; after a change of the journal, the changed games
     are read again (all of them when the journal keeps no change log)."""
-    key = fingerprint(journal)
+    key = statistics_fingerprint(journal)
     with cache.lock:
         if key == cache.fingerprint:
             return cache.facts
