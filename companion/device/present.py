@@ -7,6 +7,7 @@ view is `companion.device.screens.render`.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 
 from companion.device import guided, overhead, solo, words
@@ -60,8 +61,11 @@ __all__ = [
 SHORT_DETAIL = 9  # characters of a detail shown beside an option; longer ones go below it
 
 
-def view(ui: UiState, state: GameState, ctx: Context) -> View:
-    """The screen for the UI state `ui` over the game `state`."""
+def view(
+    ui: UiState, state: GameState, ctx: Context, choices: Sequence[Choice] | None = None
+) -> View:
+    """The screen for the UI state `ui` over the game `state`; `choices` are its options when
+    the caller has them already (`options(ui, state, ctx)`: computed once per press)."""
     notice, status = ui.notice, ui.status
     match ui.mode:
         case Mode.IDLE if solo.box_acts(state, ctx):
@@ -98,15 +102,16 @@ def view(ui: UiState, state: GameState, ctx: Context) -> View:
             where = "" if index is None else words.place(state.catalog, state.age, index)
             return MessageView(words.REVEAL_TITLE, (words.REVEAL_ASK, where), notice, status)
     title, subtitle = _titles(ui, state, ctx)
-    choices = tuple(_option(c) for c in options(ui, state, ctx))
-    cursor = min(ui.cursor, max(len(choices) - 1, 0))
+    listed = options(ui, state, ctx) if choices is None else choices
+    rows = tuple(_option(c) for c in listed)
+    cursor = min(ui.cursor, max(len(rows) - 1, 0))
     hint, seen = _hint(ui, state, ctx)
-    if choices and seen:  # the options fill the screen: what was scanned goes on the bottom line
+    if rows and seen:  # the options fill the screen: what was scanned goes on the bottom line
         scanned = "scanned: " + ", ".join(seen)
-        choices = tuple(replace(c, note=c.note or scanned) for c in choices)
+        rows = tuple(replace(c, note=c.note or scanned) for c in rows)
     if ui.mode is Mode.GUIDED and ctx.overhead:  # the overhead camera reads the deal too
-        choices = tuple(replace(c, note=c.note or words.CAMERA_READS_DEAL) for c in choices)
-    return ChoiceView(title, subtitle, choices, cursor, hint, seen, notice, status)
+        rows = tuple(replace(c, note=c.note or words.CAMERA_READS_DEAL) for c in rows)
+    return ChoiceView(title, subtitle, rows, cursor, hint, seen, notice, status)
 
 
 def _help_line(ui: UiState, state: GameState, ctx: Context) -> str:

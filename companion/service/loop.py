@@ -382,7 +382,7 @@ class App:
     def _submit(self, step: Step) -> Step:
         assert step.event is not None
         try:
-            self.game.submit(step.event)
+            self.game.submit(step.event, step.applied)
         except IllegalEvent as refused:
             return step.refused(str(refused), self.state, self.context())
         except JournalError as failed:
