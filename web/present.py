@@ -224,10 +224,10 @@ def _result(
         assert winner is not None
         result["text"] = words.winner_text(names[winner], victory)
     one, two = scores["p1"], scores["p2"]
-    if victory == "civilian" and one.total == two.total:
-        result["tie_break"] = (
-            f"Tie on {one.total} points, decided on blue cards: "
-            f"{names['p1']} {one.blue}, {names['p2']} {two.blue}"
+    if victory == "civilian" and one.total == two.total and winner != "shared":
+        won, lost = (one, two) if winner == "p1" else (two, one)
+        result["tie_break"] = words.tie_broken(
+            one.total, names[str(winner)], "blue cards", won.blue, lost.blue
         )
     if victory in ("military", "science"):
         result["moment"] = _moment(catalog, lang, loaded, names, str(victory))

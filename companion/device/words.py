@@ -31,6 +31,8 @@ from companion.engine.events import (
 from companion.engine.plural import plural
 from companion.engine.pricing import Payment
 from companion.engine.state import GameState, PendingKind, Phase, Player
+from companion.family.pad import nothing_scored
+from companion.family.scoring import Result as PadResult
 
 DEFAULT_NAMES = ("Player 1", "Player 2")
 
@@ -403,6 +405,31 @@ def winner_text(winner: str, victory: str | None) -> str:
     """ "Ann wins: civilian victory" from a winner's name and the victory's kind."""
     kind = VICTORIES.get(str(victory), "")
     return f"{winner} wins: {kind}" if kind else f"{winner} wins"
+
+
+def tie_broken(total: int, winner: str, on: str, won: int, lost: int) -> str:
+    """ "Tie on 38: Bob wins on coins, 9 to 5": a tie on points that `on` decides."""
+    return f"Tie on {total}: {winner} wins on {on}, {won} to {lost}"
+
+
+PAD_PROMPT = "Enter the cities to see who wins."
+"""The score pad's winner line while every score is still 0."""
+
+
+def pad_winner(result: PadResult) -> str:
+    """The winner line of a score pad (base game, Edifice, Dice): "Winner: Bob", "Tie on 38:
+    Bob wins on coins, 9 to 5", "Shared victory: Ann, Bob", or a prompt while every score is
+    still 0 (a blank pad has no winner)."""
+    if nothing_scored(result):
+        return PAD_PROMPT
+    if len(result.winners) > 1:
+        return "Shared victory: " + ", ".join(result.winners)
+    winner = next(p for p in result.ranked if p.name == result.winners[0])
+    tied = [p for p in result.ranked if p.total == winner.total and p is not winner]
+    if tied:
+        lost = max(p.coins for p in tied)
+        return tie_broken(winner.total, winner.name, "coins", winner.coins, lost)
+    return f"Winner: {winner.name}"
 
 
 # --- reading the cities of a 7 Wonders base game (companion.device.family_scan) -------------
