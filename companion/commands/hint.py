@@ -60,7 +60,12 @@ def main(args: argparse.Namespace) -> int:
     except (NoDecision, IllegalEvent) as refused:
         return _refuse(args.json, str(refused))
     if args.json:
-        moves = [{"event": event_to_record(m.event), "win": m.win} for m in answer.moves]
+        moves: list[dict[str, object]] = []
+        for move in answer.moves:
+            entry: dict[str, object] = {"event": event_to_record(move.event), "win": move.win}
+            if move.line:  # a forced win: the record lines of the whole turn chain
+                entry["line"] = [event_to_record(e) for e in move.line]
+            moves.append(entry)
         print(json.dumps({"player": answer.player.value, "moves": moves}))
         return 0
     stats = answer.stats
@@ -71,6 +76,8 @@ def main(args: argparse.Namespace) -> int:
     for rank, move in enumerate(answer.moves, start=1):
         why = f"  ({move.reason})" if move.reason is not None else ""
         print(f"{rank:2}. {describe(catalog, move.event):40} {move.win:6.0%}{why}")
+        if len(move.line) > 1:
+            print(f"    forced: {', then '.join(describe(catalog, e) for e in move.line)}")
     return 0
 
 

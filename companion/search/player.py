@@ -4,8 +4,9 @@ player it is measured against.
 `suggest` answers for whoever acts after a state (a move, or the pending decision) using
 public information only: every draw comes from a seed mixed with the public view
 (`view.public_seed`), and every world is a determinization, so the answer is the same when
-the face-down cards are swapped among themselves. Before searching it takes an immediate win
-and sets aside the moves after which the opponent wins at once (when a safe move exists).
+the face-down cards are swapped among themselves. Before searching it plays a forced win
+(`forced.forced_win`: a win within the player's own turn chain) and sets aside the moves
+after which the opponent has one (when a safe move exists).
 """
 
 from __future__ import annotations
@@ -18,9 +19,10 @@ from companion.engine.cards import CardId, Catalog, TokenId, WonderId
 from companion.engine.decisions import decision_events
 from companion.engine.events import Event, KeepLibraryToken, Reveal
 from companion.engine.rules import apply, unrevealed
-from companion.engine.state import GameState, PendingKind, Player
+from companion.engine.state import GameState, PendingKind, Player, Victory
 
 from .determinize import determinize, needs_deal
+from .forced import forced_win, is_exposed
 from .mcts import Node, Stats, Tree, key_of
 from .policy import (
     Reason,
@@ -28,7 +30,6 @@ from .policy import (
     evaluate,
     move_score,
     moves,
-    winning_event,
 )
 from .view import hidden_positions, public_seed
 
@@ -71,12 +72,14 @@ class NoDecision(ValueError):
 @dataclass(frozen=True, slots=True)
 class Suggestion:
     """One answer: the event (exactly a record line), the estimated chance to win, how
-    often the search tried it, and the main reason."""
+    often the search tried it, the main reason, and for a forced win its line."""
 
     event: Event
     win: float
     visits: int
     reason: Reason | None
+    line: tuple[Event, ...] = ()
+    """A forced win: the events of the whole turn chain, this event first."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,15 +148,14 @@ def suggest(
     )
     if drawn:  # a Great Library token may be the 6th symbol
         win = next((e for e in events if apply(world, e).winner is player), None)
+        line: tuple[Event, ...] = (win,) if win is not None else ()
     else:
-        win = winning_event(world, known)
-    if win is not None:
+        line = forced_win(world, known) or ()
+    if line:
+        win = line[0]
         rest = [e for e in events if e != win]
-        return Answer(
-            player,
-            (Suggestion(win, 1.0, 0, move_score(world, win)[1]), *_static(world, rest, player)),
-            Stats(0, 0, 0.0),
-        )
+        first = Suggestion(win, 1.0, 0, _win_reason(world, line), line)
+        return Answer(player, (first, *_static(world, rest, player)), Stats(0, 0, 0.0))
     safe, unsafe = _split_safe(world, events, player, known)
     if len(safe) == 1 and not unsafe:
         only = _static(world, safe, player)
@@ -185,22 +187,32 @@ def suggest(
 def _split_safe(
     world: GameState, events: list[Event], player: Player, known: frozenset[CardId]
 ) -> tuple[list[Event], list[Event]]:
-    """The events after which the opponent cannot win at once with a card known now, and
-    the others (all events count as safe when none is)."""
+    """The events after which the opponent has no forced line with cards known now
+    (`forced.is_exposed`: after a play-again move, whatever the rest of the chain), and the
+    others (all events count as safe when none is)."""
     safe: list[Event] = []
     unsafe: list[Event] = []
     for event in events:
-        after = apply(world, event)
-        threat = (
-            not after.finished
-            and acting_player(after) is player.opponent
-            and after.structure is not None
-            and winning_event(after, known) is not None
-        )
-        (unsafe if threat else safe).append(event)
+        exposed = is_exposed(apply(world, event), player, known)
+        (unsafe if exposed else safe).append(event)
     if not safe:
         return events, []
     return safe, unsafe
+
+
+def _win_reason(world: GameState, line: tuple[Event, ...]) -> Reason | None:
+    """The reason of a forced line: its first move's own reason when the line is that move,
+    else the kind of supremacy it ends with (an extra turn first)."""
+    if len(line) == 1:
+        return move_score(world, line[0])[1]
+    end = world
+    for event in line:
+        end = apply(end, event)
+    if end.victory is Victory.MILITARY:
+        return Reason.WINS_MILITARY
+    if end.victory is Victory.SCIENCE:
+        return Reason.WINS_SCIENCE
+    return Reason.EXTRA_TURN
 
 
 def _static(world: GameState, events: list[Event], player: Player) -> tuple[Suggestion, ...]:

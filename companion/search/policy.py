@@ -45,6 +45,7 @@ __all__ = [
     "reason",
     "scored_moves",
     "scored_options",
+    "shields_needed",
     "winning_event",
 ]
 
@@ -278,7 +279,7 @@ def move_score(state: GameState, event: Event) -> tuple[float, Reason | None]:
     return 0.0, None
 
 
-def _shields_needed(state: GameState, player: Player) -> int:
+def shields_needed(state: GameState, player: Player) -> int:
     """Shields `player` still needs to reach the opponent's capital."""
     sign = 1 if player is Player.P1 else -1
     return state.catalog.track.capital - sign * state.position
@@ -302,7 +303,7 @@ def _card_value(state: GameState, player: Player, card: Card) -> tuple[float, Re
             why = Reason.NEW_SYMBOL
     if card.shields:
         shields = card.shields + (1 if STRATEGY in city.tokens and card.color is Color.RED else 0)
-        needed = _shields_needed(state, player)
+        needed = shields_needed(state, player)
         if shields >= needed:
             return WIN, Reason.WINS_MILITARY
         behind = max(0, 9 - needed)  # 9 - needed < 0: the pawn is on our side
@@ -335,7 +336,7 @@ def _denial(state: GameState, player: Player, card: Card) -> tuple[float, Reason
         return BLOCK, Reason.BLOCKS_SCIENCE
     if card.shields:
         shields = card.shields + (1 if STRATEGY in opponent.tokens else 0)
-        if shields >= _shields_needed(state, player.opponent):
+        if shields >= shields_needed(state, player.opponent):
             return BLOCK, Reason.BLOCKS_MILITARY
     if card.science is not None and card.science in opponent.symbols and state.board_tokens:
         return 0.8, Reason.DENIES
@@ -348,7 +349,7 @@ def _wonder_value(state: GameState, player: Player, wonder: Wonder) -> tuple[flo
     value = 1.5 + 0.8 * wonder.points + 0.25 * wonder.coins + 0.15 * wonder.opponent_loses
     why = Reason.WONDER
     if wonder.shields:
-        if wonder.shields >= _shields_needed(state, player):
+        if wonder.shields >= shields_needed(state, player):
             return WIN, Reason.WINS_MILITARY
         value += 1.2 * wonder.shields
     if wonder.extra_turn or "theology" in city.tokens:
