@@ -1,5 +1,5 @@
-"""The heuristic policy: the moves of a turn, what each is worth at a glance, immediate
-wins and losses, and the evaluation of a position.
+"""The heuristic policy: the moves of a turn, what each is worth at a glance, and the
+evaluation of a position (wins within a turn chain are `forced.py`'s).
 
 Rollouts follow these scores with a little noise instead of uniform random moves: build over
 discard, complete science pairs, answer military pressure, take extra-turn wonders, resources
@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Iterable
 from enum import StrEnum
 
 from companion.engine.cards import Card, CardId, Color, Science, TokenId, Wonder
@@ -23,12 +22,11 @@ from companion.engine.events import (
     Destroy,
     Discard,
     Event,
-    IllegalEvent,
     KeepLibraryToken,
     TakeProgress,
 )
 from companion.engine.pricing import cheapest_payment
-from companion.engine.rules import accessible_cards, apply, available_library_tokens
+from companion.engine.rules import accessible_cards, available_library_tokens
 from companion.engine.scoring import score_sheet
 from companion.engine.state import City, GameState, PendingKind, Player
 
@@ -46,7 +44,6 @@ __all__ = [
     "scored_moves",
     "scored_options",
     "shields_needed",
-    "winning_event",
 ]
 
 WIN = 100.0
@@ -165,69 +162,6 @@ def decisions(state: GameState, rng: random.Random) -> list[Event]:
         drawn = library_draw(state, rng)
         return [KeepLibraryToken(pending.player, drawn, t) for t in drawn]
     return decision_events(state, pending)
-
-
-# --- Immediate wins ----------------------------------------------------------------------
-
-
-def winning_event(state: GameState, known: frozenset[CardId] | None = None) -> Event | None:
-    """A move or answer that wins the game at once for the player who acts, if any (a card
-    then a pair's token counts); with `known`, only cards in `known` are considered (the
-    cards whose identity was public)."""
-    player = acting_player(state)
-    if state.pending is not None:
-        candidates: Iterable[Event] = (
-            (e for e in decision_events(state, state.pending) if _may_win(state, e, player))
-            if state.pending.kind is not PendingKind.GREAT_LIBRARY
-            else ()
-        )
-    else:
-        candidates = (e for e in moves(state) if _may_win(state, e, player))
-    for event in candidates:
-        card = getattr(event, "card", None)
-        if known is not None and card is not None and card not in known:
-            continue
-        try:
-            after = apply(state, event)
-        except IllegalEvent:
-            continue
-        if after.finished:
-            if after.winner is player:
-                return event
-            continue
-        pending = after.pending
-        if pending is not None and pending.player is player and pending.kind in _FOLLOW_UPS:
-            for answer in decision_events(after, pending):
-                try:
-                    final = apply(after, answer)
-                except IllegalEvent:
-                    continue
-                if final.finished and final.winner is player:
-                    return event
-    return None
-
-
-_FOLLOW_UPS = frozenset({PendingKind.PROGRESS, PendingKind.MAUSOLEUM})
-
-
-def _may_win(state: GameState, event: Event, player: Player) -> bool:
-    """A quick filter: only shields and science can end the game at once."""
-    catalog = state.catalog
-    city = state.city(player)
-    symbols = len(city.symbols)
-    match event:
-        case Build():
-            card = catalog.card(event.card)
-            return bool(card.shields) or (card.science is not None and symbols >= 4)
-        case BuildWonder():
-            wonder = catalog.wonder(event.wonder)
-            return bool(wonder.shields) or (symbols >= 4 and wonder.builds_from_discard)
-        case TakeProgress():
-            return catalog.token(event.token).science is not None
-        case BuildFromDiscard():
-            card = catalog.card(event.card)
-            return bool(card.shields) or card.science is not None
-    return False
 
 
 # --- Scores at a glance ------------------------------------------------------------------
