@@ -18,7 +18,7 @@ from companion.engine.cards import Catalog, TokenId
 from companion.engine.catalog import default_catalog
 from companion.engine.events import Event, IllegalEvent, event_to_record
 from companion.records.replay import ReplayError, replay_record
-from companion.search.player import LEVELS, NoDecision, suggest
+from companion.search.player import LEVEL_CHOICES, NoDecision, level_named, suggest
 
 HELP = "Suggest the best moves (or answer the pending decision) after a game record."
 
@@ -31,7 +31,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--seconds", type=float, help="stop the search after this many seconds (default: none)"
     )
-    parser.add_argument("--level", default="normal", help=f"{', '.join(LEVELS)} (default normal)")
+    parser.add_argument(
+        "--level", default="3", help="1 (casual) to 5 (strongest); easy, normal, hard are 2, 3, 4"
+    )
     parser.add_argument(
         "--drawn", help="the 3 tokens of a pending Great Library draw, comma-separated"
     )
@@ -39,9 +41,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def main(args: argparse.Namespace) -> int:
     """Print the ranked answers; 2 with one line when there is nothing to answer."""
-    level = LEVELS.get(args.level)
-    if level is None:
-        return _refuse(args.json, f"--level must be one of {', '.join(LEVELS)}, not {args.level!r}")
+    try:
+        level = level_named(args.level)
+    except KeyError:
+        choices = ", ".join(LEVEL_CHOICES)
+        return _refuse(args.json, f"--level must be one of {choices}, not {args.level!r}")
     if args.seconds is not None and not args.seconds > 0:
         return _refuse(args.json, "--seconds must be more than 0")
     path: Path = args.record
@@ -70,7 +74,7 @@ def main(args: argparse.Namespace) -> int:
         return 0
     stats = answer.stats
     print(
-        f"{answer.player} to play ({level.name}: {stats.iterations} iterations, "
+        f"{answer.player} to play (level {level.name}: {stats.iterations} iterations, "
         f"{stats.seconds:.2f} s)"
     )
     for rank, move in enumerate(answer.moves, start=1):

@@ -35,6 +35,8 @@ from .view import hidden_positions, public_seed
 
 __all__ = [
     "LEVELS",
+    "LEVEL_CHOICES",
+    "NAMES",
     "Answer",
     "Level",
     "NoDecision",
@@ -42,6 +44,7 @@ __all__ = [
     "Suggestion",
     "draft_ranking",
     "greedy_event",
+    "level_named",
     "root_events",
     "suggest",
 ]
@@ -49,19 +52,43 @@ __all__ = [
 
 @dataclass(frozen=True, slots=True)
 class Level:
-    """A strength of the player: its budget only (iterations, and whether it goes on
-    thinking while the human thinks). The same search, policy and evaluation at every level."""
+    """A strength of the player: its search budget (iterations, and whether it goes on
+    thinking while the human thinks), or no search at all (`casual`: level 1)."""
 
     name: str
     iterations: int
     ponder: bool = False
+    casual: bool = False
 
+
+CASUAL_NOISE = 4.0
+"""Level 1 adds a uniform 0..CASUAL_NOISE to each move's worth at a glance (VP-like units):
+it takes a win or a block it sees at once (worth 100 and 50), but between ordinary moves it
+often takes one a little worse than the best, as a casual player does."""
 
 LEVELS: dict[str, Level] = {
-    "easy": Level("easy", 40),
-    "normal": Level("normal", 200),
-    "hard": Level("hard", 800, ponder=True),
+    "1": Level("1", 0, casual=True),
+    "2": Level("2", 40),
+    "3": Level("3", 200),
+    "4": Level("4", 800, ponder=True),
+    "5": Level("5", 1000, ponder=True),
 }
+"""The levels by number; `level_named` also takes the names of 2, 3 and 4."""
+
+NAMES: dict[str, str] = {"easy": "2", "normal": "3", "hard": "4"}
+"""The names the levels had before they were numbered: easy, normal, hard."""
+
+LEVEL_CHOICES: tuple[str, ...] = (*LEVELS, *NAMES)
+"""Every way to name a level: 1 to 5, easy, normal, hard."""
+
+
+def level_named(name: str) -> Level:
+    """The level called `name`: 1 to 5, or easy, normal, hard (2, 3, 4).
+
+    Raises:
+        KeyError: no level has that name.
+    """
+    return LEVELS[NAMES.get(name, name)]
 
 
 class NoDecision(ValueError):
@@ -146,6 +173,8 @@ def suggest(
         for i, c in enumerate(state.structure.cards if state.structure is not None else ())
         if c is not None and i not in hidden
     )
+    if level.casual:
+        return Answer(player, _casual(world, events, player, rng), Stats(0, 0, 0.0))
     if drawn:  # a Great Library token may be the 6th symbol
         win = next((e for e in events if apply(world, e).winner is player), None)
         line: tuple[Event, ...] = (win,) if win is not None else ()
@@ -224,6 +253,20 @@ def _static(world: GameState, events: list[Event], player: Player) -> tuple[Sugg
             Suggestion(event, round(evaluate(after, player), 3), 0, move_score(world, event)[1])
         )
     return tuple(sorted(scored, key=lambda s: -s.win))
+
+
+def _casual(
+    world: GameState, events: list[Event], player: Player, rng: random.Random
+) -> tuple[Suggestion, ...]:
+    """Level 1: the answers ranked by their worth at a glance plus noise (no search, no
+    look at the turn chain), each with the evaluation right after it."""
+    noisy = []
+    for event in events:
+        score, why = move_score(world, event)
+        win = round(evaluate(apply(world, event), player), 3)
+        noisy.append((score + rng.random() * CASUAL_NOISE, Suggestion(event, win, 0, why)))
+    noisy.sort(key=lambda pair: -pair[0])
+    return tuple(suggestion for _, suggestion in noisy)
 
 
 class Ponder:
