@@ -71,7 +71,7 @@ class Advice:
 def advice(
     state: GameState,
     voice: Voice,
-    level: Level = LEVELS["normal"],
+    level: Level = LEVELS["3"],
     seed: int = 0,
     *,
     seconds: float | None = 1.0,
@@ -95,7 +95,7 @@ def advice(
 
 def coach_view(
     state: GameState,
-    level: Level = LEVELS["normal"],
+    level: Level = LEVELS["3"],
     seed: int = 0,
     *,
     seconds: float | None = 1.0,
