@@ -60,7 +60,7 @@ class Choice:
 def options(ui: UiState, state: GameState, context: Context | None = None) -> list[Choice]:
     """The options of the screen, in cursor order (empty on screens without a choice)."""
     ctx = context or Context()
-    voice = Voice.oled(state, ctx.language)
+    voice = Voice.oled(state, ctx.language, ctx.names)
     match ui.mode:
         case Mode.FIRST_PLAYER:  # solo: the box's side by its name
             names = [words.BOX if p is ctx.box else DEFAULT_NAMES[i] for i, p in enumerate(Player)]

@@ -317,9 +317,11 @@ def draw_choice(draw: Draw, v: ChoiceView, fonts: Fonts) -> None:
     position = f"{v.cursor + 1}/{count}" if count > 1 else ""
     right = draw_right(draw, WIDTH, 10, position, fonts.text) - 4 if position else WIDTH
     draw_text(draw, (0, 10), fit(v.subtitle, fonts.text, right), fonts.text)
-    if not v.options:
-        draw_text(draw, (0, ROWS_TOP + 1), fit(v.hint, fonts.text, WIDTH), fonts.text)
-        for row, line in enumerate(wrap(", ".join(v.seen), fonts.text, WIDTH, 3), start=1):
+    if not v.options:  # the hint wrapped (a sentence of the coach), then what was scanned
+        lines = wrap(v.hint, fonts.text, WIDTH, 1 if v.seen else 4)
+        if v.seen:
+            lines += wrap(", ".join(v.seen), fonts.text, WIDTH, 3)
+        for row, line in enumerate(lines):
             draw_text(draw, (0, ROWS_TOP + 1 + row * ROW), line, fonts.text)
         return
     rows = 4 if not v.options[v.cursor].note else 3  # the note takes the bottom line
