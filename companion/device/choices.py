@@ -95,10 +95,10 @@ def options(ui: UiState, state: GameState, context: Context | None = None) -> li
 
 def name_options(ui: UiState, ctx: Context) -> list[Choice]:
     """The names a side can take: the remembered players, the most recent first (without the
-    one the other side took), then unnamed."""
+    one the other side took), then unnamed, which says where new names are typed."""
     taken = ui.names[0] if ui.naming == 1 else ""
     named = [Choice(name, value=name) for name in ctx.known if name != taken]
-    return [*named, Choice(words.UNNAMED, value="")]
+    return [*named, Choice(words.UNNAMED, words.NEW_NAMES, value="")]
 
 
 def guided_options(ui: UiState, state: GameState) -> list[Choice]:

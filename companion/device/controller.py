@@ -186,7 +186,10 @@ def step(ui: UiState, state: GameState, given: Input, context: Context | None = 
         case Status(problem):
             status = problem or ""
             under = None if ui.under is None else replace(ui.under, status=status)
-            return _show(replace(ui, status=status, under=under), state, ctx)
+            # said in full on the bottom line until the next press or scan (the idle screen
+            # then keeps a mark of it, the others a banner)
+            notice = ui.notice or status
+            return _show(replace(ui, status=status, under=under, notice=notice), state, ctx)
         case Tick(now):
             if ui.mode is Mode.FEEDBACK and ui.until is not None and now >= ui.until:
                 return _show(_next(ui, state, ctx), state, ctx)

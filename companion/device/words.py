@@ -43,6 +43,7 @@ VICTORIES = {
 
 PLAYERS = "Players"  # the ready screen's option to name the players, and its title
 UNNAMED = "unnamed"  # the last name offered: the side plays without a name
+NEW_NAMES = "Add names: phone, Players"  # under unnamed: where a new name is typed
 IDLE_HINT = "scan a card"  # after the player's name: "Ann: scan a card"
 SEE_PHONE = "right: address and QR"  # on the button map, under the pairing code
 SEE_COACH = "left: coach"  # on the button map during a game

@@ -441,12 +441,16 @@ class App:
         self._ask_box()
 
     def _after_outside_change(self) -> None:
-        """A page changed the game through the loop: reload it and settle the screen."""
+        """A page changed the game through the loop: reload it and settle the screen (a
+        setup under way stays where it is: a page only names players before the start)."""
         self.game = Game(self.catalog, self.journal, self.game.game_id)
-        self._given = None  # the names may have changed
+        self._given = self._known = None  # names given, players added or renamed
         self._events = self._load_events()
         ctx = self.context()
-        self.ui = controller.settle(self.state, ctx, status=self.ui.status)
+        kept = controller.resume(self.ui, self.state, ctx)
+        if self.state.phase is not Phase.SETUP or kept is not self.ui:
+            kept = controller.settle(self.state, ctx, status=self.ui.status)
+        self.ui = kept
         self._remember()
         self._show(self._screen(None))
 
