@@ -39,7 +39,7 @@ from companion.device.choices import (
 )
 from companion.device.ui import Context, Mode, UiState
 from companion.device.views import View
-from companion.device.words import DEFAULT_NAMES, Voice, player_name
+from companion.device.words import DEFAULT_NAMES, Voice
 from companion.engine.cards import CardId, Catalog
 from companion.engine.events import (
     BuildFromDiscard,
@@ -79,7 +79,6 @@ __all__ = [  # the UI's values and the screens' options, for the run loop, adapt
     "library_draw",
     "library_pool",
     "options",
-    "player_name",
     "prompt_options",
     "resume",
     "settle",
@@ -191,7 +190,10 @@ def step(ui: UiState, state: GameState, given: Input, context: Context | None = 
         case Status(problem):
             status = problem or ""
             under = None if ui.under is None else replace(ui.under, status=status)
-            return _show(replace(ui, status=status, under=under), state, ctx)
+            # said in full on the bottom line until the next press or scan (the idle screen
+            # then keeps a mark of it, the others a banner)
+            notice = ui.notice or status
+            return _show(replace(ui, status=status, under=under, notice=notice), state, ctx)
         case Tick(now):
             if ui.mode is Mode.FEEDBACK and ui.until is not None and now >= ui.until:
                 return _show(_next(ui, state, ctx), state, ctx)
@@ -286,7 +288,7 @@ def undone(ui: UiState, before: GameState, after: GameState, event: Event, ctx: 
     if isinstance(event, Setup) and (screens := setup_screens(event, after.catalog)):
         ready = replace(screens, notice=words.SETUP_UNDONE, status=ui.status, events=ctx.events)
         return Step(ready, present.view(ready, after, ctx))  # nothing to scan again
-    line = words.event_line(Voice.oled(before, ctx.language), before, event)
+    line = words.event_line(Voice.oled(before, ctx.language, ctx.names), before, event)
     if isinstance(event, Deal) and (ctx.guided or ctx.overhead):  # back to the entry, one less
         entries = guided.deal_entries(after.catalog, event)[:-1]
         again = UiState(mode=Mode.GUIDED, dealt=entries, notice=words.undone(line),
@@ -380,7 +382,7 @@ def _confirm(ui: UiState, state: GameState, event: Event, ctx: Context) -> Step:
         after = apply(state, event)
     except IllegalEvent as refused:
         return _notice(ui, state, ctx, str(refused))
-    lines = words.told(Voice.oled(after, ctx.language), state, after, event)
+    lines = words.told(Voice.oled(after, ctx.language, ctx.names), state, after, event)
     done = UiState(mode=Mode.FEEDBACK, lines=lines, status=ui.status, skipped=ui.skipped,
                    events=ctx.events + 1)  # fmt: skip
     next_ctx = replace(ctx, events=ctx.events + 1, last=event)
@@ -445,7 +447,7 @@ def _scan(ui: UiState, state: GameState, card: str | None, ctx: Context) -> Step
     if card is None:
         return _notice(ui, state, ctx, words.UNKNOWN_CODE)
     catalog = state.catalog
-    name = Voice.oled(state, ctx.language).name(card)
+    name = Voice.oled(state, ctx.language, ctx.names).name(card)
     match ui.mode:
         case Mode.DRAFT:
             return _scan_draft(ui, state, card, name, ctx)
@@ -591,7 +593,7 @@ def _table(ui: UiState, state: GameState, table: Table, ctx: Context) -> Step:
         back = proposed and ui.card in table.slots
         return _show(_next(ui, state, ctx) if back else shown, state, ctx)
     index = seen.left[0]
-    voice = Voice.oled(state, ctx.language)
+    voice = Voice.oled(state, ctx.language, ctx.names)
     if refused := overhead.refusal(state, index, voice):
         return _notice(ui, state, ctx, refused)
     structure = state.structure

@@ -46,11 +46,16 @@ VICTORIES = {
 
 PLAYERS = "Players"  # the ready screen's option to name the players, and its title
 UNNAMED = "unnamed"  # the last name offered: the side plays without a name
+NEW_NAMES = "Add names: phone, Players"  # under unnamed: where a new name is typed
 IDLE_HINT = "scan a card"  # after the player's name: "Ann: scan a card"
 SEE_PHONE = "right: address and QR"  # on the button map, under the pairing code
 SEE_COACH = "left: coach"  # on the button map during a game
 SEE_BOTH = "left: coach  right: phone"  # both, when the phone pages are served
 THINKING = "Thinking\u2026"  # the coach while the search runs
+NO_ADVICE = "Nothing to advise"  # the coach's subtitle when the search has no move
+COACH_NEEDS_DEAL = (  # the coach without the age's cards: what the players can do about it
+    "Needs the cards of age {age}: play with guided entry (or the overhead camera)"
+)
 BOX = "Box"  # the side the box plays in a solo game, on the idle screen
 BOX_THINKING = "The box is thinking"
 BOX_TAKES = "Box takes:"  # the draft screen's subtitle on the box's pick
@@ -209,10 +214,14 @@ class Voice:
     name: Callable[[str], str]
 
     @classmethod
-    def oled(cls, state: GameState, language: str = "en") -> Voice:
-        """The OLED's voice: names from the setup, short names for ids."""
+    def oled(
+        cls, state: GameState, language: str = "en", given: tuple[str, str] = ("", "")
+    ) -> Voice:
+        """The OLED's voice: the names given on the phone (`given`, player 1's first; ""
+        where none), else from the setup; short names for ids."""
         catalog = state.catalog
-        return cls(player_names(state), lambda any_id: catalog.short_name(any_id, language))
+        named = player_names(state, {"p1": given[0], "p2": given[1]})
+        return cls(named, lambda any_id: catalog.short_name(any_id, language))
 
     @classmethod
     def page(
@@ -250,11 +259,6 @@ def versus(names: tuple[str, str]) -> str:
 def who_is(side: int) -> str:
     """The question of the name list: "Who is Player 1?"."""
     return f"Who is {DEFAULT_NAMES[side]}?"
-
-
-def player_name(state: GameState, player: Player) -> str:
-    """The player's name from the setup, "Player 1" / "Player 2" when none was given."""
-    return player_names(state)[0 if player is Player.P1 else 1]
 
 
 # --- events ----------------------------------------------------------------------------------

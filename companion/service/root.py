@@ -286,7 +286,8 @@ def run_service(config: Config, options: ServiceOptions | None = None) -> int:
             above = start_scanner(config, queue.Queue(), health, on_frame=reader,
                                   source=config.overhead_source)  # fmt: skip
         if opts.script is None:
-            print(startup_message(config, server, buttons, app.pairing), file=sys.stderr)
+            shown = startup_message(config, server, buttons, app.pairing, camera=cameras)
+            print(shown, file=sys.stderr)
 
         def ping() -> None:
             if isinstance(display, ReconnectingDisplay):
@@ -318,8 +319,11 @@ def solo_of(config: Config) -> tuple[Player, Level] | None:
     return (Player(config.solo), level_named(config.solo_level)) if config.solo else None
 
 
-def startup_message(config: Config, server: Any, buttons: Any, pairing: str) -> str:
-    """Where a person finds the parts of a running service: screen, buttons, journal, pages."""
+def startup_message(
+    config: Config, server: Any, buttons: Any, pairing: str, *, camera: bool = True
+) -> str:
+    """Where a person finds the parts of a running service: screen, buttons, camera (off:
+    `camera` False, as under --no-camera), journal, pages."""
     if config.display.driver == "emulated":
         screen = (
             f"{config.display.emulated_dir / 'latest.png'} (emulated OLED, rewritten per frame)"
@@ -333,10 +337,10 @@ def startup_message(config: Config, server: Any, buttons: Any, pairing: str) -> 
         "Duel Companion is running (Ctrl+C or SIGTERM stops it).",
         f"  screen:  {screen}",
         f"  buttons: {pins}" if buttons is not None else f"  buttons: {keys}",
-        f"  camera:  {config.camera.source}",
+        f"  camera:  {config.camera.source if camera else 'off (--no-camera)'}",
         f"  journal: {config.journal}",
     ]
-    if config.overhead:
+    if config.overhead and camera:
         lines.insert(4, f"  overhead: {config.overhead_source or config.camera.source}")
     if server is not None:
         lines.append(f"  phone:   {server.url}/  (pairing code {pairing})")
