@@ -300,7 +300,7 @@ def games_export() -> Response:
     filters = _filters()
     journal = get_journal()
     facts = _facts(journal, _cache()) if journal is not None else []
-    response = Response(games_csv(select(facts, **filters)), mimetype="text/csv")
+    response = Response(games_csv(select(facts, **filters), filters["game"]), mimetype="text/csv")
     response.headers["Content-Disposition"] = f'attachment; filename="{filters["game"]}-games.csv"'
     return response
 

@@ -43,6 +43,12 @@ class Seat:
     wonders: tuple[str, ...]
     tokens: tuple[str, ...]
     won: bool
+    rank: int = 1
+    """1 for a winner; otherwise 1 + the seats that did better (`ranks`)."""
+    side: str = ""
+    """The wonder board's side of a family game ("A" or "B"), "" in a Duel."""
+    stages: int | None = None
+    """The wonder stages built on a family game's board (None in a Duel)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +65,15 @@ class GameFacts:
     seats: tuple[Seat, ...]
     shared: bool
     """Whether more than one seat won (a shared victory)."""
+    variant: str = ""
+    """A family game's variant: "base" or "two-player" ("" in a Duel)."""
+    expansions: tuple[str, ...] = ()
+
+    @property
+    def kind(self) -> str:
+        """The game as statistics keep it apart: the two-player variant of the base game is
+        "7wonders-two-player", any other game its `game`."""
+        return f"{self.game}-two-player" if self.variant == "two-player" else self.game
 
     @property
     def day(self) -> str:
@@ -71,6 +86,7 @@ def facts_from_summary(
 ) -> GameFacts:
     """A stored summary (JSON) and the game's names as `GameFacts`."""
     winners = set(summary["winners"])
+    played = [(int(entry["total"]), entry["seat"] in winners) for entry in summary["seats"]]
     seats = tuple(
         Seat(
             seat=str(entry["seat"]),
@@ -80,8 +96,11 @@ def facts_from_summary(
             wonders=tuple(entry.get("wonders", ())),
             tokens=tuple(entry.get("tokens", ())),
             won=entry["seat"] in winners,
+            rank=rank,
+            side=str(entry.get("side", "")),
+            stages=entry.get("stages"),
         )
-        for entry in summary["seats"]
+        for entry, rank in zip(summary["seats"], ranks(played), strict=True)
     )
     return GameFacts(
         id=game_id,
@@ -93,7 +112,16 @@ def facts_from_summary(
         victory=summary.get("victory"),
         seats=seats,
         shared=len(winners) > 1,
+        variant=str(summary.get("variant", "")),
+        expansions=tuple(summary.get("expansions", ())),
     )
+
+
+def ranks(seats: Sequence[tuple[int, bool]]) -> list[int]:
+    """The rank of each (total, won) seat: 1 for every winner, else 1 + the seats that did
+    better (the winners, and the other seats with more points): a player who lost a tie on
+    coins comes after the winner."""
+    return [1 if won else 1 + sum(1 for t, w in seats if w or t > total) for total, won in seats]
 
 
 def select(
@@ -109,7 +137,7 @@ def select(
     chosen = [
         facts
         for facts in games
-        if facts.game == game
+        if facts.kind == game
         and (since is None or facts.day >= since)
         and (until is None or facts.day <= until)
         and (player is None or any(seat.name == player for seat in facts.seats))
