@@ -301,10 +301,10 @@ CSV_HEAD = ("game_id", "game", "finished", "minutes", "seat", "player", "first",
             "victory")  # fmt: skip
 
 
-def games_csv(facts: Sequence[GameFacts], game: str = DUEL) -> str:
+def games_csv(facts: Sequence[GameFacts], kind: str = DUEL) -> str:
     """One CSV row per player per game, with every category, the total, wonders and tokens
     (a score pad's rows: `family_csv`)."""
-    if game != DUEL:
+    if kind != DUEL:
         return family_csv(facts)
     rows = list(facts[0].seats[0].scores) if facts and facts[0].seats else []
     out = io.StringIO()

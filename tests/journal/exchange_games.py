@@ -25,7 +25,7 @@ from companion.records.journal import Journal
 from companion.records.pads import save_pad
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "family"))
-from family_sheets import player, sheet  # noqa: E402
+from family_sheets import player, sheet
 
 FAILED = {"built": False, "penalty_points": 0}
 EDIFICE: dict[str, Any] = sheet(
