@@ -198,7 +198,7 @@ def play_of(facts: GameFacts, identity: str, location: str) -> Play:
         uuid=stable_uuid(identity),
         game=facts.game,
         played=facts.finished[:19].replace("T", " "),
-        minutes=None if facts.minutes is None else round(facts.minutes),
+        minutes=None if facts.minutes is None else int(facts.minutes + 0.5),  # half up
         location=location,
         comments=comments(facts),
         players=players,
