@@ -17,8 +17,9 @@ from companion.family.catalog import default_family_catalog
 from companion.records.bgstats import link, link_data
 from companion.records.exchange import DEFAULT_LOCATION, duel_play, pad_play
 from companion.records.journal import JournalError
+from companion.records.logged import logged_plays
 from companion.records.pads import UnknownPad, saved_pad
-from companion.records.results import Play
+from companion.records.results import GAMES, Play
 
 from .access import catalog, get_journal
 
@@ -68,6 +69,16 @@ def pad_json(pad_id: int) -> Response:
     return _answer("pad", pad_id)
 
 
+def imported_plays() -> list[dict[str, Any]]:
+    """The plays imported from BG Stats or BoardGameGeek, newest first, for the history."""
+    journal = get_journal()
+    plays = logged_plays(journal) if journal is not None else []
+    return [
+        {**play.to_json(), "game": GAMES[play.game].name}
+        for play in sorted(plays, key=lambda p: p.played, reverse=True)
+    ]
+
+
 @bp.app_context_processor
 def _for_templates() -> dict[str, Any]:
-    return {"bgstats_link": bgstats_link}
+    return {"bgstats_link": bgstats_link, "imported_plays": imported_plays}
