@@ -261,8 +261,11 @@ class Tally:
         winners = [seat for seat in facts.seats if seat.won]
         on_points = facts.victory in (None, "civilian")  # a Duel won on military or science: no
         others = [seat.total for seat in facts.seats if not seat.won]
-        if len(winners) == 1 and others and on_points and (
-            self.player is None or any(seat.name == self.player for seat in counted)
+        if (
+            len(winners) == 1
+            and others
+            and on_points
+            and (self.player is None or any(seat.name == self.player for seat in counted))
         ):
             margin = winners[0].total - max(others)
             self.margins = _top([*self.margins, (margin, -facts.id, winners[0].name,
