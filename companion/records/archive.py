@@ -21,9 +21,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.engine.cards import Catalog
+from companion.family import dice
 from companion.family.cards import FamilyCatalog
 from companion.family.catalog import default_family_catalog
-from companion.family import dice
 from companion.family.pad import score_sheet
 from companion.family.scoring import CATEGORIES, EDIFICE
 from companion.family.sheet import SheetError
@@ -328,7 +328,7 @@ def games_csv(facts: Sequence[GameFacts], kind: str = DUEL) -> str:
 
 FAMILY_HEAD = ("pad_id", "game", "variant", "expansions", "saved", "seat", "player", "rank",
                "result", "wonder", "side", "stages")  # fmt: skip
-FAMILY_ROWS = {"7wonders": CATEGORIES + (EDIFICE,), "7wonders-dice": dice.BUILDINGS}
+FAMILY_ROWS = {"7wonders": (*CATEGORIES, EDIFICE), "7wonders-dice": dice.BUILDINGS}
 
 
 def family_csv(facts: Sequence[GameFacts]) -> str:

@@ -205,7 +205,7 @@ def test_saved_score_pads_are_the_statistics_of_their_game(
     assert base["categories"]["average"]["total"] == round((10 + 9 + 0) / 3, 1)  # 6.3
     assert "victories" not in base and "first_player" not in base  # the Duel's ideas
     giza = next(w for w in base["wonders"] if w["id"] == "giza")
-    assert (giza["name"], giza["owned"], giza["won"]) == ("The Pyramids of Giza", 1, 1)  # Ann's board
+    assert (giza["name"], giza["owned"], giza["won"]) == ("The Pyramids of Giza", 1, 1)  # Ann
     assert [p["average_rank"] for p in base["players"]] == [1, 2, 3]
     assert stats_client.get("/stats.json").get_json()["games"] == 5  # Duel unchanged
 
