@@ -44,8 +44,11 @@ class SavedPad:
         }
 
 
-def save_pad(journal: Journal, catalog: FamilyCatalog, sheet: Any) -> int:
-    """Score `sheet` and keep it in the journal; return the pad's id.
+def save_pad(
+    journal: Journal, catalog: FamilyCatalog, sheet: Any, *, saved: str | None = None
+) -> int:
+    """Score `sheet` and keep it in the journal, saved now (or at `saved`, a pad copied from
+    another box's history); return the pad's id.
 
     Raises:
         SheetError: the sheet cannot be a real game, or every score is 0 (nothing is
@@ -59,7 +62,7 @@ def save_pad(journal: Journal, catalog: FamilyCatalog, sheet: Any) -> int:
         steps_applied(db)
         cursor = db.execute(
             "INSERT INTO pads (saved, game, players, winners, sheet) VALUES (?, ?, ?, ?, ?)",
-            (journal.now(), pad.game, dumps({"names": players}),
+            (saved or journal.now(), pad.game, dumps({"names": players}),
              dumps({"names": list(pad.result.winners)}), dumps(sheet)),
         )  # fmt: skip
         return int(cursor.lastrowid or 0)
