@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
+from difflib import SequenceMatcher
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -34,6 +35,7 @@ from companion.engine.events import (
     Reveal,
     Setup,
     event_from_record,
+    event_to_record,
 )
 from companion.engine.events import Build as BuildCard
 from companion.engine.scoring import score_sheet
@@ -416,14 +418,59 @@ class TopCamera:
 @dataclass
 class OverheadCounts:
     """How a game went at the table with the overhead camera: the deals, the cards taken
-    and the cards turned up that the camera gave, those scanned by hand (the fallback), and
-    the refusals of a covered card seen."""
+    and the cards turned up that the camera gave, the cards of the structure scanned by
+    hand (the fallback), and the refusals of a covered card seen.
+
+    Each card scanned by hand is checked against the last frame read before it: `unclear`
+    counts those whose position the view could not tell (None there), `told` describes the
+    others (the view told the position, yet the box still asked for a scan). `misread`
+    counts the positions of all frames read that the view told wrongly (a card id, "back"
+    or "empty" that is not what lies there), `wrong_proposals` the cards the box proposed
+    that still lay in the structure (not taken: the players go back, or take that card when
+    it is the one they meant to take, as the last card of an age)."""
 
     deals: int = 0
     taken: int = 0
     turned: int = 0
     by_hand: int = 0
     refused: list[str] = field(default_factory=list)
+    unclear: int = 0
+    told: list[str] = field(default_factory=list)
+    frames: int = 0
+    misread: int = 0
+    wrong_proposals: int = 0
+
+
+def not_played(
+    recorded: Sequence[Mapping[str, Any]], played: Sequence[Event]
+) -> tuple[list[str], list[str]]:
+    """The journal's events (`recorded`, game-record objects) against the game as it was
+    played (`played`, as `with_reveals` gives it): the events recorded that were not played
+    (wrong) and those played that were not recorded (missing), each as its JSON line. Cards
+    turned up after one action may be recorded in any order (the camera reads the second
+    before the first): each run of reveals is compared as a set."""
+
+    def lines(records: Sequence[Mapping[str, Any]]) -> list[str]:
+        out: list[str] = []
+        run: list[Mapping[str, Any]] = []
+        for record in [*records, {}]:
+            if record.get("type") == "reveal":
+                run.append(record)
+                continue
+            out += [json.dumps(r, sort_keys=True) for r in sorted(run, key=lambda r: r["position"])]
+            run = []
+            if record:
+                out.append(json.dumps(record, sort_keys=True))
+        return out
+
+    got, true = lines(recorded), lines([event_to_record(e) for e in played])
+    wrong: list[str] = []
+    missing: list[str] = []
+    for tag, a, b, c, d in SequenceMatcher(None, got, true, autojunk=False).get_opcodes():
+        if tag != "equal":
+            wrong += got[a:b]
+            missing += true[c:d]
+    return wrong, missing
 
 
 def play_overhead(
@@ -448,11 +495,42 @@ def play_overhead(
     agree = app.watch.agree
     waited = 0
     handled = 0
+    last: tuple[str | None, ...] = ()  # the last frame's reading
 
-    def show(frame: Any, *, still: int = agree) -> None:
-        slots, captured = camera.read(frame, known_cards(app.state), taken_cards(app.state))
+    def show(scene: Any, *, still: int = agree) -> None:
+        nonlocal last
+        slots, captured = camera.read(scene.frame, known_cards(app.state), taken_cards(app.state))
+        last = slots
+        counts.frames += 1
+        counts.misread += sum(
+            told is not None and told != truth
+            for told, truth in zip(slots, scene.truth, strict=True)
+        )
         for _ in range(still):  # a still table: the same frame `still` times
-            app.handle(TableFrame(slots, camera.age, captured))
+            handle(TableFrame(slots, camera.age, captured))
+
+    def handle(given: Any) -> None:
+        """Give the app an input; a card proposed from the table that still lies in the
+        structure (not taken) counts in `wrong_proposals`."""
+        before = (app.ui.mode, app.ui.card)
+        app.handle(given)
+        card = app.ui.card
+        if app.ui.mode is not Mode.CARD or (Mode.CARD, card) == before or card is None:
+            return
+        if isinstance(given, Scan) and given.card == card:
+            return  # scanned by hand
+        deal = camera.deals.get(camera.age, ())
+        if card in deal and deal.index(card) not in camera.taken:
+            counts.wrong_proposals += 1
+
+    def by_hand(index: int | None) -> None:
+        """A card of the structure scanned by hand: could the view tell its position?"""
+        counts.by_hand += 1
+        slot = last[index] if index is not None and index < len(last) else None
+        if slot is None:
+            counts.unclear += 1
+        else:
+            counts.told.append(f"age {camera.age}, position {index}: the view read {slot!r}")
 
     app.start()
     while (given := player.next_input(app.ui, app.state, app.context())) is not None:
@@ -467,29 +545,34 @@ def play_overhead(
         if look and isinstance(target, Deal) and mode is Mode.GUIDED:
             if camera.age != target.age:
                 camera.deal(target.age)
-            show(camera.scene().frame)
+            show(camera.scene())
         elif look and isinstance(target, Reveal) and mode is Mode.REVEAL:
-            show(camera.scene().frame)
+            show(camera.scene())
         elif look and action and mode in (Mode.IDLE, Mode.REVEAL):
             card = getattr(target, "card", "")
             if covered is not None and not counts.refused:  # a covered card taken, put back
                 index = camera.take(covered)
-                show(camera.scene().frame)
+                show(camera.scene())
                 counts.refused.append(app.ui.notice)
                 camera.taken.discard(index)
-                show(camera.scene().frame)
+                show(camera.scene())
             if camera.deals[camera.age].index(card) not in camera.taken:
                 camera.take(card)
                 if len(camera.taken) % hand_every == 1:
-                    show(camera.scene(hand=True).frame, still=1)  # the hand, moving
-            show(camera.scene().frame)
+                    show(camera.scene(hand=True), still=1)  # the hand, moving
+            show(camera.scene())
             if app.ui.mode is Mode.CARD and app.ui.card == card:
                 counts.taken += 1
         else:
             look = False
-            if isinstance(given, Scan):
-                counts.by_hand += 1
-            app.handle(given)
+            if isinstance(given, Scan) and given.card is not None:
+                if mode is Mode.GUIDED and isinstance(target, Deal):
+                    by_hand(entered(app.ui, app.state).next_position)
+                elif mode is Mode.REVEAL and isinstance(target, Reveal):
+                    by_hand(target.position)
+                elif action and mode is Mode.IDLE:
+                    by_hand(camera.deals[camera.age].index(given.card))
+            handle(given)
         waited = waited + 1 if look else 0
         recorded = player.events[events : app.context().events]
         if recorded or app.ui.mode is Mode.CARD:
