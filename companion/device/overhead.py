@@ -40,8 +40,8 @@ AGREE = 3  # frames in a row that must say the same before the table counts
 SURE = 2  # as many when every position of those frames is told (no hand over any)
 
 __all__ = [
-    "AGREE", "Offer", "Seen", "Watch", "deal_entries", "known_cards", "offers", "taken_cards",
-    "what_left",
+    "AGREE", "Offer", "Seen", "Watch", "cannot_tell", "deal_entries", "known_cards", "offers",
+    "taken_cards", "unclear", "what_left",
 ]  # fmt: skip
 
 
@@ -137,6 +137,31 @@ def what_left(state: GameState, table: Table) -> Seen:
         if card is not None and (slots[i] == "empty" or (slots[i] is None and i in table.seen))
     )
     return Seen(left=left, bare=tuple(i for i in left if slots[i] == "empty"))
+
+
+def unclear(state: GameState, table: Table | None) -> tuple[int, ...]:
+    """The positions of the dealt structure that the players may take a card from now
+    (accessible, a card still there) and whose card the last table could not tell (None: a
+    hand over it, its sticker not read, too few cards left to place the structure): a card
+    taken there is not seen gone, and is scanned by hand."""
+    structure = state.structure
+    if table is None or structure is None or table.age != state.age:
+        return ()
+    if len(table.slots) != len(structure.cards):
+        return ()
+    return tuple(
+        i
+        for i, card in enumerate(structure.cards)
+        if card is not None and table.slots[i] is None and is_accessible(state, i)
+    )
+
+
+def cannot_tell(state: GameState, table: Table | None, index: int | None) -> bool:
+    """Whether the last table of this age could not tell position `index` (the card a
+    guided entry or a card turned up asks for)."""
+    if table is None or index is None or table.age != state.age:
+        return False
+    return index < len(table.slots) and table.slots[index] is None
 
 
 def refusal(state: GameState, index: int, voice: Voice) -> str | None:

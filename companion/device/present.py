@@ -72,6 +72,8 @@ def view(
             shown = idle_view(state, notice, status, ctx.names)
             return replace(shown, player=words.BOX, hint=solo.hint(state, ctx))
         case Mode.IDLE if ctx.overhead and state.structure is not None:
+            places = overhead.unclear(state, ctx.table)
+            status = status or words.unclear(state.catalog, state.age, places)
             return table_view(state, ctx, ui.cursor, notice, status)
         case Mode.IDLE:
             return idle_view(state, notice, status, ctx.names)
@@ -100,7 +102,10 @@ def view(
         case Mode.REVEAL:
             index = guided.reveal_position(state)
             where = "" if index is None else words.place(state.catalog, state.age, index)
-            return MessageView(words.REVEAL_TITLE, (words.REVEAL_ASK, where), notice, status)
+            lines: tuple[str, ...] = (words.REVEAL_ASK, where)
+            if ctx.overhead and overhead.cannot_tell(state, ctx.table, index):
+                lines += (words.CANNOT_TELL,)
+            return MessageView(words.REVEAL_TITLE, lines, notice, status)
     title, subtitle = _titles(ui, state, ctx)
     listed = options(ui, state, ctx) if choices is None else choices
     rows = tuple(_option(c) for c in listed)
@@ -110,7 +115,10 @@ def view(
         scanned = "scanned: " + ", ".join(seen)
         rows = tuple(replace(c, note=c.note or scanned) for c in rows)
     if ui.mode is Mode.GUIDED and ctx.overhead:  # the overhead camera reads the deal too
-        rows = tuple(replace(c, note=c.note or words.CAMERA_READS_DEAL) for c in rows)
+        asked = entered(ui, state).next_position
+        unclear = overhead.cannot_tell(state, ctx.table, asked)
+        note = words.CANNOT_TELL if unclear else words.CAMERA_READS_DEAL
+        rows = tuple(replace(c, note=c.note or note) for c in rows)
     return ChoiceView(title, subtitle, rows, cursor, hint, seen, notice, status)
 
 

@@ -15,6 +15,7 @@ from typing import Any
 from companion.device.views import ChoiceView
 from companion.engine.events import Event
 from companion.engine.state import Player
+from companion.inputs import Table
 
 # --- the UI state ---------------------------------------------------------------------------
 
@@ -137,7 +138,8 @@ class Context:
     sides from, the most recent first (`companion.records.players.recent_names`, read by the
     run loop: the controller never opens the journal); the names the game's sides were given
     on the phone (`names`, "" where none: the journal's players, read by the run loop), which
-    the OLED says as the phone does."""
+    the OLED says as the phone does; the overhead camera's last table (`table`), so that the
+    OLED says which positions the view cannot tell."""
 
     language: str = "en"
     last: Event | None = None
@@ -152,3 +154,4 @@ class Context:
     known: tuple[str, ...] = ()  # setup: the remembered players, the most recent first
     overhead: bool = False  # the overhead camera reads the structure (companion.device.overhead)
     names: tuple[str, str] = ("", "")  # the sides' names given on the phone ("": none)
+    table: Table | None = None  # the overhead camera's last table (companion.device.overhead)

@@ -10,7 +10,7 @@ players' names.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from companion.engine.cards import Catalog
@@ -31,6 +31,7 @@ from companion.engine.events import (
 from companion.engine.plural import plural
 from companion.engine.pricing import Payment
 from companion.engine.state import GameState, PendingKind, Phase, Player
+from companion.engine.structure import place_name
 from companion.family.pad import nothing_scored
 from companion.family.scoring import Result as PadResult
 
@@ -183,6 +184,21 @@ def to_take(count: int) -> str:
 def cards_gone(count: int) -> str:
     """More than one card left the structure at once: "2 cards gone: put 1 back"."""
     return f"{count} cards gone: put {count - 1} back"
+
+
+CANNOT_TELL = "The camera can't read it"  # the card asked lies where the view is unclear
+
+
+def unclear(catalog: Catalog, age: int, indices: Sequence[int]) -> str:
+    """The positions the players may take a card from that the camera cannot tell, so that
+    a card taken there is scanned by hand: "Row 3, card 2: scan it" for one, "3
+    places unclear" for more ("" for none; the status line holds 23 characters)."""
+    if not indices:
+        return ""
+    if len(indices) == 1:
+        where = place_name(catalog.layout(age), indices[0])
+        return f"{where[:1].upper()}{where[1:]}: scan it"
+    return f"{len(indices)} places unclear"
 
 
 # --- coins and prices ------------------------------------------------------------------------

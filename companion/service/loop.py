@@ -199,6 +199,7 @@ class App:
             box=self._solo[0] if self._solo is not None else None,
             known=self._known_players() if self.state.phase is Phase.SETUP else (),
             names=self._given_names(),
+            table=self.table if self.overhead else None,
         )
 
     def _known_players(self) -> tuple[str, ...]:
