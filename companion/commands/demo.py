@@ -15,7 +15,8 @@ entry: each age's face-up cards scanned as the OLED asks ("Scan row 3, card 2 of
 card uncovered turned up and scanned. `--overhead` plays it at a table seen from above:
 generated top views read by the real structure reader, the deal read as the age is laid out,
 each card taken proposed, the cards turned up recorded, and what the camera cannot tell
-scanned by hand.
+scanned by hand; it then says what the camera gave, what was scanned by hand and why, and
+whether the journal holds the game as it was played.
 """
 
 from __future__ import annotations
@@ -24,10 +25,11 @@ import argparse
 import json
 import shlex
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, TextIO
 
-from companion.engine.events import Deal
+from companion.engine.events import Deal, Setup
 from companion.service.playback import (
     DEALT,
     RECORD,
@@ -35,6 +37,8 @@ from companion.service.playback import (
     FrameRecorder,
     TablePlayer,
     TopCamera,
+    not_played,
+    overhead_lines,
     play,
     play_overhead,
     read_record,
@@ -128,15 +132,25 @@ def main(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
             on_undo=(lambda: printed({"type": "undo"})) if args.events else None,
         )
         player = TablePlayer(events, mistakes=not (args.no_mistakes or table))
+        camera_lines: list[str] = []
         if args.overhead:
-            play_overhead(app, player, TopCamera(deals), covered=None)
+            counts = play_overhead(app, player, TopCamera(deals), covered=None)
+            recorded = journal.effective_events(app.game.game_id)
+            first = events[0]  # the box's own setup names no one
+            named = (
+                [replace(first, players=("", "")), *events[1:]]
+                if isinstance(first, Setup)
+                else events
+            )
+            wrong, missing = not_played(recorded, named)
+            camera_lines = overhead_lines(counts, events, len(wrong) + len(missing))
         else:
             play(app, player, None if args.direct else _camera())
         state = app.state
     gif = recorder.write_gif()
     told = sys.stderr if args.events else out  # --events keeps stdout for the rows
     if not args.events:
-        for line in score_lines(state):
+        for line in [*score_lines(state), *camera_lines]:
             print(line, file=out)
         if gif is not None:
             print(f"{len(recorder.images)} OLED frames and {gif.name} in {args.out}", file=out)

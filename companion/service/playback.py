@@ -473,6 +473,30 @@ def not_played(
     return wrong, missing
 
 
+def overhead_lines(counts: OverheadCounts, played: Sequence[Event], wrong: int) -> list[str]:
+    """What a game read from above came to, for `demo --overhead`: what the camera gave,
+    what was scanned by hand and why, and whether the journal holds the game as played
+    (`wrong`: the events recorded that were not played, or not recorded, `not_played`)."""
+    moves = sum(isinstance(e, BuildCard | Discard | BuildWonder) for e in played)
+    deals = sum(isinstance(e, Deal) for e in played)
+    turned = sum(isinstance(e, Reveal) for e in played)
+    lines = [
+        f"From above: {counts.deals} of {deals} deals read, {counts.taken} of {moves} cards "
+        f"taken seen and proposed, {counts.turned} of {turned} cards turned up read",
+        f"Scanned by hand: {counts.by_hand} cards, {counts.unclear} of them where the camera "
+        "could not tell the place",
+    ]
+    lines += [f"Scanned by hand though the camera told the place: {t}" for t in counts.told]
+    if counts.misread:
+        lines.append(f"Places the camera told wrongly: {counts.misread}")
+    lines.append(
+        "The journal holds the game as played"
+        if not wrong
+        else f"The journal differs from the game as played: {wrong} events"
+    )
+    return lines
+
+
 def play_overhead(
     app: Any,
     player: TablePlayer,
