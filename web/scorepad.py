@@ -32,7 +32,7 @@ from companion.engine.cards import Color
 from companion.family import dice
 from companion.family.cards import CardId, FamilyCatalog, Side
 from companion.family.catalog import default_family_catalog
-from companion.family.pad import Pad, pad_to_json, reasons_to_json, score_sheet
+from companion.family.pad import CATEGORY_LABELS, Pad, pad_to_json, reasons_to_json, score_sheet
 from companion.family.sheet import SheetError
 from companion.family.table import MAX_PLAYERS, MIN_PLAYERS, TOKEN_VALUES
 from companion.records.pads import SavedPad, UnknownPad, save_pad, saved_pad, saved_pads
@@ -47,14 +47,6 @@ bp = Blueprint("scorepad", __name__)
 AGE_LABELS = {1: "Age I", 2: "Age II", 3: "Age III"}
 COLOR_ORDER = (Color.BROWN, Color.GREY, Color.BLUE, Color.GREEN, Color.YELLOW, Color.RED,
                Color.PURPLE)  # fmt: skip
-CATEGORY_LABELS = {
-    "military": "Military", "treasury": "Treasury", "wonders": "Wonder", "civilian": "Civilian",
-    "science": "Science", "commercial": "Commercial", "guilds": "Guilds", "edifice": "Edifice",
-    # 7 Wonders Dice's buildings (companion.family.dice), in the order of its sheet
-    "warehouse": "Warehouse", "gold_reserve": "Gold reserve", "wonder": "Wonder",
-    "barracks": "Barracks", "agora": "Agora", "market": "Market", "university": "University",
-    "guild_court": "Guild court",
-}  # fmt: skip
 DICE_NUMBERS = (*dice.ENTERED, "agora", "unused_coins", "bonuses")
 """What a Dice player types in from their sheet (barracks and the Agora bonus apart)."""
 DICE_LABELS = {"unused_coins": "Unused circled coins", "bonuses": "Bonuses taken"}
