@@ -73,7 +73,7 @@ class Advice:
 def advice(
     state: GameState,
     voice: Voice,
-    level: Level = LEVELS["normal"],
+    level: Level = LEVELS["3"],
     seed: int = 0,
     *,
     seconds: float | None = 1.0,
@@ -105,7 +105,7 @@ def _without_deal(state: GameState) -> bool:
 
 def coach_view(
     state: GameState,
-    level: Level = LEVELS["normal"],
+    level: Level = LEVELS["3"],
     seed: int = 0,
     *,
     seconds: float | None = 1.0,

@@ -18,6 +18,7 @@ or moves the cursor.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from companion.device import guided, overhead, present, solo, words
@@ -100,7 +101,9 @@ class Step:
     screen); `names` asks it to name the game's players once the setup is in the journal
     (as the phone's naming does); `new_game` asks it to start the next game after a finished
     one; `coach` asks it to search for the coach's advice off the loop (the screen says
-    "Thinking..." until then).
+    "Thinking..." until then). `applied` is the state before `event` and the state the rules
+    made of it while the controller checked it, so that the journal's game applies each
+    confirmed event once.
     """
 
     ui: UiState
@@ -110,6 +113,7 @@ class Step:
     new_game: bool = False
     coach: bool = False  # asks the run loop to start the coach's search
     names: dict[str, str] | None = None  # the setup's named sides ("p1"/"p2"), to name the game
+    applied: tuple[GameState, GameState] | None = None  # (before, after) of `event`
 
     def refused(self, reason: str, state: GameState, context: Context) -> Step:
         """The step when the journal's game refused `event`: the screen says why."""
@@ -214,12 +218,21 @@ def _next(ui: UiState, state: GameState, ctx: Context) -> UiState:
     return settle(state, ctx, status=ui.status, skipped=ui.skipped)
 
 
-def _show(ui: UiState, state: GameState, ctx: Context, event: Event | None = None) -> Step:
-    return Step(ui, present.view(ui, state, ctx), event)
+def _show(
+    ui: UiState, state: GameState, ctx: Context, choices: Sequence[Choice] | None = None
+) -> Step:
+    """The step that shows `ui`; `choices` its options when already computed this press."""
+    return Step(ui, present.view(ui, state, ctx, choices))
 
 
-def _notice(ui: UiState, state: GameState, ctx: Context, reason: str) -> Step:
-    return _show(replace(ui, notice=reason), state, ctx)
+def _notice(
+    ui: UiState,
+    state: GameState,
+    ctx: Context,
+    reason: str,
+    choices: Sequence[Choice] | None = None,
+) -> Step:
+    return _show(replace(ui, notice=reason), state, ctx, choices)
 
 
 # --- buttons --------------------------------------------------------------------------------
@@ -233,17 +246,17 @@ def _press(ui: UiState, state: GameState, press: Press, ctx: Context) -> Step:
     if ui.mode is Mode.END and press.name == "select":  # ask first: the result leaves the box
         return _show(UiState(mode=Mode.NEW_GAME, status=ui.status, under=ui, events=ui.events),
                      state, ctx)  # fmt: skip
-    choices = options(ui, state, ctx)
+    choices = options(ui, state, ctx)  # once per press: the screen shows these same options
     if press.name in ("left", "right") and choices:
         delta = -1 if press.name == "left" else 1
-        return _show(replace(ui, cursor=(ui.cursor + delta) % len(choices)), state, ctx)
+        return _show(replace(ui, cursor=(ui.cursor + delta) % len(choices)), state, ctx, choices)
     if press.name != "select" or not choices:
         if press.name == "select" and ui.mode is Mode.IDLE:
-            return _notice(ui, state, ctx, words.SCAN_FIRST)
-        return _show(ui, state, ctx)
+            return _notice(ui, state, ctx, words.SCAN_FIRST, choices)
+        return _show(ui, state, ctx, choices)
     chosen = choices[min(ui.cursor, len(choices) - 1)]
     if chosen.refusal is not None:
-        return _notice(ui, state, ctx, chosen.refusal)
+        return _notice(ui, state, ctx, chosen.refusal, choices)
     if chosen.event is not None:
         return _confirm(ui, state, chosen.event, ctx)
     return _local_choice(ui, state, chosen.value or "", ctx)
@@ -373,7 +386,7 @@ def _confirm(ui: UiState, state: GameState, event: Event, ctx: Context) -> Step:
     done = UiState(mode=Mode.FEEDBACK, lines=lines, status=ui.status, skipped=ui.skipped,
                    events=ctx.events + 1)  # fmt: skip
     next_ctx = replace(ctx, events=ctx.events + 1, last=event)
-    return Step(done, present.view(done, after, next_ctx), event)
+    return Step(done, present.view(done, after, next_ctx), event, applied=(state, after))
 
 
 def _local_choice(ui: UiState, state: GameState, value: str, ctx: Context) -> Step:
@@ -565,8 +578,8 @@ def _table(ui: UiState, state: GameState, table: Table, ctx: Context) -> Step:
         step = _confirm(replace(ui, notice=""), state, seen.reveal, ctx)
         if shown.mode is Mode.FEEDBACK and step.event is not None:  # said after the action
             told = replace(step.ui, lines=(*shown.lines, *step.ui.lines))
-            after = apply(state, step.event)
-            step = replace(step, ui=told, view=present.view(told, after, ctx))
+            assert step.applied is not None  # _confirm applied it
+            step = replace(step, ui=told, view=present.view(told, step.applied[1], ctx))
         return step
     proposed = ui.mode is Mode.CARD and ui.card is not None
     if len(seen.left) > 1:  # a hand in view, unless two cards are seen gone

@@ -7,6 +7,7 @@ view is `companion.device.screens.render`.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 
 from companion.device import guided, overhead, solo, words
@@ -35,6 +36,7 @@ from companion.device.views import (
 )
 from companion.device.words import DEFAULT_NAMES, Voice, coins, event_line, price
 from companion.engine.cards import RESOURCES
+from companion.engine.decisions import DECISIONS
 from companion.engine.events import Discard
 from companion.engine.pricing import unit_prices
 from companion.engine.rules import cards_left, library_draw
@@ -59,8 +61,11 @@ __all__ = [
 SHORT_DETAIL = 9  # characters of a detail shown beside an option; longer ones go below it
 
 
-def view(ui: UiState, state: GameState, ctx: Context) -> View:
-    """The screen for the UI state `ui` over the game `state`."""
+def view(
+    ui: UiState, state: GameState, ctx: Context, choices: Sequence[Choice] | None = None
+) -> View:
+    """The screen for the UI state `ui` over the game `state`; `choices` are its options when
+    the caller has them already (`options(ui, state, ctx)`: computed once per press)."""
     notice, status = ui.notice, ui.status
     match ui.mode:
         case Mode.IDLE if solo.box_acts(state, ctx):
@@ -97,15 +102,16 @@ def view(ui: UiState, state: GameState, ctx: Context) -> View:
             where = "" if index is None else words.place(state.catalog, state.age, index)
             return MessageView(words.REVEAL_TITLE, (words.REVEAL_ASK, where), notice, status)
     title, subtitle = _titles(ui, state, ctx)
-    choices = tuple(_option(c) for c in options(ui, state, ctx))
-    cursor = min(ui.cursor, max(len(choices) - 1, 0))
+    listed = options(ui, state, ctx) if choices is None else choices
+    rows = tuple(_option(c) for c in listed)
+    cursor = min(ui.cursor, max(len(rows) - 1, 0))
     hint, seen = _hint(ui, state, ctx)
-    if choices and seen:  # the options fill the screen: what was scanned goes on the bottom line
+    if rows and seen:  # the options fill the screen: what was scanned goes on the bottom line
         scanned = "scanned: " + ", ".join(seen)
-        choices = tuple(replace(c, note=c.note or scanned) for c in choices)
+        rows = tuple(replace(c, note=c.note or scanned) for c in rows)
     if ui.mode is Mode.GUIDED and ctx.overhead:  # the overhead camera reads the deal too
-        choices = tuple(replace(c, note=c.note or words.CAMERA_READS_DEAL) for c in choices)
-    return ChoiceView(title, subtitle, choices, cursor, hint, seen, notice, status)
+        rows = tuple(replace(c, note=c.note or words.CAMERA_READS_DEAL) for c in rows)
+    return ChoiceView(title, subtitle, rows, cursor, hint, seen, notice, status)
 
 
 def _help_line(ui: UiState, state: GameState, ctx: Context) -> str:
@@ -161,11 +167,12 @@ def idle_view(
     prices = unit_prices(city, other)
     names = Voice.oled(state, given=given).players
     track = state.catalog.track
+    tokens = sorted(state.loot, key=lambda signed: (abs(signed), signed))
+    zones = [(signed, track.loot_token_at(signed)) for signed in tokens]
     loot = tuple(
-        Loot(zone.first * sign, zone.last * sign, zone.loot)
-        for zone in track.zones
-        for sign in (-1, 1)
-        if zone.loot and sign * zone.first in state.loot
+        Loot(signed, zone.last * (1 if signed > 0 else -1), zone.loot)
+        for signed, zone in zones
+        if zone is not None
     )
     return IdleView(
         age=state.age,
@@ -253,17 +260,9 @@ def _prompt_titles(ui: UiState, state: GameState, ctx: Context) -> tuple[str, st
     assert pending is not None
     voice = Voice.oled(state, ctx.language, ctx.names)
     who = words.BOX if ctx.box is pending.player else voice.player(pending.player)
-    match pending.kind:
-        case PendingKind.PROGRESS:
-            return "Progress token", f"{who} takes one"
-        case PendingKind.DESTROY:
-            return "Destroy", f"{who} destroys one"
-        case PendingKind.MAUSOLEUM:
-            return "Mausoleum", f"{who} builds one"
-        case PendingKind.GREAT_LIBRARY if len(ui.tokens) < library_draw(state):
-            return "Great Library", f"Scan drawn {len(ui.tokens) + 1}/{library_draw(state)}"
-        case PendingKind.GREAT_LIBRARY:
-            return "Great Library", f"{who} keeps one"
-        case PendingKind.NEXT_AGE:
-            return f"End of age {state.age}", f"{who} chooses"
-    return "", ""  # pragma: no cover
+    wording = DECISIONS[pending.kind]
+    if pending.kind is PendingKind.GREAT_LIBRARY and len(ui.tokens) < library_draw(state):
+        return wording.title, f"Scan drawn {len(ui.tokens) + 1}/{library_draw(state)}"
+    if pending.kind is PendingKind.NEXT_AGE:  # the age that ends heads the choice
+        return f"End of age {state.age}", f"{who} {wording.short}"
+    return wording.title, f"{who} {wording.short}"

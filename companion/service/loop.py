@@ -37,7 +37,7 @@ from companion.inputs import Input, Press, Scan, Table, Tick
 from companion.records.game import SCREEN_KEY, Game
 from companion.records.journal import Journal, JournalError
 from companion.records.players import recent_names
-from companion.search.player import LEVELS, Level
+from companion.search.player import Level, level_named
 from companion.service.pondering import Pondering
 
 T = TypeVar("T")
@@ -126,7 +126,7 @@ class App:
         on_undo: Callable[[], object] | None = None,
         render: Callable[[present.View], Image.Image] = present.render,
         post: Callable[[Any], object] | None = None,
-        coach: tuple[Level, float | None] = (LEVELS["normal"], COACH_SECONDS),
+        coach: tuple[Level, float | None] = (level_named("normal"), COACH_SECONDS),
         solo: tuple[Player, Level] | None = None,
     ) -> None:
         self.catalog = catalog
@@ -399,7 +399,7 @@ class App:
     def _submit(self, step: Step) -> Step:
         assert step.event is not None
         try:
-            self.game.submit(step.event)
+            self.game.submit(step.event, step.applied)
         except IllegalEvent as refused:
             return step.refused(str(refused), self.state, self.context())
         except JournalError as failed:

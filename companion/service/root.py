@@ -25,7 +25,7 @@ from companion.engine.cards import Catalog
 from companion.engine.state import GameState, Player
 from companion.inputs import Status
 from companion.records.journal import Journal, JournalError
-from companion.search.player import LEVELS, Level
+from companion.search.player import Level, level_named
 from companion.service.bridge import LoopControl
 from companion.service.loop import App, Display, TableFrame, run_loop
 from companion.service.script import feed_script
@@ -248,7 +248,7 @@ def run_service(config: Config, options: ServiceOptions | None = None) -> int:
               score_url=score_url_for(lan_address(config.web.host), config.web.port),
               phone_url=phone_url_for(lan_address(config.web.host), config.web.port),
               on_event=opts.on_event, on_undo=opts.on_undo, post=inbox.put,
-              coach=(LEVELS[config.coach_level], COACH_SECONDS),
+              coach=(level_named(config.coach_level), COACH_SECONDS),
               solo=solo_of(config))  # fmt: skip
     threads: list[threading.Thread] = []
     restore: Callable[[], None] = lambda: None  # noqa: E731 - the terminal, if put in cbreak
@@ -316,7 +316,7 @@ def run_service(config: Config, options: ServiceOptions | None = None) -> int:
 
 def solo_of(config: Config) -> tuple[Player, Level] | None:
     """The side the box plays and its level, in a solo game (None: two players)."""
-    return (Player(config.solo), LEVELS[config.solo_level]) if config.solo else None
+    return (Player(config.solo), level_named(config.solo_level)) if config.solo else None
 
 
 def startup_message(

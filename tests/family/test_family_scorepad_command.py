@@ -60,7 +60,7 @@ def test_the_table_shows_totals_winner_and_where_points_came_from(
     out = capsys.readouterr().out
     assert "Total        20   20   18" in out
     assert "Commercial    0    0    0" in out  # rows by their names
-    assert "Winner: Ann" in out
+    assert "Tie on 20: Ann wins on coins, 5 to 4" in out  # a tie on points, Ann's 5 coins
     assert "Olympia copies Workers Guild from Cid: +1 VP" in out
     assert "Scientists Guild counted as a compass: 13 VP" in out
 

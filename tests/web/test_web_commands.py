@@ -47,7 +47,8 @@ def test_import_says_which_game_it_added(
     # --json answers as for a history
     record = write(tmp_path / "playing.jsonl", records["playing"])
     assert main(["import", str(record), "--journal", str(journal), "--json"]) == 0
-    assert json.loads(capsys.readouterr().out) == {"added": [3], "already": [], "players": 0}
+    answer = json.loads(capsys.readouterr().out)
+    assert (answer["added"], answer["already"], answer["players"]) == ([3], [], 0)
 
 
 def test_the_same_record_imported_twice_is_named_not_added_again(
@@ -66,7 +67,7 @@ def test_the_same_record_imported_twice_is_named_not_added_again(
     assert captured.err == ""
     assert main(["import", str(record), "--journal", str(journal), "--json"]) == 0
     answer = json.loads(capsys.readouterr().out)
-    assert answer == {"added": [], "already": [{"game": 1, "id": 1}], "players": 0}
+    assert (answer["added"], answer["already"]) == ([], [{"game": 1, "id": 1}])
     with Journal.open(journal, readonly=True) as opened:
         assert [g.id for g in opened.games()] == [1]
 
