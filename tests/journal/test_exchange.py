@@ -271,7 +271,7 @@ def test_history_round_trip_through_an_empty_journal_gives_the_same_files(
     capsys.readouterr()
     out, other = tmp_path / "history.json", tmp_path / "other.sqlite"
     export(with_plays, "--history", "--out", str(out), capsys=capsys)
-    assert main(["import", str(out), "--journal", str(other)]) == 0
+    assert main(["import", str(out), "--journal", str(other), "--json"]) == 0
     done = json.loads(capsys.readouterr().out)
     assert (done["added"], done["pads"], done["plays"]) == ([1, 2, 3, 4, 5], 2, 2)
     assert export(other, "--history", capsys=capsys) == out.read_text()
@@ -279,9 +279,14 @@ def test_history_round_trip_through_an_empty_journal_gives_the_same_files(
         assert export(other, *options, capsys=capsys) == export(
             with_plays, *options, capsys=capsys
         ), options
-    assert main(["import", str(out), "--journal", str(other)]) == 0  # again: nothing added
+    assert main(["import", str(out), "--journal", str(other), "--json"]) == 0  # again: nothing
     again = json.loads(capsys.readouterr().out)
     assert (again["added"], again["pads"], again["plays"]) == ([], 0, 0)
+    # in words: the games, score pads and plays of a history
+    assert main(["import", str(out), "--journal", str(tmp_path / "third.sqlite")]) == 0
+    assert capsys.readouterr().out == (
+        "Added games 1 to 5 to third.sqlite; added 2 score pads; added 2 plays.\n"
+    )
 
 
 def _catalog() -> Catalog:
