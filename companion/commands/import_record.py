@@ -14,8 +14,8 @@ another import is waited for (up to 30 s). A whole history exported by `duel-com
 score sheet is recognised and sent to `scorepad`.
 `--bgstats FILE` (a BG Stats backup) and `--bgg-xml FILE` (a player's plays downloaded from
 BoardGameGeek) add the plays of the games the box knows, skip those already there, name the
-others, and print `{"added", "already", "skipped"}`; a file that cannot be read is refused
-in one line and nothing is imported.
+others, and say so (`--json`: `{"added", "already", "skipped"}`); a file that cannot be read
+is refused in one line and nothing is imported.
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ from companion.records.archive import (
 )
 from companion.records.bggxml import PlaysRefused, read_plays
 from companion.records.bgstats import BackupRefused, read_backup
-from companion.records.exchange import import_plays
+from companion.records.exchange import ImportedPlays, import_plays
 from companion.records.game import check_record, import_record
 from companion.records.journal import AlreadyInHistory, Journal, JournalError
 from companion.records.lock import WriterLock
@@ -79,7 +79,8 @@ def main(args: argparse.Namespace) -> int:
     except ConfigError as refused:
         return _refuse(str(refused))
     if args.record is None:
-        return import_plays_file(given[0], journal_path, bgstats=args.bgstats is not None)
+        bgstats = args.bgstats is not None
+        return import_plays_file(given[0], journal_path, bgstats=bgstats, as_json=args.json)
     path: Path = args.record
     try:
         with path.open("rb") as file:
@@ -178,9 +179,11 @@ def _import_history(path: Path, journal_path: Path, history: dict[str, Any], as_
     return 0
 
 
-def import_plays_file(path: Path, journal_path: Path, *, bgstats: bool) -> int:
+def import_plays_file(
+    path: Path, journal_path: Path, *, bgstats: bool, as_json: bool = False
+) -> int:
     """Add the plays of a BG Stats backup (or a BoardGameGeek plays file) that the journal does
-    not hold; print what was done as JSON."""
+    not hold; say what was done (as JSON with `as_json`)."""
     try:
         with path.open("rb") as file:
             data = file.read(MAX_HISTORY_BYTES + 1)
@@ -199,8 +202,25 @@ def import_plays_file(path: Path, journal_path: Path, *, bgstats: bool) -> int:
             )
     except (BackupRefused, PlaysRefused, JournalError) as refused:
         return _refuse(f"{path}: {refused}")
-    print(json.dumps(done.to_json(), ensure_ascii=False))
+    if as_json:
+        print(json.dumps(done.to_json(), ensure_ascii=False))
+    else:
+        print(plays_sentence(done, journal_path.name))
     return 0
+
+
+def plays_sentence(done: ImportedPlays, journal: str) -> str:
+    """ "Added 2 plays to j.sqlite; skipped 2 plays of Catan (not a game the box keeps)." """
+
+    def plays(count: int) -> str:
+        return f"{count} play{'s' if count != 1 else ''}"
+
+    parts = [f"Added {plays(done.added)} to {journal}" if done.added else "Nothing added"]
+    if done.already:
+        parts.append(f"{plays(done.already)} already there")
+    parts += [f"skipped {plays(n)} of {game} (not a game the box keeps)"
+              for game, n in done.skipped.items()]  # fmt: skip
+    return "; ".join(parts) + "."
 
 
 def _read_plays(data: bytes, *, bgstats: bool) -> tuple[list[Play], dict[str, int]]:
