@@ -159,9 +159,10 @@ def test_arena_command_prints_the_tally(capsys: pytest.CaptureFixture[str]) -> N
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["--a", "greedy", "--b", "random"], "--a must be one of easy, normal, hard, not 'greedy'"),
+        (["--a", "greedy", "--b", "random"],
+         "--a must be one of easy, normal, hard or cmd:PROGRAM, not 'greedy'"),
         (["--a", "easy", "--b", "bob"],
-         "--b must be one of easy, normal, hard, greedy, random, not 'bob'"),
+         "--b must be one of easy, normal, hard, greedy, random or cmd:PROGRAM, not 'bob'"),
         (["--a", "easy", "--b", "random", "--games", "0"], "--games must be at least 1"),
     ],
 )  # fmt: skip
