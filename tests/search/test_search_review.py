@@ -9,8 +9,9 @@ import pytest
 
 from companion.engine.cards import Catalog
 from companion.engine.events import Build, BuildWonder, Deal, Discard, Event, Reveal, Setup
-from companion.engine.rules import apply
+from companion.engine.rules import apply, new_game
 from companion.engine.state import GameState, Player
+from companion.play.arena import make_player, play_game
 from companion.records.replay import read_events, replay_record
 from companion.search.determinize import needs_deal
 from companion.search.player import Level
@@ -116,3 +117,21 @@ def test_a_fitting_layout_holds_each_card_where_it_was_free_and_unseen_cards_els
     for event in events[start:]:  # the game replays on it: each card free when taken
         state = apply(state, event)
     assert state.finished == states[-1].finished and state.winner == states[-1].winner
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_any_game_played_without_its_deals_is_reviewed(catalog: Catalog, seed: int) -> None:
+    """Random games with their deals taken out, as table mode records them (all three
+    deals, or one of them): each is reviewed, every move judged."""
+    players = (make_player("random", seed), make_player("random", seed + 100))
+    _, played = play_game(catalog, players, seed)
+    for dropped in ({1, 2, 3}, {seed}):
+        events = [e for e in played if not (isinstance(e, Deal) and e.age in dropped)]
+        states = [new_game(catalog)]
+        for event in events:
+            states.append(apply(states[-1], event))
+        result = review(states, events, Level("review", 4), seed=seed)
+        ages = sorted({s.age for s in states[1:]})
+        assert result.fitted_ages == tuple(a for a in ages if a in dropped)
+        judged = [m.event for m in result.moves]
+        assert judged == [e for e in events if not isinstance(e, Setup | Deal)]
