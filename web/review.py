@@ -199,8 +199,8 @@ def review_view(loaded: Loaded, result: Review) -> dict[str, Any]:
             {"event": i, "age": loaded.states[i + 1].age, "p1": percent(c), "p2": percent(1.0 - c)}
             for i, c in enumerate(result.chances)
         ],
-        "costliest": {
-            player: [entry(m) for m in moves]
+        "costliest": {  # a cost that shows as 0 % is no cost on the page
+            player: [e for e in (entry(m) for m in moves) if e["percent"]["cost"] > 0]
             for player, moves in zip(("p1", "p2"), result.costliest, strict=True)
         },
         "turning_point": turning,

@@ -3,9 +3,10 @@ most (with what the search preferred), and the turning point.
 
 Each move is judged as the player could see it then: the search answers the state before the
 move (public information only) and chooses the move it prefers. Both moves are then measured
-as the chart measures every position: the chance after a move is the evaluation of the
-position after it (`policy.evaluate`), the number the chart shows after that event, which
-does not depend on how often the search happened to try the move played.
+as the chart measures every position (`chance`: the evaluation of the position, or 1 and 0
+when the player who acts can win at once with a card known then): the chance after the move
+played is the number the chart shows after that event, which does not depend on how often
+the search happened to try the move played.
 
 An age played without its deal (table mode: the box knew the cards taken, not where they
 lay) is reviewed on a layout drawn to fit the game: each card taken lies where it was free
@@ -37,10 +38,10 @@ from companion.engine.state import GameState, Player
 
 from .determinize import needs_deal, sample
 from .player import Level, NoDecision, suggest
-from .policy import acting_player, evaluate
-from .view import unseen_cards
+from .policy import acting_player, evaluate, winning_event
+from .view import hidden_positions, unseen_cards
 
-__all__ = ["MoveReview", "Review", "fitting_layout", "review"]
+__all__ = ["MoveReview", "Review", "chance", "fitting_layout", "review"]
 
 COSTLIEST = 3
 
@@ -67,7 +68,7 @@ class MoveReview:
 
 @dataclass(frozen=True, slots=True)
 class Review:
-    """p1's chance to win after each event (`chances[i]` after event i, by `evaluate`: the
+    """p1's chance to win after each event (`chances[i]` after event i, by `chance`: the
     position as it stands, 1, 0.5 or 0 once the game is over), every move reviewed by the
     search, the costliest of each player, the index of the turning point (None for a
     shared victory or an unfinished game), and the ages reviewed on a layout drawn to fit
@@ -91,8 +92,9 @@ def review(
     game), as `replay_record` gives them. A move the search cannot answer for (a card
     uncovered and not turned up yet, the only one that could be taken) is charted but not
     judged."""
-    chances = [evaluate(after, Player.P1) for after in states[1 : len(events) + 1]]
     befores, fitted = _with_layouts(states, events, seed)
+    afters = [*befores[1:], apply(befores[-1], events[-1])] if events else []
+    chances = [chance(after) for after in afters]
     reviewed: list[MoveReview] = []
     for index, event in enumerate(events):
         if isinstance(event, Setup | Deal | Reveal):
@@ -104,9 +106,13 @@ def review(
         except (NoDecision, IllegalEvent):
             continue
         mover = acting_player(before)
-        chance = chances[index] if mover is Player.P1 else 1.0 - chances[index]
-        best_chance = chance if best == event else evaluate(apply(before, best), mover)
-        reviewed.append(MoveReview(index, mover, event, best, chance, best_chance))
+        ours = chances[index] if mover is Player.P1 else 1.0 - chances[index]
+        if best == event:
+            best_chance = ours
+        else:
+            after_best = chance(apply(before, best))
+            best_chance = after_best if mover is Player.P1 else 1.0 - after_best
+        reviewed.append(MoveReview(index, mover, event, best, ours, best_chance))
     final = states[len(events)]
     by_cost = sorted(reviewed, key=lambda m: (-m.cost, m.index))
     costliest = (
@@ -115,6 +121,22 @@ def review(
     )
     turning = _turning_point(final, chances)
     return Review(tuple(chances), tuple(reviewed), costliest, turning, fitted)
+
+
+def chance(state: GameState) -> float:
+    """p1's chance to win in `state`, as the review measures every position: the result
+    once the game is over; 1 or 0 when the player who acts can win at once with what is
+    known (a card face up, the answer to a decision), as a player who sees it would;
+    else the evaluation of the position (`policy.evaluate`)."""
+    structure = state.structure
+    if not state.finished and structure is not None and not needs_deal(state):
+        hidden = set(hidden_positions(state))
+        known = frozenset(
+            c for i, c in enumerate(structure.cards) if c is not None and i not in hidden
+        )
+        if winning_event(state, known) is not None:
+            return 1.0 if acting_player(state) is Player.P1 else 0.0
+    return evaluate(state, Player.P1)
 
 
 def _with_layouts(

@@ -10,13 +10,13 @@ import pytest
 from companion.engine.cards import Catalog
 from companion.engine.events import Build, BuildWonder, Deal, Discard, Event, Reveal, Setup
 from companion.engine.rules import apply, new_game
-from companion.engine.state import GameState, Player
+from companion.engine.state import GameState, Player, Victory
 from companion.play.arena import make_player, play_game
 from companion.records.replay import read_events, replay_record
 from companion.search.determinize import needs_deal
 from companion.search.player import Level
-from companion.search.policy import evaluate
-from companion.search.review import Review, fitting_layout, review
+from companion.search.policy import acting_player, evaluate
+from companion.search.review import Review, chance, fitting_layout, review
 
 RECORD = Path(__file__).resolve().parent.parent / "records" / "simulated_military_win.jsonl"
 
@@ -88,13 +88,28 @@ def test_the_chance_after_a_move_is_the_one_the_chart_shows_after_it(catalog: Ca
         for move in result.moves:
             chart = result.chances[move.index]
             assert move.chance == (chart if move.player is Player.P1 else 1.0 - chart)
-            after_best = apply(states[move.index], move.best)  # measured as the chart measures
-            assert move.best_chance == pytest.approx(evaluate(after_best, move.player), abs=1e-12)
             assert move.cost == max(0.0, move.best_chance - move.chance)
+            if path != TABLE_GAME and move.best != move.event:  # measured as the chart measures
+                after_best = chance(apply(states[move.index], move.best))
+                ours = after_best if move.player is Player.P1 else 1.0 - after_best
+                assert move.best_chance == ours
         # the move that ends the game leaves its player 100 % or 0 %, as the chart ends
         last = result.moves[-1]
         assert last.index == len(events) - 1
         assert last.chance == (1.0 if last.player is states[-1].winner else 0.0)
+
+
+def test_a_player_who_can_win_at_once_is_charted_at_100_percent_the_other_at_0(
+    catalog: Catalog,
+) -> None:
+    lines = (RECORDS / "simulated_science_win.jsonl").read_text().splitlines()
+    states = replay_record(lines, catalog)
+    assert states[-1].winner is Player.P2 and states[-1].victory is Victory.SCIENCE
+    before_win = states[-2]  # p2 is about to build Study, a sixth science symbol
+    assert acting_player(before_win) is Player.P2
+    assert chance(before_win) == 0.0  # p1's chance: none against a player who sees it
+    assert evaluate(before_win, Player.P1) > 0.4  # the position alone says much more
+    assert chance(states[1]) == 0.5  # after the setup: nothing played, nobody ahead
 
 
 def test_a_fitting_layout_holds_each_card_where_it_was_free_and_unseen_cards_elsewhere(

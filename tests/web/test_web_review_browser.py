@@ -1,16 +1,17 @@
 """The review in a real browser, for the games the box records most: one played in table mode
 (the default: no deal known) and one entered with guided entry (partial deals and reveals).
 Each page answers 200, and the numbers of its costliest moves are those its chart draws.
-(Screenshots: docs/screenshots/ with UPDATE_REFERENCE=1, else a temporary folder.)"""
+(Screenshots of the pages go to a temporary folder.)"""
 
 from __future__ import annotations
 
 import re
+import tempfile
 from pathlib import Path
 from typing import Any
 
 import pytest
-from test_web_browser import PHONE, browser, phone, server, shot  # noqa: F401 - fixtures
+from test_web_browser import PHONE, browser, phone, server  # noqa: F401 - fixtures
 
 from companion.engine.cards import Catalog
 from companion.records.game import import_record
@@ -88,5 +89,5 @@ def test_the_review_of_a_game_answers_and_its_moves_agree_with_the_chart(
         assert "Ages 1, 2 and 3 were played without the cards" in fitted.inner_text()
     else:
         assert fitted.count() == 0
-    shot(page, f"review-{kind}.png")
+    page.screenshot(path=Path(tempfile.gettempdir()) / f"review-{kind}.png", full_page=True)
     page.context.close()
