@@ -20,7 +20,7 @@ import time
 from companion.engine.catalog import default_catalog
 from companion.play.arena import PLAYERS, Outside, arena
 from companion.protocol import Program
-from companion.search.player import LEVELS
+from companion.search.player import LEVEL_CHOICES
 
 HELP = "Play full games between two players (search levels, greedy, random, programs)."
 
@@ -32,7 +32,7 @@ TIMEOUT = 30.0
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """--a, --b, --games, --seed, --seconds, --timeout, --json."""
     parser.add_argument(
-        "--a", required=True, help=f"player A: {', '.join(LEVELS)} or 'cmd:PROGRAM ARGS...'"
+        "--a", required=True, help=f"player A: {', '.join(LEVEL_CHOICES)} or 'cmd:PROGRAM ARGS...'"
     )
     parser.add_argument(
         "--b", required=True, help=f"player B: {', '.join(PLAYERS)} or 'cmd:PROGRAM ARGS...'"
@@ -53,8 +53,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def main(args: argparse.Namespace) -> int:
     """Play the games and print A's tally; 2 with one line on bad arguments."""
-    if not args.a.startswith(COMMAND) and args.a not in LEVELS:
-        return _refuse(f"--a must be one of {', '.join(LEVELS)} or cmd:PROGRAM, not {args.a!r}")
+    if not args.a.startswith(COMMAND) and args.a not in LEVEL_CHOICES:
+        choices = ", ".join(LEVEL_CHOICES)
+        return _refuse(f"--a must be one of {choices} or cmd:PROGRAM, not {args.a!r}")
     if not args.b.startswith(COMMAND) and args.b not in PLAYERS:
         return _refuse(f"--b must be one of {', '.join(PLAYERS)} or cmd:PROGRAM, not {args.b!r}")
     if args.games < 1:

@@ -4,7 +4,8 @@ most (with what the search preferred), and the turning point.
 Each move is judged as the player could see it then: the search answers the state before the
 move (public information only) and chooses the move it prefers. Both moves are then measured
 as the chart measures every position (`chance`: the evaluation of the position, or 1 and 0
-when the player who acts can win at once with a card known then): the chance after the move
+when the player who acts can force a win in their turn with cards known then): the chance
+after the move
 played is the number the chart shows after that event, which does not depend on how often
 the search happened to try the move played.
 
@@ -37,8 +38,9 @@ from companion.engine.rules import apply
 from companion.engine.state import GameState, Player
 
 from .determinize import needs_deal, sample
+from .forced import forced_win
 from .player import Level, NoDecision, suggest
-from .policy import acting_player, evaluate, winning_event
+from .policy import acting_player, evaluate
 from .view import hidden_positions, unseen_cards
 
 __all__ = ["MoveReview", "Review", "chance", "fitting_layout", "review"]
@@ -125,16 +127,16 @@ def review(
 
 def chance(state: GameState) -> float:
     """p1's chance to win in `state`, as the review measures every position: the result
-    once the game is over; 1 or 0 when the player who acts can win at once with what is
-    known (a card face up, the answer to a decision), as a player who sees it would;
-    else the evaluation of the position (`policy.evaluate`)."""
+    once the game is over; 1 or 0 when the player who acts can force a win within their
+    own turn chain with what is known (`forced.forced_win`: cards face up now), as a player
+    who sees it would; else the evaluation of the position (`policy.evaluate`)."""
     structure = state.structure
     if not state.finished and structure is not None and not needs_deal(state):
         hidden = set(hidden_positions(state))
         known = frozenset(
             c for i, c in enumerate(structure.cards) if c is not None and i not in hidden
         )
-        if winning_event(state, known) is not None:
+        if forced_win(state, known) is not None:
             return 1.0 if acting_player(state) is Player.P1 else 0.0
     return evaluate(state, Player.P1)
 
