@@ -9,6 +9,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+from companion.cli import main
 from companion.engine.cards import Catalog
 from companion.engine.events import GUILD_BACK, event_from_record
 from companion.engine.rules import accessible_cards, apply
@@ -165,3 +168,9 @@ def test_an_age_3_guild_back_is_read_as_a_guild(catalog: Catalog) -> None:
     player = replay_record([json.dumps(r) for r in record], catalog)[-1].current.value
     (reply,) = run_engine([json.dumps({"record": record, "player": player})])
     assert reply["event"]["player"] == player
+
+
+def test_an_unknown_level_is_refused_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["engine", "--level", "7"]) == 2
+    message = "--level must be one of 1, 2, 3, 4, 5, easy, normal, hard, not '7'\n"
+    assert capsys.readouterr().err == message
