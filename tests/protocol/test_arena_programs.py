@@ -22,30 +22,34 @@ ROOT = Path(__file__).resolve().parents[2]
 FACE_DOWN = {1: (2, 3, 4, 9, 10, 11, 12, 13), 2: (6, 7, 8, 9, 10, 15, 16, 17),
              3: (2, 3, 4, 9, 10, 15, 16, 17)}  # fmt: skip
 
-# Plays the last legal event the rules list (the rules engine of this project, imported as a
-# library), keeps the Great Library's last token drawn, and writes each request to a log.
-LEGAL = """
-import json, sys
-from companion.engine.catalog import default_catalog
-from companion.engine.events import KeepLibraryToken, event_to_record
-from companion.engine.rules import legal_events
-from companion.engine.state import PendingKind, Player
-from companion.records.replay import replay_record
+DOCUMENTATION = ROOT / "docs" / "engine-protocol.md"
 
-catalog = default_catalog()
-with open(sys.argv[1], "a") as log:
-    for line in sys.stdin:
-        log.write(line)
-        log.flush()
-        asked = json.loads(line)
-        state = replay_record([json.dumps(r) for r in asked["record"]], catalog)[-1]
-        pending = state.pending
-        if pending is not None and pending.kind is PendingKind.GREAT_LIBRARY:
-            drawn = tuple(asked["drawn"])
-            event = KeepLibraryToken(Player(asked["player"]), drawn, drawn[-1])
-        else:
-            event = legal_events(state)[-1]
-        print(json.dumps({"event": event_to_record(event)}), flush=True)
+
+def minimal_engine() -> str:
+    """The minimal engine of the protocol's documentation: it plays the last legal event the
+    rules list (the rules engine of this project, imported as a library)."""
+    text = DOCUMENTATION.read_text()
+    section = text[text.index("## A minimal engine") :]
+    return section[section.index("```python\n") + 10 : section.index("```\n\n##")]
+
+
+# Put before a program: each request it reads is written to the file named by its argument.
+LOGGED = """
+import sys
+
+
+class _Logged:
+    def __init__(self, path):
+        self.log = open(path, "a")
+
+    def __iter__(self):
+        for line in sys.__stdin__:
+            self.log.write(line)
+            self.log.flush()
+            yield line
+
+
+sys.stdin = _Logged(sys.argv[1])
 """
 
 # Builds the Palace (an age 3 card) whatever it is asked.
@@ -98,7 +102,7 @@ def test_an_outside_program_plays_whole_games_seeing_only_public_information(
     catalog: Catalog, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     log = tmp_path / "requests.jsonl"
-    legal = program(tmp_path, "legal", LEGAL, str(log))
+    legal = program(tmp_path, "legal", LOGGED + minimal_engine(), str(log))
     result = arena_json(capsys, "--a", legal, "--b", "random", "--games", "2", "--seed", "4")
     assert result["games"] == 2 and result["forfeits"] == []
     assert result["wins"] + result["losses"] + result["shared"] == 2
@@ -187,7 +191,15 @@ def test_seconds_are_sent_with_each_request(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     log = tmp_path / "requests.jsonl"
-    legal = program(tmp_path, "legal", LEGAL, str(log))
+    legal = program(tmp_path, "legal", LOGGED + minimal_engine(), str(log))
     arena_json(capsys, "--a", legal, "--b", "random", "--games", "1", "--seconds", "0.25")
     seconds = {json.loads(line)["seconds"] for line in log.read_text().splitlines()}
     assert seconds == {0.25}
+
+
+def test_the_minimal_engine_of_the_protocols_documentation_plays_whole_games(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    minimal = program(tmp_path, "minimal", minimal_engine())
+    result = arena_json(capsys, "--a", "1", "--b", minimal, "--games", "2")
+    assert result["forfeits"] == [] and result["games"] == 2
