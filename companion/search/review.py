@@ -41,7 +41,7 @@ from .determinize import needs_deal, sample
 from .forced import forced_win
 from .player import Level, NoDecision, suggest
 from .policy import acting_player, evaluate
-from .view import hidden_positions, unseen_cards
+from .view import known_cards, unseen_cards
 
 __all__ = ["MoveReview", "Review", "chance", "fitting_layout", "review"]
 
@@ -130,14 +130,8 @@ def chance(state: GameState) -> float:
     once the game is over; 1 or 0 when the player who acts can force a win within their
     own turn chain with what is known (`forced.forced_win`: cards face up now), as a player
     who sees it would; else the evaluation of the position (`policy.evaluate`)."""
-    structure = state.structure
-    if not state.finished and structure is not None and not needs_deal(state):
-        hidden = set(hidden_positions(state))
-        known = frozenset(
-            c for i, c in enumerate(structure.cards) if c is not None and i not in hidden
-        )
-        if forced_win(state, known) is not None:
-            return 1.0 if acting_player(state) is Player.P1 else 0.0
+    if forced_win(state, known_cards(state)) is not None:  # None once over, or not dealt
+        return 1.0 if acting_player(state) is Player.P1 else 0.0
     return evaluate(state, Player.P1)
 
 
