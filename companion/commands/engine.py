@@ -6,6 +6,7 @@ line on standard output, flushed at once, until the end of input.
 from __future__ import annotations
 
 import argparse
+import io
 import sys
 
 from companion.engine.catalog import default_catalog
@@ -31,5 +32,6 @@ def main(args: argparse.Namespace) -> int:
         choices = ", ".join(LEVEL_CHOICES)
         print(f"--level must be one of {choices}, not {args.level!r}", file=sys.stderr)
         return 2
-    serve(sys.stdin, sys.stdout, default_catalog(), level, args.seed)
+    requests = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace")
+    serve(requests, sys.stdout, default_catalog(), level, args.seed)  # answers are ASCII
     return 0

@@ -4,6 +4,7 @@ would drive it: one request a line on its standard input, one answer a line back
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -174,3 +175,21 @@ def test_an_unknown_level_is_refused_in_one_line(capsys: pytest.CaptureFixture[s
     assert main(["engine", "--level", "7"]) == 2
     message = "--level must be one of 1, 2, 3, 4, 5, easy, normal, hard, not '7'\n"
     assert capsys.readouterr().err == message
+
+
+def test_requests_are_read_as_utf8_whatever_the_locale() -> None:
+    setup, deal = partial_demo_start()
+    setup = {**setup, "players": {"p1": "Åse", "p2": "Bjørn"}}
+    request = json.dumps({"record": [setup, deal], "player": "p2"}, ensure_ascii=False)
+    done = subprocess.run(
+        ENGINE,
+        input=(request + "\n").encode("utf-8") + b"\xff\xfe\n",
+        capture_output=True,
+        cwd=ROOT,
+        env={**os.environ, "LC_ALL": "C", "LANG": "C", "PYTHONUTF8": "0"},
+        timeout=300,
+        check=True,
+    )
+    named, garbled = (json.loads(line) for line in done.stdout.decode("ascii").splitlines())
+    assert "event" in named
+    assert garbled == {"error": "not valid JSON (Expecting value)"}
