@@ -137,7 +137,8 @@ def test_a_fitting_layout_holds_each_card_where_it_was_free_and_unseen_cards_els
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_any_game_played_without_its_deals_is_reviewed(catalog: Catalog, seed: int) -> None:
     """Random games with their deals taken out, as table mode records them (all three
-    deals, or one of them): each is reviewed, every move judged."""
+    deals, or one of them): each is reviewed, every move judged, and so is the game while
+    it was played (the places of the cards not taken yet drawn)."""
     players = (make_player("random", seed), make_player("random", seed + 100))
     _, played = play_game(catalog, players, seed)
     for dropped in ({1, 2, 3}, {seed}):
@@ -150,3 +151,5 @@ def test_any_game_played_without_its_deals_is_reviewed(catalog: Catalog, seed: i
         assert result.fitted_ages == tuple(a for a in ages if a in dropped)
         judged = [m.event for m in result.moves]
         assert judged == [e for e in events if not isinstance(e, Setup | Deal)]
+        playing = review(states[:31], events[:30], Level("review", 4), seed=seed)  # mid-game
+        assert len(playing.chances) == 30 and playing.turning_point is None
