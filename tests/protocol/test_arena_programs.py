@@ -203,3 +203,8 @@ def test_the_minimal_engine_of_the_protocols_documentation_plays_whole_games(
     minimal = program(tmp_path, "minimal", minimal_engine())
     result = arena_json(capsys, "--a", "1", "--b", minimal, "--games", "2")
     assert result["forfeits"] == [] and result["games"] == 2
+    # the program against itself: both games of the pair are the same game (the same deals,
+    # the same choices), so the seat that wins one wins the other: A wins one, loses one
+    result = arena_json(capsys, "--a", minimal, "--b", minimal, "--games", "2")
+    assert result["forfeits"] == []
+    assert (result["wins"], result["losses"]) == (1, 1) or result["shared"] == 2
