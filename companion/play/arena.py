@@ -1,13 +1,13 @@
 """Full games between two players, seats swapped on paired deals, and the tally with a 95 %
 interval.
 
-Players: a search level (`easy`, `normal`, `hard`), `greedy` (the best evaluation one move
-ahead), `random` (a uniform random legal answer), or an `Outside` program that speaks the
-engine protocol (docs/engine-protocol.md): it is shown the public record only, and a refused
-answer loses it the game (a forfeit). Randomness lives here as in
-`simulate.py`: each pair of games draws one setup and the three deals from `seed + pair`
-before play, and the Great Library draws from its own generator of the same seed, so both
-games of a pair see the same cards with the players in swapped seats.
+Players: a search level (1 to 5, or easy, normal, hard), `greedy` (the best evaluation one
+move ahead), `random` (a uniform random legal answer), or an `Outside` program that speaks
+the engine protocol (docs/engine-protocol.md): it is shown the public record only, and a
+refused answer loses it the game (a forfeit). Randomness lives here as in `simulate.py`:
+each pair of games draws one setup and the three deals from `seed + pair` before play, and
+the Great Library draws from its own generator of the same seed, so both games of a pair see
+the same cards with the players in swapped seats.
 """
 
 from __future__ import annotations
