@@ -187,6 +187,30 @@ STEPS["stat-seats-1"] = f"""
         PRIMARY KEY (game_id, seat)
     ) WITHOUT ROWID;
     CREATE INDEX IF NOT EXISTS stat_seats_by_game ON stat_seats (game, finished);
+    CREATE INDEX IF NOT EXISTS stat_seats_by_name
+        ON stat_seats (game, name, finished, game_id, won, shared);
+    CREATE TABLE IF NOT EXISTS stat_items (
+        game_id INTEGER NOT NULL, seat TEXT NOT NULL, kind TEXT NOT NULL, item TEXT NOT NULL,
+        game TEXT NOT NULL, finished TEXT NOT NULL, name TEXT NOT NULL, won INTEGER NOT NULL,
+        PRIMARY KEY (game_id, seat, kind, item)
+    ) WITHOUT ROWID;
+    CREATE INDEX IF NOT EXISTS stat_items_by_item
+        ON stat_items (game, kind, item, finished, name, won);
+    CREATE TRIGGER IF NOT EXISTS stat_items_added AFTER INSERT ON stat_seats
+    BEGIN
+        INSERT OR REPLACE INTO stat_items
+        SELECT NEW.game_id, NEW.seat, 'wonders', w.value, NEW.game, NEW.finished, NEW.name,
+            NEW.won AND NOT NEW.shared FROM json_each(NEW.wonders) w
+        UNION ALL
+        SELECT NEW.game_id, NEW.seat, 'tokens', t.value, NEW.game, NEW.finished, NEW.name,
+            NEW.won AND NOT NEW.shared FROM json_each(NEW.tokens) t;
+    END;
+    CREATE TRIGGER IF NOT EXISTS stat_items_removed AFTER DELETE ON stat_seats
+    BEGIN DELETE FROM stat_items WHERE game_id = OLD.game_id AND seat = OLD.seat; END;
+    CREATE TRIGGER IF NOT EXISTS stat_items_renamed AFTER UPDATE OF name ON stat_seats
+    BEGIN
+        UPDATE stat_items SET name = NEW.name WHERE game_id = NEW.game_id AND seat = NEW.seat;
+    END;
     CREATE TRIGGER IF NOT EXISTS stat_seats_summary_added AFTER INSERT ON game_summaries
     BEGIN INSERT OR REPLACE INTO stat_seats {_seat_rows("NEW.summary", "NEW.game_id", "")}; END;
     CREATE TRIGGER IF NOT EXISTS stat_seats_summary_changed AFTER UPDATE ON game_summaries

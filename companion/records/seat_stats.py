@@ -42,17 +42,16 @@ _PARTS = {
     "c": f"SELECT substr(finished, 1, 10), NULL, COUNT(*), SUM(total), {SUMS} "
     "FROM counted GROUP BY 1",
     "r": "SELECT rows, NULL FROM (SELECT rows FROM counted LIMIT 1)",  # a Duel's: all the same
-    "o": "SELECT 'wonders', w.value, COUNT(*), SUM(won AND NOT shared) "
-    "FROM counted, json_each(counted.wonders) w GROUP BY w.value "
-    "UNION ALL SELECT 'tokens', t.value, COUNT(*), SUM(won AND NOT shared) "
-    "FROM counted, json_each(counted.tokens) t GROUP BY t.value",
+    "o": "SELECT kind, item, COUNT(*), SUM(won) FROM stat_items i WHERE i.game = :game "
+    "AND (:since IS NULL OR substr(i.finished, 1, 10) >= :since) "
+    "AND (:until IS NULL OR substr(i.finished, 1, 10) <= :until) "
+    "AND (:player IS NULL OR i.name = :player) GROUP BY kind, item",
     "b": "SELECT name, finished, total, game_id FROM (SELECT * FROM counted "
     f"ORDER BY total DESC, game_id, name DESC LIMIT {RECORDS})",
     "m": "SELECT name, finished, margin, game_id FROM (SELECT w.name, w.finished, w.game_id, "
-    "w.total - (SELECT MAX(o.total) FROM seats o WHERE o.game_id = w.game_id AND NOT o.won) "
-    "AS margin FROM seats w JOIN per_game p ON p.game_id = w.game_id "
-    "WHERE w.won AND NOT w.shared AND (p.victory IS NULL OR p.victory = 'civilian') "
-    "AND EXISTS (SELECT 1 FROM seats o WHERE o.game_id = w.game_id AND NOT o.won) "
+    "w.total - p.runner_up AS margin FROM per_game p JOIN seats w ON w.game_id = p.game_id "
+    "AND w.won WHERE p.winners = 1 AND p.runner_up IS NOT NULL "
+    "AND (p.victory IS NULL OR p.victory = 'civilian') "
     f"ORDER BY margin DESC, w.game_id LIMIT {RECORDS})",
     "s": "SELECT name, NULL, MAX(run), (SELECT r.run FROM runs r WHERE r.name = runs.name "
     "ORDER BY r.grp DESC LIMIT 1) FROM runs GROUP BY name",
@@ -63,24 +62,34 @@ _PARTS = {
 }
 
 
-def _statement() -> str:
-    """One statement for every part: each row is a tag, two keys and up to `WIDTH` values."""
+CHOSEN = """ss.game = :game
+    AND (:since IS NULL OR substr(ss.finished, 1, 10) >= :since)
+    AND (:until IS NULL OR substr(ss.finished, 1, 10) <= :until)
+    AND (:player IS NULL OR ss.game_id IN (SELECT game_id FROM stat_seats WHERE name = :player))"""
+
+
+def _statement(player: bool) -> str:
+    """One statement for every part: each row is a tag, two keys and up to `WIDTH` values
+    (with a player chosen, the seats counted are theirs only)."""
     parts = []
     for tag, sql in _PARTS.items():
         columns = len(_split(sql.split(" FROM ", 1)[0].removeprefix("SELECT ")))
         pad = ", NULL" * (2 + WIDTH - columns)
         parts.append(f"SELECT '{tag}', *{pad} FROM ({sql})")
-    return f"""WITH seats AS MATERIALIZED (SELECT * FROM stat_seats ss WHERE ss.game = :game
-        AND (:since IS NULL OR substr(ss.finished, 1, 10) >= :since)
-        AND (:until IS NULL OR substr(ss.finished, 1, 10) <= :until)
-        AND (:player IS NULL OR ss.game_id IN (SELECT game_id FROM stat_seats WHERE name = :player))),
-    counted AS MATERIALIZED (SELECT * FROM seats WHERE :player IS NULL OR name = :player),
+    counted = (
+        "counted AS MATERIALIZED (SELECT * FROM seats WHERE name = :player)"
+        if player
+        else "counted AS (SELECT * FROM seats)"
+    )
+    return f"""WITH seats AS MATERIALIZED (SELECT * FROM stat_seats ss WHERE {CHOSEN}),
+    {counted},
     per_game AS MATERIALIZED (SELECT game_id, MIN(finished) AS finished,
         substr(MIN(finished), 1, 10) AS day, MAX(shared) AS shared, MIN(victory) AS victory,
-        MIN(minutes) AS minutes FROM seats GROUP BY game_id),
+        MIN(minutes) AS minutes, SUM(won) AS winners,
+        MAX(CASE WHEN NOT won THEN total END) AS runner_up FROM seats GROUP BY game_id),
     marks AS (SELECT name, won AND NOT shared AS w, SUM(NOT (won AND NOT shared)) OVER (
         PARTITION BY name ORDER BY finished, game_id ROWS UNBOUNDED PRECEDING) AS grp
-        FROM seats WHERE name != ''),
+        FROM stat_seats ss WHERE {CHOSEN} AND name != ''),
     runs AS (SELECT name, grp, SUM(w) AS run FROM marks GROUP BY name, grp)
     {" UNION ALL ".join(parts)}"""
 
@@ -98,7 +107,7 @@ def _split(columns: str) -> list[str]:
     return [*found, current]
 
 
-STATEMENT = _statement()
+STATEMENTS = {player: _statement(player) for player in (False, True)}
 
 
 def can_count(journal: Journal) -> bool:
@@ -114,7 +123,8 @@ def seat_tally(
     tally = Tally(player, game)
     params = {"game": game, "player": player, "since": filters.get("since"),
               "until": filters.get("until")}  # fmt: skip
-    rows = journal.query(STATEMENT, params) if game == DUEL else []  # type: ignore[arg-type]
+    statement = STATEMENTS[player is not None]
+    rows = journal.query(statement, params) if game == DUEL else []  # type: ignore[arg-type]
     timed = _fill(tally, rows)
     for facts in _facts(journal, timed):
         if facts.minutes is not None:
