@@ -24,6 +24,8 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from companion.search.player import LEVEL_CHOICES
+
 CONFIG_ENV = "DUEL_COMPANION_CONFIG"
 MODEL_FILE = Path("/proc/device-tree/model")
 
@@ -32,7 +34,6 @@ DECODERS = ("zxing", "zbar")
 DRIVERS = ("ssd1306", "sh1106", "emulated")
 BUTTON_NAMES = ("left", "select", "right")
 SOLO_SIDES = ("", "p1", "p2")  # solo: the side the box plays ("" nobody: two humans)
-LEVELS = ("easy", "normal", "hard")  # the search player's levels (companion/search/player.py)
 # BCM pins of the 40-pin header that a button may not take, and why.
 RESERVED_PINS = {
     0: "GPIO0 is ID_SD, reserved for HAT EEPROMs",
@@ -260,8 +261,9 @@ def _config(raw: Mapping[str, Any], base: Config, folder: Path) -> Config:
     if "solo" in raw:
         values["solo"] = _choice(raw, "solo", SOLO_SIDES, "solo")
     for key in ("solo_level", "coach_level"):
-        if key in raw:
-            values[key] = _choice(raw, key, LEVELS, key)
+        if key in raw:  # a level's number may be written bare: solo_level = 5
+            given = {key: str(raw[key])} if type(raw[key]) is int else raw
+            values[key] = _choice(given, key, LEVEL_CHOICES, key)
     return replace(base, **values)
 
 

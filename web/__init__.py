@@ -32,6 +32,7 @@ from werkzeug.wrappers import Response
 
 from companion.config import Config
 from companion.engine.catalog import default_catalog
+from companion.engine.plural import noun_for, plural
 from companion.records.journal import JournalError
 from companion.records.reader import MAX_RECORD_BYTES
 
@@ -103,6 +104,8 @@ def create_app(config: Config, **overrides: Any) -> Flask:
     app.register_error_handler(JournalError, _journal_error)
     app.register_error_handler(Unreplayable, _unreplayable)
     app.context_processor(_template_globals)
+    app.add_template_filter(plural)  # "{{ n|plural('game') }}": 1 game, 3 games
+    app.add_template_filter(noun_for)  # the noun alone, beside a number shown apart
     app.after_request(_headers)
     app.after_request(compress.gzip_response)
     app.add_url_rule("/", "index", _index)

@@ -177,7 +177,8 @@ def page(game_id: int) -> str:
     if result is None:
         names = player_names(loaded.summary, loaded.state)
         return render_template("review/preparing.html", game=game_id, names=names)
-    return render_template("review/review.html", view=review_view(loaded, result))
+    view = review_view(loaded, result)
+    return render_template("review/review.html", view=view, chart=CHART_SIZE)
 
 
 @bp.get("/games/<game:game_id>/review.json")
@@ -188,6 +189,14 @@ def page_json(game_id: int) -> tuple[Response, int]:
     if result is None:
         return jsonify({"game": game_id, "status": "preparing"}), 202
     return jsonify({**review_view(loaded, result), "status": "ready"}), 200
+
+
+CHART_SIZE = {"width": 400, "height": 300}
+"""The chart's drawing size: near a phone's width, so its text is shown near its own size."""
+CHART_STYLE = pygal.style.DefaultStyle(
+    label_font_size=14, major_label_font_size=14, legend_font_size=15, title_font_size=15
+)
+"""Its text, in the drawing's pixels: 14 px shown about 12 px wide on a 360 px phone."""
 
 
 @bp.get("/games/<game:game_id>/review.svg")
@@ -204,8 +213,9 @@ def chart(game_id: int) -> Response:
         legend_at_bottom=True,
         show_dots=False,
         range=(0, 100),
-        width=640,
-        height=320,
+        y_labels=[0, 25, 50, 75, 100],
+        style=CHART_STYLE,
+        **CHART_SIZE,
         x_title="event",
         y_title="chance to win (%)",
         show_minor_x_labels=False,

@@ -24,12 +24,11 @@ from companion.family.catalog import default_family_catalog
 from companion.records.archive import export_history, games_csv, summarizer
 from companion.records.exchange import journal_facts
 from companion.records.journal import Journal
-from companion.records.pad_stats import pad_facts, pads_seen
+from companion.records.pad_stats import pad_facts, statistics_fingerprint
 from companion.records.results import STATS_GAMES
-from companion.records.seat_stats import can_count, seat_tally
+from companion.records.seat_stats import can_count, latest_games, seat_tally
 from companion.records.stats import GameFacts, Tally, select, statistics
 from companion.records.summaries import DUEL, FactsCache, load_facts
-from companion.records.tables import latest_change
 
 from .access import catalog, get_journal, language
 from .charts import Bar, Part, bars, bars_over_time
@@ -94,18 +93,6 @@ def _cache() -> StatsCache:
     return found
 
 
-def fingerprint(journal: Journal) -> tuple[Any, ...]:
-    """What changes whenever a statistic may: the latest entry of the journal's change log,
-    or (a journal whose tables are not upgraded yet) the finished games with their names."""
-    entry = latest_change(journal)
-    if entry is not None:
-        return ("log", entry, pads_seen(journal))
-    games = journal.query(
-        "SELECT COUNT(*), group_concat(id || players, '|') FROM games WHERE status = 'finished'"
-    )[0]
-    return ("all", hash(games[1]), pads_seen(journal))
-
-
 def _tally(journal: Journal, cache: StatsCache, filters: dict[str, Any]) -> Tally:
     """The tally of one filter: counted by SQLite for the Duel, from the pads for the other
     games, from every game's facts for a journal without the seats table."""
@@ -131,10 +118,7 @@ def recent_players(journal: Journal, cache: StatsCache) -> list[str]:
     """The named players of the finished games, the one who finished a game last first."""
     latest: dict[str, str] = {}
     if can_count(journal):
-        rows = journal.query(
-            "SELECT name, MAX(finished) FROM stat_seats WHERE name != '' GROUP BY name"
-        )
-        latest = {str(name): str(last) for name, last in rows}
+        latest = latest_games(journal)
         games = _facts(journal, cache, "pads")
     else:
         games = _facts(journal, cache, DUEL)
@@ -180,7 +164,7 @@ def _stats() -> tuple[tuple[Any, ...], dict[str, Any]]:
         empty = statistics([], filters["player"], filters["game"])
         return (), _named({"filters": filters, **empty})
     cache = _cache()
-    key = fingerprint(journal)
+    key = statistics_fingerprint(journal)
     wanted = tuple(sorted(filters.items()))
     with cache.lock:
         cache.follow(key)

@@ -13,14 +13,14 @@ import time
 
 from companion.engine.catalog import default_catalog
 from companion.play.arena import PLAYERS, arena
-from companion.search.player import LEVELS
+from companion.search.player import LEVEL_CHOICES
 
 HELP = "Play full games between two players (search levels, greedy, random), seats swapped."
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """--a, --b, --games, --seed, --json."""
-    parser.add_argument("--a", required=True, help=f"player A: {', '.join(LEVELS)}")
+    parser.add_argument("--a", required=True, help=f"player A: {', '.join(LEVEL_CHOICES)}")
     parser.add_argument("--b", required=True, help=f"player B: {', '.join(PLAYERS)}")
     parser.add_argument("--games", type=int, default=20, help="number of games (default 20)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the first deal (default 0)")
@@ -29,8 +29,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def main(args: argparse.Namespace) -> int:
     """Play the games and print A's tally; 2 with one line on bad arguments."""
-    if args.a not in LEVELS:
-        return _refuse(f"--a must be one of {', '.join(LEVELS)}, not {args.a!r}")
+    if args.a not in LEVEL_CHOICES:
+        return _refuse(f"--a must be one of {', '.join(LEVEL_CHOICES)}, not {args.a!r}")
     if args.b not in PLAYERS:
         return _refuse(f"--b must be one of {', '.join(PLAYERS)}, not {args.b!r}")
     if args.games < 1:

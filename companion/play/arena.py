@@ -22,10 +22,16 @@ from companion.engine.state import GameState, PendingKind, Player
 from companion.play.playout import random_deal, random_setup
 from companion.play.simulate import MAX_EVENTS
 from companion.search.determinize import needs_deal
-from companion.search.player import LEVELS, greedy_event, root_events, suggest
+from companion.search.player import (
+    LEVEL_CHOICES,
+    greedy_event,
+    level_named,
+    root_events,
+    suggest,
+)
 from companion.search.policy import acting_player, library_draw
 
-PLAYERS: tuple[str, ...] = (*LEVELS, "greedy", "random")
+PLAYERS: tuple[str, ...] = (*LEVEL_CHOICES, "greedy", "random")
 
 Chooser = Callable[[GameState, Sequence[TokenId] | None], Event]
 
@@ -36,8 +42,8 @@ def make_player(name: str, seed: int) -> Chooser:
     Raises:
         KeyError: an unknown name.
     """
-    if name in LEVELS:
-        level = LEVELS[name]
+    if name in LEVEL_CHOICES:
+        level = level_named(name)
         return lambda state, drawn: suggest(state, level, seed, drawn=drawn).moves[0].event
     rng = random.Random(seed)
     if name == "greedy":

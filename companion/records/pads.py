@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.family.cards import FamilyCatalog
-from companion.family.pad import score_sheet
+from companion.family.pad import check_scored, score_sheet
 from companion.records.journal import Journal, JournalError, dumps
 from companion.records.tables import has_table, steps_applied
 
@@ -51,10 +51,12 @@ def save_pad(
     another box's history); return the pad's id.
 
     Raises:
-        SheetError: the sheet cannot be a real game (nothing is written).
+        SheetError: the sheet cannot be a real game, or every score is 0 (nothing is
+            written).
         JournalError: read-only or busy journal.
     """
     pad = score_sheet(catalog, sheet)  # refused before the journal is touched
+    check_scored(pad)
     players = [p.name for p in pad.result.ranked]
     with journal.transaction() as db:
         steps_applied(db)

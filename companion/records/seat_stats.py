@@ -115,6 +115,14 @@ def can_count(journal: Journal) -> bool:
     return has_table(journal, "stat_seats")
 
 
+def latest_games(journal: Journal) -> dict[str, str]:
+    """Each named player of the Duel's counted games -> when they last finished one."""
+    rows = journal.query(
+        "SELECT name, MAX(finished) FROM stat_seats WHERE name != '' GROUP BY name"
+    )
+    return {str(name): str(last) for name, last in rows}
+
+
 def seat_tally(
     journal: Journal, summarize: Callable[[int], dict[str, Any]], filters: Mapping[str, Any]
 ) -> Tally:

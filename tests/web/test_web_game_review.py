@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import threading
 from typing import Any
 
@@ -103,3 +104,18 @@ def test_the_score_page_of_a_finished_game_starts_its_review(
         assert not reviews().started(PLAYING)
         assert client.get(f"/games/{MILITARY}/score").status_code == 200  # finished
         assert reviews().started(MILITARY)
+
+
+def test_the_chart_s_words_are_readable_on_a_phone(client: FlaskClient) -> None:
+    svg = client.get(f"/games/{MILITARY}/review.svg").get_data(as_text=True)
+    box = re.search(r'<svg[^>]* viewBox="0 0 ([\d.]+) [\d.]+"', svg)
+    assert box is not None
+    width = float(box.group(1))
+    # The page shows the chart as wide as a 360 px phone's column: 360 - 2 x 14.4 px margins.
+    shown = (360 - 2 * 14.4) / width
+    for part in (".axis text", ".axis text.major", ".legends .legend text"):
+        size = re.search(re.escape(part) + r"\{[^}]*font-size:([\d.]+)px", svg)
+        assert size is not None, part
+        assert float(size.group(1)) * shown >= 11, (part, size.group(1), width)
+    page = client.get(f"/games/{MILITARY}/review").get_data(as_text=True)
+    assert f'width="{width:g}"' in page  # the page reserves the chart's own proportions
