@@ -195,7 +195,7 @@ def main() -> int:
         "filters until the journal changes (a change log kept by triggers tells). At start, "
         "a background thread counts the default statistics, so the first phone normally "
         "finds them ready; the first row is that work done inside a request. The memory "
-        "and first requests of every filter: \"Statistics memory\". The load average while "
+        'and first requests of every filter: "Statistics memory". The load average while '
         "measuring was "
         f"{os.getloadavg()[0]:.1f} on 2 cores (other helpers' tests), so these times are "
         "several times what the same machine gives idle.",

@@ -26,9 +26,16 @@ from companion.records.exchange import journal_facts
 from companion.records.journal import Journal
 from companion.records.pad_stats import pad_facts, statistics_fingerprint
 from companion.records.results import STATS_GAMES
-from companion.records.seat_stats import can_count, latest_games, seat_tally
-from companion.records.stats import GameFacts, Tally, select, statistics
+from companion.records.seat_stats import (
+    can_count,
+    last_finished,
+    latest_games,
+    newly_finished,
+    seat_tally,
+)
+from companion.records.stats import GameFacts, Tally, matches, select, statistics
 from companion.records.summaries import DUEL, FactsCache, load_facts
+from companion.records.tables import changed_since
 
 from .access import catalog, get_journal, language
 from .charts import Bar, Part, bars, bars_over_time
@@ -75,14 +82,54 @@ class StatsCache:
         self.pads: dict[int, GameFacts] = {}  # saved score pads, scored once each
         self.players: list[str] | None = None
         self.charts: dict[tuple[Any, ...], dict[str, Any]] = {}
+        self.top = 0  # the highest id of a finished game when the kept tallies were counted
 
-    def follow(self, key: object) -> None:
-        """Forget what was counted before the journal changed to fingerprint `key`."""
-        if key != self.fingerprint:
-            self.counted.clear()
-            self.charts.clear()
-            self.players = None
-            self.fingerprint = key
+    def forget(self, key: object, top: int) -> None:
+        """Drop what was counted: the journal is now at fingerprint `key`."""
+        self.counted.clear()
+        self.charts.clear()
+        self.players = None
+        self.fingerprint, self.top = key, top
+
+    def add(self, key: object, games: list[GameFacts]) -> None:
+        """Add newly finished games to every kept tally: the journal is now at `key`."""
+        for entry in self.counted.values():
+            for facts in games:
+                if matches(facts, **entry.filters):
+                    entry.tally.add(facts)
+            entry.result = None
+        self.charts.clear()
+        self.players = None
+        self.fingerprint = key
+        self.top = max([self.top, *(facts.id for facts in games)])
+
+
+def _follow(journal: Journal, cache: StatsCache, key: tuple[Any, ...]) -> None:
+    """Bring the kept statistics to fingerprint `key`: when the only change is games that
+    finished since (the usual one: a game ends), they are added to each kept tally; any other
+    change (a rename, an undo, a pad) drops them, to be counted again when asked for."""
+    with cache.lock:
+        seen = cache.fingerprint
+        top = cache.top
+    if key == seen:
+        return
+    added = None
+    same_pads = isinstance(seen, tuple) and seen[0] == key[0] == "log" and seen[2] == key[2]
+    if same_pads and can_count(journal):
+        assert isinstance(seen, tuple)
+        changed, _players = changed_since(journal, int(seen[1]))
+        new = newly_finished(journal, changed, top)
+        if new is not None:
+            summarize = summarizer(catalog(), journal)
+            found = load_facts(journal, summarize, FactsCache(), set(new)) if new else []
+            added = sorted(found, key=lambda facts: (facts.finished, facts.id))
+    with cache.lock:
+        if cache.fingerprint != seen:  # another request followed the change first
+            return
+        if added is None:
+            cache.forget(key, last_finished(journal))
+        else:
+            cache.add(key, added)
 
 
 def _cache() -> StatsCache:
@@ -166,13 +213,16 @@ def _stats() -> tuple[tuple[Any, ...], dict[str, Any]]:
     cache = _cache()
     key = statistics_fingerprint(journal)
     wanted = tuple(sorted(filters.items()))
+    _follow(journal, cache, key)
     with cache.lock:
-        cache.follow(key)
         entry = cache.counted.get(wanted)
     if entry is None:
         entry = Counted(filters, _tally(journal, cache, filters))
+        counted_at = statistics_fingerprint(journal)  # a game that ended meanwhile: not kept
+    else:
+        counted_at = key
     with cache.lock:
-        if cache.fingerprint == key:
+        if cache.fingerprint == key == counted_at:
             cache.counted[wanted] = entry
             cache.counted.move_to_end(wanted)
             while len(cache.counted) > RESULTS_KEPT:

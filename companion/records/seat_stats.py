@@ -115,6 +115,27 @@ def can_count(journal: Journal) -> bool:
     return has_table(journal, "stat_seats")
 
 
+def last_finished(journal: Journal) -> int:
+    """The highest id of a finished game (0 for none): the games counted so far are at most
+    this one, so a game that finishes later with a higher id is new to the statistics."""
+    return int(
+        journal.query("SELECT COALESCE(MAX(id), 0) FROM games WHERE status = 'finished'")[0][0]
+    )
+
+
+def newly_finished(journal: Journal, changed: Iterable[int], top: int) -> list[int] | None:
+    """The changed games that finished after the statistics counted up to game `top`, or
+    None when a game already counted (or that could have been) changed: count again."""
+    if any(game_id <= top for game_id in changed):
+        return None
+    ids = sorted(set(changed))
+    rows = journal.query(
+        "SELECT id FROM games WHERE status = 'finished' AND id IN (SELECT value FROM json_each(?))",
+        (json.dumps(ids),),
+    )
+    return sorted(int(game_id) for (game_id,) in rows)
+
+
 def latest_games(journal: Journal) -> dict[str, str]:
     """Each named player of the Duel's counted games -> when they last finished one."""
     rows = journal.query(
