@@ -1,10 +1,12 @@
 """Looking back: the statistics page and its JSON twin, and the exports of every game.
 
 `/stats` (and `/stats.json`) take the filters `player`, `since`, `until` (dates, both
-included) and `game` ("duel" by default). The statistics come from the per-game summaries
-(companion.records.summaries) through the pure `companion.records.stats`; the summaries of the
-journal are read once per change of the journal (a cheap fingerprint query) and the results
-kept per filter, so a phone that reloads the page costs a query and a render.
+included) and `game` ("duel" by default; "7wonders", "7wonders-two-player", "7wonders-dice"
+for the score pads). The Duel's statistics are counted by SQLite over the seats kept beside the
+per-game summaries (companion.records.seat_stats) into the running tally of the pure
+`companion.records.stats`; the score pads' from their sheets. The results are kept per filter
+until the journal changes (a cheap fingerprint query), a newly finished game being added to
+them, so a phone that reloads the page costs a query and a render.
 """
 
 from __future__ import annotations
