@@ -243,7 +243,7 @@ def run_service(config: Config, options: ServiceOptions | None = None) -> int:
     catalog = default_catalog()
     journal = open_journal(config.journal)
     display = open_display(config, health)
-    app = App(catalog, journal, display, language=config.language, guided=config.guided,
+    app = App(catalog, journal, display, language=config.language, guided=guided_of(config),
               overhead=config.overhead,
               score_url=score_url_for(lan_address(config.web.host), config.web.port),
               phone_url=phone_url_for(lan_address(config.web.host), config.web.port),
@@ -312,6 +312,13 @@ def run_service(config: Config, options: ServiceOptions | None = None) -> int:
             restore()
             journal.close()
     return 0
+
+
+def guided_of(config: Config) -> bool:
+    """Whether each age is entered by guided scans: when asked for, and in a solo game
+    without the overhead camera, where the box must know the table to play (table mode
+    tells it only the cards taken)."""
+    return config.guided or (bool(config.solo) and not config.overhead)
 
 
 def solo_of(config: Config) -> tuple[Player, Level] | None:
