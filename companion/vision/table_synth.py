@@ -332,15 +332,16 @@ def random_table(
     deal: Sequence[str] | None = None,
     taken: Collection[int] | None = None,
     spread: float = 0.0,
+    laid: HandLaid | None = None,
 ) -> TableScene:
     """A top view of an age's structure drawn from `seed` (the same seed gives the same table
     at every resolution and sticker size). `difficulty` "hard" turns the camera any way,
     tilts it more and dims, blurs and glares the frame; "occluded" always has a hand over the
     structure (`hands` forces a hand or none). `deal` (20 ids in layout order) and `taken`
     (positions gone) put a given game's table on the drawn one (the device-flow tests).
-    `spread` (0 to 1) lays the structure by hand (`hand_laid`)."""
+    `spread` (0 to 1) lays the structure by hand (`hand_laid`); `laid` lays it so."""
     model = table_model()
-    laid = hand_laid(seed, spread, model)
+    laid = laid or hand_laid(seed, spread, model)
     rng = random.Random(f"{seed}:table")
     age = age or rng.choice((1, 2, 3))
     catalog = default_catalog()
