@@ -343,7 +343,7 @@ def test_the_table_model_refuses_bad_sizes() -> None:
     good = (Path(__file__).parents[2] / "data" / "table.toml").read_text(encoding="utf-8")
     assert load_table_model(good) == table_model()
     with pytest.raises(ValueError, match="missing or bad size"):
-        load_table_model(good.replace("row_mm", "rows_mm"))
+        load_table_model(good.replace("size_mm", "sizes_mm"))
     with pytest.raises(ValueError, match="does not fit on the card"):
         load_table_model(good.replace("left_mm = 22.0", "left_mm = 30.0"))
     model = table_model()
