@@ -45,17 +45,18 @@ __all__ = [
 ]  # fmt: skip
 
 
-def known_cards(state: GameState) -> tuple[str | None, ...] | None:
+def known_cards(state: GameState) -> tuple[str, ...] | None:
     """What the box knows at each position of the age's structure (layout order): the card
-    lying there, None for a face-down card not turned yet, "empty" where the card was taken
-    (recorded: that position is empty for certain). The overhead reader uses it to settle
-    where the cards it reads lie and to look only at the positions a card may have left;
-    None without a dealt structure."""
+    lying there, "back" for a face-down card not turned yet, "empty" where the card was
+    taken (recorded: that position is empty for certain), the KNOWN list that `scan
+    --structure --known` reads. The overhead reader uses it to settle where the cards it
+    reads lie and to look only at the positions a card may have left; None without a dealt
+    structure."""
     structure = state.structure
     if structure is None:
         return None
     return tuple(
-        "empty" if card is None else None if card in UNKNOWN else card for card in structure.cards
+        "empty" if card is None else "back" if card in UNKNOWN else card for card in structure.cards
     )
 
 

@@ -20,6 +20,7 @@ place in the frame, and each position is told:
 
 from __future__ import annotations
 
+import json
 import math
 import statistics
 from collections.abc import Collection, Iterator, Sequence
@@ -38,6 +39,7 @@ Slot = str | None
 """A card id, "back", "empty", or None for cannot tell."""
 
 EMPTY = "empty"  # a slot, and in `known` a position whose card the game recorded as taken
+BACK = "back"  # a slot, and in `known` a face-down card not turned up yet (which one: unknown)
 
 LATTICE_TOLERANCE = 0.2  # of a column or a row: how far a card may lie from its place
 FIT_TOLERANCE_MM = 7.0  # a code's corners this far from where the fit expects them: not placed
@@ -691,6 +693,37 @@ class _Option:
         return self.bound - self.contradictions
 
 
+def parse_known(entries: object, age: int, catalog: Catalog | None = None) -> tuple[Slot, ...]:
+    """What the box knew of age `age`'s structure, as `scan --structure --known` and the
+    device give it: 20 entries in layout order, each a card id of the age where that card
+    lay face up, "back" where a face-down card lay, "empty" where the card had been taken.
+
+    Raises:
+        ValueError: one line naming the first entry that is wrong.
+    """
+    catalog = catalog or default_catalog()
+    count = len(catalog.layout(age).positions)
+    if not isinstance(entries, list) or len(entries) != count:
+        raise ValueError(f"a list of {count} entries in layout order is needed")
+    seen: set[str] = set()
+    for index, entry in enumerate(entries):
+        if entry in (BACK, EMPTY):
+            continue
+        if not isinstance(entry, str) or not _of_age(entry, age, catalog):
+            raise ValueError(
+                f'entry {index}: {json_text(entry)} is not a card of age {age}, "back" or "empty"'
+            )
+        if entry in seen:
+            raise ValueError(f"entry {index}: {entry} is listed twice")
+        seen.add(entry)
+    return tuple(entries)
+
+
+def json_text(value: object) -> str:
+    """A value as JSON writes it (for a message naming what was given)."""
+    return json.dumps(value)
+
+
 def read_structure(
     frame: np.ndarray,
     age: int,
@@ -707,9 +740,11 @@ def read_structure(
     the codes already decoded from it, else the decoder reads them, and again sharpened when
     they hold few cards; `known`: what is known at each position, in layout order: the card
     seen there earlier in the age, which settles where the cards read lie when the frame
-    alone fits them in several places, None where none was seen, "empty" where the card
-    was taken and recorded, told "empty" whatever the frame shows; `taken`: the cards of
-    the age recorded as taken, never put into the structure; `fit`: the fit of an earlier
+    alone fits them in several places, "back" (or None) where a face-down card lay, "empty"
+    where the card was taken and recorded, told "empty" whatever the frame shows: the
+    `parse_known` entries of `scan --structure --known`, which the device gives too;
+    `taken`: the cards of the age recorded as taken, never put into the structure; `fit`:
+    the fit of an earlier
     frame of this age, `StructureReading.fit`, for a camera that holds still: with `known`,
     the cards known but not read in the whole frame are looked for where it puts their
     stickers, 10 mm around, and a code read there that is the card known is added to the
@@ -721,6 +756,8 @@ def read_structure(
     catalog = catalog or default_catalog()
     m = model or table_model()
     layout = catalog.layout(age)
+    if known is not None:  # a face-down card: which one is not known
+        known = tuple(None if card_id == BACK else card_id for card_id in known)
     gray = np.ascontiguousarray(
         frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
     )

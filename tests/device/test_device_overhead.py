@@ -17,6 +17,7 @@ from companion.engine.rules import apply, new_game
 from companion.engine.state import GameState
 from companion.engine.structure import UNKNOWN
 from companion.service.playback import read_record
+from companion.vision.structure import parse_known
 
 RECORD = Path(__file__).parents[1] / "records" / "partial_deals_civilian_win.jsonl"
 ON = Context(overhead=True)
@@ -224,12 +225,14 @@ def test_the_watch_gives_a_table_once_frames_in_a_row_agree_and_only_once() -> N
 def test_the_reader_is_given_the_cards_the_box_knows_where_they_lie(catalog: Catalog) -> None:
     assert overhead.known_cards(_played(catalog, 1)) is None  # set up, nothing dealt yet
     dealt = overhead.known_cards(_played(catalog, 2))
-    # The deal's own layout: face-up cards named, face-down ones (null) unknown.
+    # The deal's own layout: face-up cards named, face-down ones "back" (which: unknown),
+    # as `scan --structure --known` reads it
     assert dealt == (
-        "workshop", "apothecary", None, None, None, "clay_pool", "stone_pit", "pharmacist",
-        "scriptorium", None, None, None, None, None, "guard_tower", "press", "stone_reserve",
-        "logging_camp", "garrison", "clay_reserve",
+        "workshop", "apothecary", "back", "back", "back", "clay_pool", "stone_pit",
+        "pharmacist", "scriptorium", "back", "back", "back", "back", "back", "guard_tower",
+        "press", "stone_reserve", "logging_camp", "garrison", "clay_reserve",
     )  # fmt: skip
+    assert parse_known(list(dealt), 1, catalog) == dealt
     assert overhead.taken_cards(_played(catalog, 2)) == frozenset()
     # Garrison (position 18) and Clay Reserve (19) taken, Theater turned up at 13: the
     # positions taken are empty for certain, and the cards taken are never in the structure

@@ -2,8 +2,15 @@
 
 from __future__ import annotations
 
+import json
+from dataclasses import replace as dataclass_replace
+from pathlib import Path
+
+import cv2
+import numpy as np
 import pytest
 
+from companion.cli import main
 from companion.vision.decode import make_decoder
 from companion.vision.structure import read_structure
 from companion.vision.table import table_model
@@ -96,3 +103,130 @@ def test_the_steps_fitted_at_the_deal_are_kept_for_the_age() -> None:
         first.fit.col_mm,
     )
     assert list(again.slots) == later.truth
+
+
+# --- duel-companion scan --structure --known --------------------------------------------------
+
+
+def scan(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    status = main(["scan", "--structure", *args])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def entries(scene: TableScene) -> list[str]:
+    """What the box knew before the last card was taken, as KNOWN lists it."""
+    return ["back" if card is None else card for card in scene.known]
+
+
+def scan_known(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], scene: TableScene, known: list[str]
+) -> list[str | None]:
+    image, known_file = tmp_path / "top.png", tmp_path / "known.json"
+    cv2.imwrite(str(image), scene.frame)
+    known_file.write_text(json.dumps(known), encoding="utf-8")
+    status, out, err = scan(
+        capsys, "--age", str(scene.age), "--known", str(known_file), str(image), "--json"
+    )
+    assert (status, err) == (0, "")
+    [result] = json.loads(out)
+    assert set(result) == {"image", "slots"}
+    slots: list[str | None] = result["slots"]
+    return slots
+
+
+TABLE = laid(23.5, 38.0)  # rows 38 mm apart, cards 3 mm apart
+
+
+def test_known_a_take_shows_one_more_position_empty(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # age 2 late: the box knew 17 positions taken; the view shows the 18th gone too
+    gone = [18, 19, 15, 16, 17, 12, 13, 14, 11, 7, 8, 9, 10, 6, 0, 1, 2, 3]
+    scene = random_table(12, age=2, taken=gone, hands=False, laid=TABLE)
+    last = scene.taken[-1]
+    known = entries(scene)
+    assert known[last] == scene.deal[last] and known.count("empty") == 17
+    slots = scan_known(tmp_path, capsys, scene, known)
+    assert slots == scene.truth and slots[last] == "empty"
+
+
+def test_known_a_card_uncovered_is_read_turned_up(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # age 1: positions 15 and 14 taken, the second uncovering 9, a face-down card the box
+    # knew only as a back
+    scene = random_table(13, age=1, taken=[14, 15], hands=False, laid=TABLE)
+    assert scene.taken == [15, 14]
+    known = entries(scene)
+    assert known[9] == "back" and known[15] == "empty" and known[14] == scene.deal[14]
+    slots = scan_known(tmp_path, capsys, scene, known)
+    assert slots[9] == scene.deal[9] and slots[14] == "empty"
+    assert slots == scene.truth
+
+
+def test_known_a_hand_over_a_position_leaves_it_null(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    scene = random_table(3, age=3, moment="middle", hands=True, laid=TABLE)
+    hidden = [i for i, h in enumerate(scene.hidden) if h and scene.truth[i] != "empty"]
+    assert hidden
+    slots = scan_known(tmp_path, capsys, scene, entries(scene))
+    assert all(s is None or s == t for s, t in zip(slots, scene.truth, strict=True))
+    assert all(slots[i] in (None, scene.truth[i]) and slots[i] != "empty" for i in hidden)
+    assert any(slots[i] is None for i in hidden)
+
+
+def test_a_frame_that_cannot_be_read_gives_nulls_never_a_guess(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # a view of the bare table: from the frame alone nothing can be told; with what the box
+    # knew, only the positions it knew empty are empty, and nothing else is told
+    scene = random_table(14, age=2, taken=[18, 19, 15], hands=False, laid=TABLE)
+    blank = dataclass_replace(scene, frame=np.full_like(scene.frame, 110))
+    image = tmp_path / "blank.png"
+    cv2.imwrite(str(image), blank.frame)
+    status, out, _ = scan(capsys, "--age", "2", str(image), "--json")
+    assert status == 0 and json.loads(out)[0]["slots"] == [None] * 20
+    slots = scan_known(tmp_path, capsys, blank, entries(scene))
+    assert slots == [("empty" if i in (18, 19) else None) for i in range(20)]
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("[1, 2", "not JSON"),
+        ('{"cards": []}', "a list of 20 entries in layout order is needed"),
+        (json.dumps(["back"] * 19), "a list of 20 entries in layout order is needed"),
+        (json.dumps(["back"] * 19 + ["lumber_yard"]),
+         'entry 19: "lumber_yard" is not a card of age 2, "back" or "empty"'),
+        (json.dumps(["back"] * 19 + [None]),
+         'entry 19: null is not a card of age 2, "back" or "empty"'),
+        (json.dumps(["Back"] + ["back"] * 19),
+         'entry 0: "Back" is not a card of age 2, "back" or "empty"'),
+        (json.dumps(["sawmill", "sawmill"] + ["back"] * 18), "entry 1: sawmill is listed twice"),
+    ],
+)  # fmt: skip
+def test_a_malformed_known_file_is_refused_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str, message: str
+) -> None:
+    image, known = tmp_path / "top.png", tmp_path / "known.json"
+    cv2.imwrite(str(image), np.full((100, 100), 120, np.uint8))
+    known.write_text(content, encoding="utf-8")
+    status, out, err = scan(capsys, "--age", "2", "--known", str(known), str(image))
+    assert (status, out) == (2, "")
+    assert err.startswith(f"scan: --known {known}: ") and err.endswith("\n")
+    assert len(err.splitlines()) == 1 and message in err
+
+
+def test_known_needs_the_structure_and_a_readable_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    image = tmp_path / "top.png"
+    cv2.imwrite(str(image), np.full((100, 100), 120, np.uint8))
+    status = main(["scan", "--known", str(tmp_path / "k.json"), str(image)])
+    assert status == 2
+    assert capsys.readouterr().err == "scan: --known goes with --structure --age N\n"
+    status, out, err = scan(capsys, "--age", "1", "--known", str(tmp_path / "k.json"), str(image))
+    assert (status, out) == (2, "") and err.startswith(f"scan: --known {tmp_path / 'k.json'}: ")
+    assert "cannot read it" in err
