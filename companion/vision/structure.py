@@ -271,14 +271,18 @@ def _laid(
     return replace(m, col_mm=col, row_mm=row)
 
 
-def _fit(points_mm: np.ndarray, points_px: np.ndarray, cards: int) -> np.ndarray | None:
-    """Table plane -> pixels: a homography with 3 cards or more (the camera's tilt shows
-    across the structure), else an affine map (2 cards) or a similarity (1 card), as 3x3
-    matrices."""
-    if cards >= 3:
+def _fit(
+    points_mm: np.ndarray, points_px: np.ndarray, cards: int, rows: int = 2
+) -> np.ndarray | None:
+    """Table plane -> pixels: a homography with 3 cards or more on 2 rows or more (the
+    camera's tilt shows across the structure), else an affine map (2 cards) or a similarity
+    (1 card, or cards of one row), as 3x3 matrices. Cards of one row tell little across it:
+    a homography or an affine map fitted on them strays far from the row (a few tenths of a
+    mm on the codes' corners, laid by hand, became a position two rows away seen bare)."""
+    if cards >= 3 and rows >= 2:
         found, _ = cv2.findHomography(points_mm, points_px, 0)
         return None if found is None else np.asarray(found)
-    if cards >= 2:
+    if cards >= 2 and rows >= 2:
         affine, _ = cv2.estimateAffine2D(points_mm, points_px, method=cv2.LMEDS)
     else:
         affine, _ = cv2.estimateAffinePartial2D(points_mm, points_px, method=cv2.LMEDS)
@@ -332,7 +336,8 @@ def _placement(
             return None
         mm = np.vstack([_code_mm(m, origins[i]) for i in placed])
         px = np.vstack([np.array(cards[j].sticker.corners) for j in placed.values()])
-        homography = _fit(mm.astype(np.float32), px.astype(np.float32), len(placed))
+        rows = len({round(origins[i][1], 3) for i in placed})
+        homography = _fit(mm.astype(np.float32), px.astype(np.float32), len(placed), rows)
         if homography is None:
             return None
         kept = {i: j for i, j in placed.items() if _fits(cards[j], homography, origins[i], m)}
@@ -918,6 +923,15 @@ def read_structure(
             is not None
         ):
             slots[p.index] = None
+    # a fit strays with the distance from the cards it was made on (far more when they lie
+    # on one row, or the steps are off by a little per row): a position more than a row away
+    # from every card placed is not told empty from how it looks (generated hand-laid frame
+    # 400017, hard light: a fit on three cards of row 1 saw row 4's card as bare table)
+    rows = {layout.positions[i].row for i, s in enumerate(best.slots) if _is_card(s)}
+    for p in layout.positions:
+        far = all(abs(p.row - row) > 1 for row in rows)
+        if slots[p.index] == EMPTY and p.index not in gone and far:
+            slots[p.index] = None
     placed_count = sum(1 for s in slots if s not in (None, "back", "empty"))
     told = (
         TableFit(near[0].homography, m.col_mm, m.row_mm)
@@ -998,6 +1012,11 @@ def _read_slot(
 
 
 SLOT_PAD_MM = 4.0  # the margin of the first cut of a position's sticker
+
+
+def _is_card(slot: Slot) -> bool:
+    """Whether a slot names a card (not "back", "empty" or None)."""
+    return slot not in (None, BACK, EMPTY)
 
 
 def _card_id(sticker: Sticker | None) -> str | None:

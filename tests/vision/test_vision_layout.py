@@ -230,3 +230,19 @@ def test_known_needs_the_structure_and_a_readable_file(
     status, out, err = scan(capsys, "--age", "1", "--known", str(tmp_path / "k.json"), str(image))
     assert (status, out) == (2, "") and err.startswith(f"scan: --known {tmp_path / 'k.json'}: ")
     assert "cannot read it" in err
+
+
+def test_a_fit_on_one_row_tells_no_far_position_empty() -> None:
+    # generated hand-laid frame 400017 (spread 0.5, hard light), 4 cards taken in age 2, read
+    # with what the box knew: the frame's codes placed three cards of row 1 only, and the fit
+    # on them (the steps a little off per row) put row 4's Courthouse over the bare table:
+    # "empty". A fit on one row is a similarity now, and a position more than a row away
+    # from every card placed is not told empty from how it looks
+    deal = random_table(400017, spread=0.5, difficulty="hard", taken=[])
+    scene = random_table(
+        400017, spread=0.5, difficulty="hard", deal=deal.deal, taken=[19, 18, 16, 15]
+    )
+    assert scene.truth[17] == "courthouse" and scene.known[17] == "courthouse"
+    slots = read_structure(scene.frame, scene.age, DECODER, known=scene.known).slots
+    assert all(s is None or s == t for s, t in zip(slots, scene.truth, strict=True))
+    assert slots[17] is None
