@@ -40,8 +40,8 @@ AGREE = 3  # frames in a row that must say the same before the table counts
 SURE = 2  # as many when every position of those frames is told (no hand over any)
 
 __all__ = [
-    "AGREE", "Offer", "Seen", "Watch", "deal_entries", "known_cards", "offers", "taken_cards",
-    "what_left",
+    "AGREE", "Offer", "Seen", "Watch", "deal_entries", "first_untold", "known_cards", "offers",
+    "taken_cards", "what_left",
 ]  # fmt: skip
 
 
@@ -169,6 +169,16 @@ def deal_entries(state: GameState, slots: Sequence[str | None]) -> tuple[str, ..
             break
         entries.append(str(slot))
     return tuple(entries)
+
+
+def first_untold(state: GameState, slots: Sequence[str | None], entered: int) -> int | None:
+    """The face-up position a guided entry asks for after `entered` cards, when the reading
+    cannot tell it (None there): the OLED says so, and the card is scanned by hand."""
+    face_up = [p.index for p in state.catalog.layout(state.age).positions if p.face_up]
+    if entered >= len(face_up):
+        return None
+    index = face_up[entered]
+    return index if index < len(slots) and slots[index] is None else None
 
 
 @dataclass
