@@ -72,7 +72,7 @@ LEVELS: dict[str, Level] = {
     "2": Level("2", 40),
     "3": Level("3", 200),
     "4": Level("4", 800, ponder=True),
-    "5": Level("5", 1000, ponder=True),
+    "5": Level("5", 6000, ponder=True),
 }
 """The levels by number; `level_named` also takes the names of 2, 3 and 4."""
 
