@@ -57,8 +57,9 @@ RESULTS = ROOT / "out" / "overhead_games.jsonl"
 ACTIONS = ("build", "discard", "wonder")
 
 
-def one_game(seed: int) -> dict[str, Any]:
-    """Play generated game `seed` from above; its figures as one JSON object."""
+def one_game(seed: int, spread: float = 0.0) -> dict[str, Any]:
+    """Play generated game `seed` from above (its structures laid by hand with `spread`);
+    its figures as one JSON object."""
     catalog = default_catalog()
     game = simulate(catalog, random.Random(seed), check=False, history=False)
     if game.failure is not None:
@@ -72,13 +73,14 @@ def one_game(seed: int) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as folder:
         journal = open_journal(Path(folder) / "journal.sqlite")
         app = App(catalog, journal, FrameRecorder(None), overhead=True)
-        camera = TopCamera(deals)
+        camera = TopCamera(deals, seed=seed * 10_000, spread=spread)
         counts = play_overhead(app, TablePlayer(played, mistakes=False), camera)
         wrong, missing = not_played(journal.effective_events(app.game.game_id), played)
         finished = app.state.finished
         journal.close()
     return {
         "game": seed,
+        "spread": spread,
         "finished": finished,
         "ages": len(deals),
         "actions": sum(1 for e in played if e.type in ACTIONS),
@@ -99,46 +101,50 @@ def one_game(seed: int) -> dict[str, Any]:
     }
 
 
-def summary(rows: list[dict[str, Any]], command: str) -> str:
-    """The BENCHMARKS.md section of the games in `rows`."""
+def _table_row(rows: list[dict[str, Any]]) -> str:
+    """One line of the table: the games of one layout spread, added up."""
     total = {key: sum(r[key] for r in rows) for key in (
         "actions", "reveals", "deals_read", "taken_read", "turned_read", "by_hand", "unclear",
-        "frames", "misread", "wrong_proposals", "ages",
+        "frames", "misread", "wrong_proposals", "ages", "finished",
     )}  # fmt: skip
-    told = sum(len(r["told"]) for r in rows)
     wrong = sum(len(r["wrong_events"]) for r in rows)
     missing = sum(len(r["missing_events"]) for r in rows)
-    finished = sum(r["finished"] for r in rows)
     clean = sum(not r["wrong_events"] and not r["missing_events"] for r in rows)
-    games = len(rows)
-    seeds = f"{min(r['game'] for r in rows)}-{max(r['game'] for r in rows)}" if rows else "-"
+    told = sum(len(r["told"]) for r in rows)
     reading = sorted(r["reading_ms"] for r in rows)
+    seeds = f"{min(r['game'] for r in rows)}-{max(r['game'] for r in rows)}"
+    return (
+        f"| {rows[0]['spread']:g} | {len(rows)} ({seeds}) | {total['finished']} | {clean} "
+        f"| {wrong} | {missing} | {total['deals_read']}/{total['ages']} "
+        f"| {total['taken_read']}/{total['actions']} | {total['turned_read']}/{total['reveals']} "
+        f"| {total['by_hand']} | {total['unclear']} | {told} | {total['frames']} "
+        f"| {total['misread']} | {total['wrong_proposals']} | {reading[len(reading) // 2]} ms |"
+    )
+
+
+def summary(rows: list[dict[str, Any]], command: str) -> str:
+    """The BENCHMARKS.md section of the games in `rows` (one line per layout spread)."""
+    spreads = sorted({r.get("spread", 0.0) for r in rows})
     lines = [
         "## Overhead camera: whole games read from above",
         "",
-        f"Measured by `{command}` on {machine()}. Generated games {seeds} (random legal games "
-        "with their full deals, `companion/play/simulate.py`), each played through the run "
-        "loop's `App` with `overhead = true` at a table seen from above: generated top views "
-        "at 2304x1296 (the layout that data/table.toml assumes, fine light; every 4th card "
-        "taken, a frame with a hand over the structure first), read by the real decoder and "
-        "structure reader; a card is scanned by hand only when the camera gave nothing after "
-        "3 frames (`benchmarks/overhead_games.py`, `playback.play_overhead`).",
+        f"Measured by `{command}` on {machine()}. Generated games (random legal games with "
+        "their full deals, `companion/play/simulate.py`, seed = game number), each played "
+        "through the run loop's `App` with `overhead = true` at a table seen from above: "
+        "generated top views at 2304x1296 of each age's structure less the cards taken, "
+        "laid as data/table.toml assumes (spread 0) or by hand (spread 1: rows 50-60 % of a "
+        "card's height apart, gaps of 1-4 mm, each card a little turned and shifted, the same "
+        "for the whole age), fine light, every 4th card taken a frame with a hand over the "
+        "structure first; read by the real decoder and structure reader. A card is scanned "
+        "by hand only when the camera gave nothing after 3 frames "
+        "(`benchmarks/overhead_games.py`, `playback.play_overhead`).",
         "",
-        "| games | finished | journal = game played | wrong events | missing events "
+        "| spread | games | finished | journal = game played | wrong events | missing events "
         "| deals read from above | cards taken proposed | cards turned up read "
-        "| scanned by hand | of those, the view could not tell | told, yet asked |",
-        "|---|---|---|---|---|---|---|---|---|---|---|",
-        f"| {games} | {finished} | {clean} | {wrong} | {missing} "
-        f"| {total['deals_read']}/{total['ages']} "
-        f"| {total['taken_read']}/{total['actions']} "
-        f"| {total['turned_read']}/{total['reveals']} "
-        f"| {total['by_hand']} | {total['unclear']} | {told} |",
-        "",
-        f"Frames read: {total['frames']}; positions told wrongly in them: {total['misread']}; "
-        f"cards proposed while they still lay in the structure: {total['wrong_proposals']} "
-        "(nothing is recorded unless a player confirms it: the players here confirm only "
-        "the card they take next, and go back otherwise). Reading per frame (a game's "
-        f"mean): median {reading[len(reading) // 2] if reading else 0} ms.",
+        "| scanned by hand | of those, the view could not tell | told, yet asked | frames "
+        "| positions told wrongly | proposed, still lying there | reading / frame |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+        *(_table_row([r for r in rows if r.get("spread", 0.0) == s]) for s in spreads),
         "",
         "Journal = game played: the journal's effective events are the game's events as "
         "played (cards turned up after one action compared as a set: the camera may read the "
@@ -146,30 +152,45 @@ def summary(rows: list[dict[str, Any]], command: str) -> str:
         "and cards taken that the players scanned; each is checked against the last frame "
         "read before the scan: *the view could not tell* its position (the reader said "
         "None there: a hand, a sticker not read, the last cards of an age too few to place "
-        "the structure), or it *told* the position and the box still asked (none wanted).",
+        "the structure), or it *told* the position and the box still asked (none wanted). "
+        "Proposed, still lying there: the box proposed a card nobody had taken (nothing is "
+        "recorded unless a player confirms it; the players here confirm only the card they "
+        "take next, and go back otherwise): the last card of an age, once the one before "
+        "it was scanned by hand. Reading / frame: the median of the games' mean (the load "
+        "of the machine included).",
     ]
+    told = [f"game {r['game']} (spread {r['spread']:g}): {t}" for r in rows for t in r["told"]]
     if told:
-        examples = [f"game {r['game']}: {t}" for r in rows for t in r["told"]][:5]
-        lines += ["", "Told, yet asked: " + "; ".join(examples) + "."]
+        lines += ["", "Told, yet asked: " + "; ".join(told[:6]) + "."]
     return "\n".join(lines) + "\n"
+
+
+def read_results(*paths: Path) -> list[dict[str, Any]]:
+    """The games in the results files, the last line of each game and spread kept."""
+    rows = [json.loads(line) for p in paths for line in p.read_text(encoding="utf-8").splitlines()]
+    return list({(r["game"], r.get("spread", 0.0)): r for r in rows}.values())
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--first", type=int, default=1, help="the first game's seed")
+    parser.add_argument(
+        "--spread",
+        type=float,
+        default=0.0,
+        help="lay each age by hand (0: as data/table.toml says; 1: as people do)",
+    )
     parser.add_argument("--results", type=Path, default=RESULTS)
     parser.add_argument("--write", action="store_true", help="update BENCHMARKS.md")
     args = parser.parse_args()
     args.results.parent.mkdir(parents=True, exist_ok=True)
     for seed in range(args.first, args.first + args.games):
-        row = one_game(seed)
+        row = one_game(seed, args.spread)
         with args.results.open("a", encoding="utf-8") as out:
             out.write(json.dumps(row) + "\n")
         print(json.dumps({k: v for k, v in row.items() if k not in ("told",)}), flush=True)
-    rows = [json.loads(line) for line in args.results.read_text(encoding="utf-8").splitlines()]
-    rows = list({r["game"]: r for r in rows}.values())
-    text = summary(rows, "benchmarks/overhead_games.py --games 100 --write")
+    text = summary(read_results(args.results), "benchmarks/overhead_games.py --games 100 --write")
     print(text)
     if args.write:
         write_section(text)

@@ -102,10 +102,7 @@ def view(
         case Mode.REVEAL:
             index = guided.reveal_position(state)
             where = "" if index is None else words.place(state.catalog, state.age, index)
-            lines: tuple[str, ...] = (words.REVEAL_ASK, where)
-            if ctx.overhead and overhead.cannot_tell(state, ctx.table, index):
-                lines += (words.CANNOT_TELL,)
-            return MessageView(words.REVEAL_TITLE, lines, notice, status)
+            return MessageView(words.REVEAL_TITLE, (words.REVEAL_ASK, where), notice, status)
     title, subtitle = _titles(ui, state, ctx)
     listed = options(ui, state, ctx) if choices is None else choices
     rows = tuple(_option(c) for c in listed)
@@ -115,10 +112,7 @@ def view(
         scanned = "scanned: " + ", ".join(seen)
         rows = tuple(replace(c, note=c.note or scanned) for c in rows)
     if ui.mode is Mode.GUIDED and ctx.overhead:  # the overhead camera reads the deal too
-        asked = entered(ui, state).next_position
-        unclear = overhead.cannot_tell(state, ctx.table, asked)
-        note = words.CANNOT_TELL if unclear else words.CAMERA_READS_DEAL
-        rows = tuple(replace(c, note=c.note or note) for c in rows)
+        rows = tuple(replace(c, note=c.note or words.CAMERA_READS_DEAL) for c in rows)
     return ChoiceView(title, subtitle, rows, cursor, hint, seen, notice, status)
 
 

@@ -174,6 +174,9 @@ def turn_up(where: str) -> str:
 STILL_COVERED = "still covered"  # a card taken that was not accessible: "Baths: still covered"
 FINISH_CHOICE = "Finish the choice first"  # a card taken while a decision of the rules waits
 CAMERA_READS_DEAL = "or let the camera read it"  # under the guided entry's prompt
+# the position the screen asks for is one the view from above cannot tell (a hand, glare, a
+# card laid over its sticker): the phone's live page shows the view, outlined
+CAMERA_CANNOT_TELL = "Camera can't tell it"
 
 
 def to_take(count: int) -> str:
@@ -184,9 +187,6 @@ def to_take(count: int) -> str:
 def cards_gone(count: int) -> str:
     """More than one card left the structure at once: "2 cards gone: put 1 back"."""
     return f"{count} cards gone: put {count - 1} back"
-
-
-CANNOT_TELL = "The camera can't read it"  # the card asked lies where the view is unclear
 
 
 def unclear(catalog: Catalog, age: int, indices: Sequence[int]) -> str:

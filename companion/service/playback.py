@@ -364,7 +364,9 @@ class TopCamera:
     """The overhead camera over a physical table: generated top views of each age's whole
     structure (`deals`: the full layouts by age) less the cards taken, read by the real
     structure reader. `look()` captures and reads one frame (a hand over the structure
-    with `hand`); a new seed each time, as a camera's frames are never the same twice."""
+    with `hand`); a new seed each time (from `seed` on), as a camera's frames are never the
+    same twice. With `spread` (0 to 1) each age is laid by hand (`table_synth.hand_laid`),
+    the same way in every frame of the age."""
 
     def __init__(
         self,
@@ -372,6 +374,8 @@ class TopCamera:
         *,
         decoder_name: str = "zxing",
         resolution: str = "2304x1296",
+        seed: int = 0,
+        spread: float = 0.0,
     ) -> None:
         from companion.vision.decode import make_decoder
 
@@ -380,12 +384,19 @@ class TopCamera:
         self.taken: set[int] = set()
         self.resolution = resolution
         self._decoder = make_decoder(decoder_name)
-        self.seed = 0
+        self.seed = seed
+        self.spread = spread
+        self.laid: Any = None  # the age's structure as laid (None: as data/table.toml says)
         self.reading_seconds: list[float] = []
 
     def deal(self, age: int) -> None:
         """The players lay out age `age`'s structure."""
+        from companion.vision.table import table_model
+        from companion.vision.table_synth import hand_laid
+
         self.age, self.taken = age, set()
+        if self.spread:
+            self.laid = hand_laid(self.seed + age, self.spread, table_model())
 
     def take(self, card: str) -> int:
         """A player takes `card` from the structure; returns its position."""
@@ -399,7 +410,8 @@ class TopCamera:
 
         self.seed += 1
         return random_table(self.seed, age=self.age, deal=self.deals[self.age],
-                            taken=self.taken, hands=hand, resolution=self.resolution)  # fmt: skip
+                            taken=self.taken, hands=hand, resolution=self.resolution,
+                            laid=self.laid)  # fmt: skip
 
     def read(
         self, frame: Any, known: Sequence[str | None] | None = None, taken: Collection[str] = ()

@@ -1,8 +1,9 @@
-"""The OLED says where the overhead camera cannot tell a position, so that players see why a
-card must be scanned by hand: the list between turns names the one place (or counts them),
-the guided entry and a card turned up say the card asked cannot be told. Through the
-presenter, then through the run loop's `App` and luma's dummy device (the frames written
-beside the screenshots: docs/screenshots/ with UPDATE_REFERENCE=1, else a temporary folder)."""
+"""The OLED says where the overhead camera cannot tell a position a card may be taken from,
+so that players see why a card must be scanned by hand: the list between turns names the one
+place, or counts them, on its status line (the card a guided entry or a card turned up asks
+for: tests/device/test_device_overhead.py). Through the presenter, then through the run
+loop's `App` and luma's dummy device (the frames written beside the screenshots:
+docs/screenshots/ with UPDATE_REFERENCE=1, else a temporary folder)."""
 
 from __future__ import annotations
 
@@ -17,10 +18,9 @@ from tables import save_picture
 
 from companion.device import controller, present
 from companion.device.controller import Context, Mode, Table
-from companion.device.views import ChoiceView, MessageView
-from companion.device.words import CAMERA_READS_DEAL, CANNOT_TELL
+from companion.device.views import ChoiceView
 from companion.engine.cards import Catalog
-from companion.engine.events import Deal, Event
+from companion.engine.events import Event
 from companion.engine.rules import apply, new_game
 from companion.engine.state import GameState
 from companion.engine.structure import UNKNOWN
@@ -99,36 +99,6 @@ def _fields(ui: Any) -> dict[str, Any]:
     return {name: getattr(ui, name) for name in ui.__slots__}
 
 
-def test_the_guided_entry_says_when_the_camera_cannot_tell_the_card_asked(
-    catalog: Catalog,
-) -> None:
-    deal = read_record(RECORD)[1]
-    assert isinstance(deal, Deal)
-    state = _played(catalog, 1)  # set up, age 1 not dealt
-    slots = tuple("back" if c is None else str(c) for c in deal.layout)
-    # a hand over Guard Tower (position 14): the entry stops there and asks for it
-    partial = tuple(None if i == 14 else s for i, s in enumerate(slots))
-    ctx = Context(overhead=True, table=Table(partial, 1))
-    step = controller.step(controller.settle(state, ctx), state, Table(partial, 1), ctx)
-    shown = step.view
-    assert step.ui.mode is Mode.GUIDED and isinstance(shown, ChoiceView)
-    assert shown.subtitle == "Scan row 5, card 1 of 6"  # rows 1 and 3 (face up) are read
-    assert [o.note for o in shown.options] == [CANNOT_TELL]
-    # before the camera has seen the structure: the camera may still read it
-    plain = _view(state, None)
-    assert isinstance(plain, ChoiceView) and [o.note for o in plain.options] == [CAMERA_READS_DEAL]
-
-
-def test_a_card_turned_up_that_the_camera_cannot_tell_says_so(catalog: Catalog) -> None:
-    state = _played(catalog, 4)  # Garrison and Clay Reserve built: row 4's last card uncovered
-    unclear = _view(state, Table(_slots(state, p13=None), 1))
-    assert isinstance(unclear, MessageView)
-    assert unclear.lines == ("Turn it up and scan it:", "Row 4, card 5 of 5", CANNOT_TELL)
-    # still face down on the table: the players have not turned it yet, nothing more said
-    waiting = _view(state, Table(_slots(state), 1))
-    assert isinstance(waiting, MessageView) and CANNOT_TELL not in waiting.lines
-
-
 def _submit(app: App, event: Event) -> object:
     return app.game.submit(event)
 
@@ -179,18 +149,5 @@ def test_the_oled_says_it_as_frames_come_from_the_camera(catalog: Catalog, tmp_p
         assert frame.getpixel((0, 60)) and frame.getpixel((127, 60))
         assert frame.tobytes() != listed.tobytes()
     assert not listed.getpixel((127, 60))
-    # and the card asked by the guided entry, and a card turned up, that it cannot tell
-    deal = events[1]
-    assert isinstance(deal, Deal)
-    set_up = _played(catalog, 1)
-    read = tuple(None if i == 14 else "back" if c is None else str(c)
-                 for i, c in enumerate(deal.layout))  # fmt: skip
-    ctx = Context(overhead=True, table=Table(read, 1))
-    entry = controller.step(controller.settle(set_up, ctx), set_up, Table(read, 1), ctx).view
-    turned = _played(catalog, 4)
-    asked = _view(turned, Table(_slots(turned, p13=None), 1))
-    assert entry is not None
-    for shown in (entry, asked):
-        luma.show(present.render(shown))
-    save_picture([listed, named, counted, *luma.frames[-2:]], 3, "oled-overhead-unclear.png")
+    save_picture([listed, named, counted], 3, "oled-overhead-unclear.png")
     app.journal.close()
