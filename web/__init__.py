@@ -49,7 +49,7 @@ from . import (
     security,
     stats,
 )
-from .access import close_journal, get_journal, wants_json
+from .access import close_journal, get_journal, overhead_version, wants_json
 from .control import JournalControl
 from .present import Unreplayable
 
@@ -70,7 +70,9 @@ def create_app(config: Config, **overrides: Any) -> Flask:
 
     Overrides (Flask config keys): `JOURNAL`, `LANGUAGE`, `CATALOG`, `PAIRING_CODE`,
     `CONTROL`, `POLL_SECONDS`, `COACH_LEVEL`, `OVERHEAD` (a callable giving the last
-    overhead reading as PNG bytes, or None: the live page shows it), `TESTING`,
+    overhead reading as PNG bytes, or None: the live page shows it), `OVERHEAD_VERSION` (a
+    callable giving a number that moves with each new reading: the live page polls it and
+    loads the picture again), `TESTING`,
     `STATS_WARM_UP` (count the statistics in a background thread at start; default: when
     not testing), ...
     """
@@ -129,6 +131,7 @@ def _template_globals() -> dict[str, Any]:
         "csrf_token": security.csrf_token(),
         "poll_seconds": current_app.config["POLL_SECONDS"],
         "overhead": current_app.config.get("OVERHEAD") is not None,
+        "overhead_version": overhead_version(),
     }
 
 

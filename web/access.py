@@ -21,6 +21,13 @@ def catalog() -> Catalog:
     return found
 
 
+def overhead_version() -> int:
+    """The number of the last overhead reading the box kept (0 without one): it moves with
+    each new reading, and the live page loads the picture again."""
+    version = current_app.config.get("OVERHEAD_VERSION")
+    return int(version()) if version is not None else 0
+
+
 def language() -> str:
     """The configured language of card names."""
     return str(current_app.config["LANGUAGE"])

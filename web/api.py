@@ -18,7 +18,7 @@ from companion.records.journal import AlreadyInHistory, JournalError, UnknownGam
 from companion.records.reader import RecordRefused, check_event
 from companion.records.replay import state_to_json
 
-from .access import get_journal, loaded_or_404, summary_or_404
+from .access import get_journal, loaded_or_404, overhead_version, summary_or_404
 from .history import decode_lines
 from .live import asked_text, checked_names
 from .security import require_pairing, require_same_origin_api
@@ -52,19 +52,22 @@ def record(game_id: int) -> Response:
 
 @bp.get("/games/<game:game_id>/seq")
 def seq(game_id: int) -> Response:
-    """The tiny poll answer: the latest seq and status (the live page refreshes on change)."""
+    """The tiny poll answer: the latest seq and status (the live page refreshes on change),
+    and when the box reads the table from above the number of its last reading (the page
+    loads its picture again)."""
     summary = summary_or_404(game_id)
     journal = get_journal()
     assert journal is not None
-    return jsonify(
-        {
-            "game": game_id,
-            "seq": journal.last_seq(game_id),
-            "status": summary.status,
-            "players": dict(summary.players),
-            "asked": asked_text(game_id),
-        }
-    )
+    answer = {
+        "game": game_id,
+        "seq": journal.last_seq(game_id),
+        "status": summary.status,
+        "players": dict(summary.players),
+        "asked": asked_text(game_id),
+    }
+    if current_app.config.get("OVERHEAD_VERSION") is not None:  # the box reads from above
+        answer["overhead"] = overhead_version()
+    return jsonify(answer)
 
 
 @bp.post("/games/<game:game_id>/undo")

@@ -159,25 +159,51 @@ OVERHEAD_FPS = 4  # frames a second asked of it (the reading takes longer than a
 
 
 class OverheadPicture:
-    """The last overhead reading (its frame, what was read, the age), drawn only when the
-    phone's live page asks for it (`png`), on the page's thread."""
+    """The last overhead reading (its frame, what was read, the age) for the phone's live
+    page. A reading that tells the same as the one kept is not kept again (no copy of the
+    frame at the camera's rate); each new one moves `version`, which the page polls to load
+    the picture again. The picture is drawn once per version, when a page asks for it
+    (`png`, on the page's thread, never the loop's): one frame and one picture in memory."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._last: tuple[Any, Any, int] | None = None
+        self._told: tuple[tuple[Any, ...], int] | None = None
+        self._version = 0
+        self._drawn: tuple[int, bytes] | None = None
 
     def keep(self, frame: Any, reading: Any, age: int) -> None:
-        """Keep a reading (the camera's thread); the frame is copied, a camera may reuse it."""
+        """Keep a reading (the camera's thread) unless it tells what the kept one told; the
+        frame is copied, a camera may reuse it."""
+        told = (tuple(reading.slots), age)
         with self._lock:
+            if told == self._told:
+                return
             self._last = (frame.copy(), reading, age)
+            self._told = told
+            self._version += 1
+
+    @property
+    def version(self) -> int:
+        """How many readings were kept (0: none yet); the live page polls it."""
+        with self._lock:
+            return self._version
 
     def png(self) -> bytes | None:
         """The last reading as a picture (`vision.picture.reading_png`); None before any."""
         from companion.vision.picture import reading_png
 
         with self._lock:
-            last = self._last
-        return None if last is None else reading_png(*last)
+            last, version, drawn = self._last, self._version, self._drawn
+        if last is None:
+            return None
+        if drawn is not None and drawn[0] == version:
+            return drawn[1]
+        data = reading_png(*last)
+        with self._lock:
+            if self._version == version:
+                self._drawn = (version, data)
+        return data
 
 
 def table_reader(
@@ -390,9 +416,9 @@ def _start_web(
         from web import WebServer, create_app
 
         overhead = picture.png if config.overhead else None
-        flask_app = create_app(
-            config, CATALOG=catalog, CONTROL=LoopControl(inbox), OVERHEAD=overhead
-        )
+        version = (lambda: picture.version) if config.overhead else None
+        flask_app = create_app(config, CATALOG=catalog, CONTROL=LoopControl(inbox),
+                               OVERHEAD=overhead, OVERHEAD_VERSION=version)  # fmt: skip
         app.pairing = str(flask_app.config.get("PAIRING_CODE", ""))
         server = WebServer(flask_app, config.web.host, config.web.port, config.web.threads)
     except (ImportError, OSError) as failed:  # the device works without its pages

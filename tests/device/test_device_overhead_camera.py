@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import queue
 import threading
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -15,9 +16,10 @@ from companion.engine.events import Deal
 from companion.engine.rules import apply, new_game
 from companion.service.loop import App, Call, TableFrame
 from companion.service.playback import FrameRecorder, read_record
-from companion.service.root import open_journal, table_reader
+from companion.service.root import OverheadPicture, open_journal, table_reader
 from companion.vision.decode import make_decoder
 from companion.vision.scanner import Scanner
+from companion.vision.structure import read_structure
 from companion.vision.table_synth import dimmed, random_table
 
 RECORD = Path(__file__).parents[1] / "records" / "simulated_civilian_win.jsonl"
@@ -110,3 +112,23 @@ def test_the_overhead_keys_of_the_configuration(tmp_path: Path) -> None:
     assert config.overhead and config.overhead_source == f"folder:{tmp_path / 'frames'}"
     assert not Config.defaults().overhead and Config.defaults().overhead_source == ""
     make_decoder("zxing")  # the reader's decoder exists here
+
+
+def test_the_live_pages_picture_keeps_one_reading_and_draws_it_once() -> None:
+    picture = OverheadPicture()
+    assert picture.version == 0 and picture.png() is None  # nothing read yet: the page 404s
+    scene = random_table(5, age=1, moment="start", hands=False)
+    reading = read_structure(scene.frame, 1, make_decoder("zxing"), known=scene.known)
+    frame = scene.frame.copy()
+    picture.keep(frame, reading, 1)
+    drawn = picture.png()
+    assert picture.version == 1 and drawn is not None and drawn[:4] == b"\x89PNG"
+    assert picture.png() is drawn  # drawn once per reading, whoever asks
+    frame[:] = 0  # the camera reuses its buffer: the kept frame is a copy
+    picture.keep(frame, reading, 1)  # a frame that tells the same: not kept again
+    assert picture.version == 1 and picture.png() is drawn
+    other = replace(reading, slots=(None,) * 20)  # a hand over the whole structure
+    picture.keep(scene.frame, other, 1)
+    assert picture.version == 2 and picture.png() != drawn
+    picture.keep(scene.frame, other, 2)  # the same slots in another age: a new reading
+    assert picture.version == 3

@@ -17,6 +17,7 @@ from test_web_live_table import table_journal
 
 from companion.config import Config
 from companion.engine.cards import Catalog
+from companion.service.root import OverheadPicture
 from companion.vision.decode import make_decoder
 from companion.vision.picture import WIDTH, reading_png
 from companion.vision.structure import read_structure
@@ -69,6 +70,61 @@ def test_the_live_page_shows_the_last_reading_from_above(
     page.locator("#overhead").screenshot(path=str(_path("live-overhead-reading.png")))
     shot(page, "live-overhead-page.png", full_page=False)
     page.context.close()
+
+
+NEW_PICTURE = """version => {
+  const img = document.querySelector('#overhead img');
+  return img.dataset.version === version && img.complete && img.naturalWidth > 0;
+}"""
+
+
+class Readings:
+    """The service's last reading from above, as the live page sees it: its picture and
+    its number, moved on by `keep` (what `root.OverheadPicture` gives the pages)."""
+
+    def __init__(self) -> None:
+        self.picture = OverheadPicture()
+
+    def keep(self, scene: Any) -> bytes:
+        reading = read_structure(scene.frame, scene.age, make_decoder("zxing"), known=scene.known)
+        self.picture.keep(scene.frame, reading, scene.age)
+        png = self.picture.png()
+        assert png is not None
+        return png
+
+
+def test_the_picture_on_the_live_page_follows_the_readings(
+    browser: Any,  # noqa: F811
+    tmp_path: Path,
+    catalog: Catalog,
+) -> None:
+    readings = Readings()
+    deal = random_table(5, age=1, moment="start", hands=False)
+    first = readings.keep(random_table(5, age=1, deal=deal.deal, taken=(), hands=False))
+    assert readings.picture.version == 1
+    with table_journal(tmp_path / "table.sqlite", 10) as journal:
+        app = create_app(Config.defaults(journal=journal.path), TESTING=True, PAIRING_CODE=CODE,
+                         CATALOG=catalog, POLL_SECONDS=0.2, OVERHEAD=readings.picture.png,
+                         OVERHEAD_VERSION=lambda: readings.picture.version)  # fmt: skip
+        with WebServer(app, "127.0.0.1", 0, threads=4) as server:
+            page = phone(browser)
+            loaded: list[Any] = []  # the pictures the page loaded
+            page.on("response", lambda r: loaded.append(r) if "overhead.png" in r.url else None)
+            page.goto(f"{server.url}/games/1")
+            page.wait_for_function("document.querySelector('#overhead img').complete")
+            assert [r.body() for r in loaded] == [first]
+            # a card of the open row taken (position 19): the next poll loads the new picture,
+            # while the board itself stays (nothing recorded yet)
+            second = readings.keep(random_table(6, age=1, deal=deal.deal, taken=(19,),
+                                                hands=False))  # fmt: skip
+            assert second != first and readings.picture.version == 2
+            page.wait_for_function(NEW_PICTURE, arg="2")
+            page.wait_for_function("document.querySelector('#overhead img').complete")
+            assert page.evaluate("document.querySelector('#overhead img').naturalWidth") == WIDTH
+            assert len(loaded) == 2 and loaded[-1].url.endswith("?v=2")
+            assert loaded[-1].body() == second
+            page.locator("#overhead").screenshot(path=str(_path("live-overhead-updated.png")))
+            page.context.close()
 
 
 def _path(name: str) -> Path:

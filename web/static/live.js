@@ -8,6 +8,12 @@
   var every = 1000 * (parseFloat(board.dataset.poll) || 2);
   var wait = every;
   function later() { window.setTimeout(tick, wait); }
+  function picture(version) {  // the last reading from above: load it again when it moved
+    var img = board.querySelector("#overhead img");
+    if (!img || version === undefined || String(version) === img.dataset.version) return;
+    img.dataset.version = version;
+    img.src = img.src.replace(/\?.*$/, "") + "?v=" + version;
+  }
   function refresh(mark) {
     return fetch("/games/" + game + "/board", { cache: "no-store" }).then(function (r) {
       if (!r.ok) throw new Error(r.status);
@@ -27,6 +33,7 @@
       var same = d.seq === Number(seen) && (d.asked || "") === (board.dataset.asked || "");
       if (seen.indexOf("/") < 0) seen = same ? mark : "";
       wait = every;
+      picture(d.overhead);
       return mark === seen ? null : refresh(mark);
     }).catch(function () {
       wait = Math.min(wait * 2, 30000);  // the box may be busy or out of Wi-Fi: back off
