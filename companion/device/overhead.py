@@ -135,9 +135,15 @@ def what_left(state: GameState, table: Table) -> Seen:
     left = tuple(
         i
         for i, card in enumerate(structure.cards)
-        if card is not None and (slots[i] == "empty" or (slots[i] is None and i in table.seen))
+        if card is not None and (slots[i] == "empty" or _unseen(state, table, i))
     )
     return Seen(left=left, bare=tuple(i for i in left if slots[i] == "empty"))
+
+
+def _unseen(state: GameState, table: Table, index: int) -> bool:
+    """Whether a card that could have been taken is no longer seen where it was seen before
+    (a covered card the view cannot tell is still there: nobody may take it)."""
+    return table.slots[index] is None and index in table.seen and is_accessible(state, index)
 
 
 def unclear(state: GameState, table: Table | None) -> tuple[int, ...]:

@@ -135,6 +135,20 @@ def test_a_card_seen_before_and_not_seen_now_is_gone_unless_a_hand_hides_more(
     assert _step(state, _table(state, p18=None)).ui.mode is Mode.IDLE
 
 
+def test_a_covered_card_the_view_cannot_tell_does_not_hold_back_the_card_seen_gone(
+    catalog: Catalog,
+) -> None:
+    state = _played(catalog, 2)
+    everything = frozenset(range(20))
+    # Garrison's place seen bare, Clay Pool (position 5, covered by row 4) not told in this
+    # frame: nobody may take a covered card, so Garrison is proposed
+    glare = replace(_table(state, p18="empty", p5=None), seen=everything)
+    assert _step(state, glare).ui.card == "garrison"
+    # an open card not told beside it may be a hand taking it: the box waits
+    hand = replace(_table(state, p18="empty", p17=None), seen=everything)
+    assert _step(state, hand).ui.mode is Mode.IDLE
+
+
 def test_a_proposed_card_put_back_withdraws_the_proposal(catalog: Catalog) -> None:
     state = _played(catalog, 2)
     proposed = _step(state, _table(state, p18="empty")).ui
