@@ -21,9 +21,11 @@ from companion.engine.state import Player
 from companion.play.simulate import play as simulate
 from companion.service.loop import App
 from companion.service.playback import (
+    OverheadCounts,
     TablePlayer,
     TopCamera,
     not_played,
+    overhead_lines,
     play_overhead,
     read_record,
     with_reveals,
@@ -139,3 +141,21 @@ def test_the_check_tells_a_wrong_event_and_a_missing_one_and_takes_reveals_in_an
     assert not_played(records[:-1], played) == ([], [json.dumps(records[-1], sort_keys=True)])
     twice = [*records[:13], records[12], *records[13:]]
     assert not_played(twice, played) == ([json.dumps(records[12], sort_keys=True)], [])
+
+
+def test_the_demo_says_what_the_camera_gave_and_why_cards_were_scanned_by_hand() -> None:
+    played = read_record(PARTIAL)[:15]  # 1 deal, 8 cards built, 5 cards turned up
+    counts = OverheadCounts(deals=1, taken=6, turned=4, by_hand=3, unclear=2,
+                            told=["age 1, position 18: the view read 'empty'"])  # fmt: skip
+    assert overhead_lines(counts, played, 0) == [
+        "From above: 1 of 1 deals read, 6 of 8 cards taken seen and proposed, 4 of 5 cards "
+        "turned up read",
+        "Scanned by hand: 3 cards, 2 of them where the camera could not tell the place",
+        "Scanned by hand though the camera told the place: age 1, position 18: the view read "
+        "'empty'",
+        "The journal holds the game as played",
+    ]
+    assert overhead_lines(OverheadCounts(misread=1), played, 2)[-2:] == [
+        "Places the camera told wrongly: 1",
+        "The journal differs from the game as played: 2 events",
+    ]
