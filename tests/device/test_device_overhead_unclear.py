@@ -8,6 +8,7 @@ docs/screenshots/ with UPDATE_REFERENCE=1, else a temporary folder)."""
 from __future__ import annotations
 
 import threading
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -86,17 +87,17 @@ def test_only_places_a_card_may_be_taken_from_count(catalog: Catalog) -> None:
     assert _view(later, Table(_slots(later, p13=None), 1)).status == "Row 4, card 5: scan it"
 
 
-def test_a_refusal_keeps_the_bottom_line(catalog: Catalog) -> None:
+def test_a_refusal_takes_the_bottom_line_over_it(catalog: Catalog) -> None:
     state = _played(catalog, 2)
     ctx = Context(overhead=True, table=Table(_slots(state, p18=None), 1))
-    ui = controller.settle(state, ctx)
-    refused = present.view(ui.__class__(**{**_fields(ui), "notice": "Clay Pool: still covered"}),
-                           state, ctx)  # fmt: skip
-    assert refused.notice == "Clay Pool: still covered"  # drawn over the status
-
-
-def _fields(ui: Any) -> dict[str, Any]:
-    return {name: getattr(ui, name) for name in ui.__slots__}
+    ui = replace(controller.settle(state, ctx), notice="Clay Pool: still covered")
+    refused = present.view(ui, state, ctx)
+    assert refused.notice == "Clay Pool: still covered"
+    assert refused.status == "Row 5, card 5: scan it"
+    # drawn: the refusal's lit bar (dark letters) over the bottom line, not the framed line
+    band = present.render(refused).crop((0, 55, 128, 64))
+    lit = sum(1 for value in band.getdata() if value)
+    assert lit > 128 * 9 // 2
 
 
 def _submit(app: App, event: Event) -> object:
