@@ -499,6 +499,8 @@ def overhead_lines(counts: OverheadCounts, played: Sequence[Event], wrong: int) 
         "could not tell the place",
     ]
     lines += [f"Scanned by hand though the camera told the place: {t}" for t in counts.told]
+    if counts.wrong_proposals:  # the last card of an age, alone: the camera cannot tell it
+        lines.append(f"Cards proposed while still in the structure: {counts.wrong_proposals}")
     if counts.misread:
         lines.append(f"Places the camera told wrongly: {counts.misread}")
     lines.append(

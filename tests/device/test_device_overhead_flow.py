@@ -155,7 +155,8 @@ def test_the_demo_says_what_the_camera_gave_and_why_cards_were_scanned_by_hand()
         "'empty'",
         "The journal holds the game as played",
     ]
-    assert overhead_lines(OverheadCounts(misread=1), played, 2)[-2:] == [
+    assert overhead_lines(OverheadCounts(misread=1, wrong_proposals=3), played, 2)[-3:] == [
+        "Cards proposed while still in the structure: 3",
         "Places the camera told wrongly: 1",
         "The journal differs from the game as played: 2 events",
     ]
