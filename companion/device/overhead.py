@@ -132,10 +132,14 @@ def what_left(state: GameState, table: Table) -> Seen:
         if slot not in (None, "back", "empty") and state.catalog.is_card(slot):
             return Seen(reveal=Reveal(index, CardId(slot)))
     slots = table.slots
+    # a card no longer seen is gone only in a view that places the structure: one that
+    # still tells a card lying in it (the last card of an age, alone, cannot be told)
+    placed = any(card is not None and slots[i] not in (None, "empty")
+                 for i, card in enumerate(structure.cards))  # fmt: skip
     left = tuple(
         i
         for i, card in enumerate(structure.cards)
-        if card is not None and (slots[i] == "empty" or _unseen(state, table, i))
+        if card is not None and (slots[i] == "empty" or (placed and _unseen(state, table, i)))
     )
     return Seen(left=left, bare=tuple(i for i in left if slots[i] == "empty"))
 

@@ -149,6 +149,28 @@ def test_a_covered_card_the_view_cannot_tell_does_not_hold_back_the_card_seen_go
     assert _step(state, hand).ui.mode is Mode.IDLE
 
 
+def test_a_view_that_tells_no_card_of_the_structure_takes_nothing_for_gone(
+    catalog: Catalog,
+) -> None:
+    state = new_game(catalog)
+    for event in read_record(RECORD):  # to the last card of age 1
+        state = apply(state, event)
+        if state.structure is not None and state.structure.cards.count(None) == 19:
+            break
+    structure = state.structure
+    assert structure is not None and state.age == 1
+    last = next(i for i, card in enumerate(structure.cards) if card is not None)
+    everything = frozenset(range(20))
+    # alone in the view the last card cannot be told (too few cards to place the
+    # structure; the places taken are known empty): nobody has taken it, nothing is proposed
+    alone = tuple(None if i == last else "empty" for i in range(20))
+    step = _step(state, Table(alone, 1, everything))
+    assert step.ui.mode is Mode.IDLE and step.event is None
+    # its place seen bare is another matter: taken
+    bare = tuple("empty" for _ in range(20))
+    assert _step(state, Table(bare, 1, everything)).ui.card == structure.cards[last]
+
+
 def test_a_proposed_card_put_back_withdraws_the_proposal(catalog: Catalog) -> None:
     state = _played(catalog, 2)
     proposed = _step(state, _table(state, p18="empty")).ui
