@@ -132,22 +132,21 @@ def what_left(state: GameState, table: Table) -> Seen:
         if slot not in (None, "back", "empty") and state.catalog.is_card(slot):
             return Seen(reveal=Reveal(index, CardId(slot)))
     slots = table.slots
-    # a card no longer seen is gone only in a view that places the structure: one that
-    # still tells a card lying in it (the last card of an age, alone, cannot be told)
+    bare = [i for i, card in enumerate(structure.cards) if card is not None and slots[i] == "empty"]
+    # a card no longer seen where it was seen is gone, in a view that places the structure
+    # (one that still tells a card lying in it: the last card of an age, alone, cannot be
+    # told); beside a place seen bare, only if it could have been taken (a covered card the
+    # view cannot tell is still there)
     placed = any(card is not None and slots[i] not in (None, "empty")
                  for i, card in enumerate(structure.cards))  # fmt: skip
-    left = tuple(
+    unseen = [
         i
         for i, card in enumerate(structure.cards)
-        if card is not None and (slots[i] == "empty" or (placed and _unseen(state, table, i)))
-    )
-    return Seen(left=left, bare=tuple(i for i in left if slots[i] == "empty"))
-
-
-def _unseen(state: GameState, table: Table, index: int) -> bool:
-    """Whether a card that could have been taken is no longer seen where it was seen before
-    (a covered card the view cannot tell is still there: nobody may take it)."""
-    return table.slots[index] is None and index in table.seen and is_accessible(state, index)
+        if placed and card is not None and slots[i] is None and i in table.seen
+        and (not bare or is_accessible(state, i))
+    ]  # fmt: skip
+    left = tuple(sorted(bare + unseen))
+    return Seen(left=left, bare=tuple(bare))
 
 
 def unclear(state: GameState, table: Table | None) -> tuple[int, ...]:
