@@ -24,7 +24,13 @@ from companion.engine.cards import (
     ProgressToken,
     Wonder,
 )
-from companion.engine.catalog import LANGUAGES, CatalogError, default_catalog, load_catalog
+from companion.engine.catalog import (
+    EXPANSIONS,
+    LANGUAGES,
+    CatalogError,
+    default_catalog,
+    load_catalog,
+)
 from companion.engine.catalog_json import catalog_to_json
 from companion.engine.plural import plural
 
@@ -52,6 +58,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--json", action="store_true", help="print the whole catalog as one JSON object"
     )
+    parser.add_argument(
+        "--expansion",
+        choices=EXPANSIONS,
+        action="append",
+        default=[],
+        help="add an expansion's divinities, cards, wonders and tokens (pantheon)",
+    )
     parser.add_argument("--data", type=Path, help=argparse.SUPPRESS)
 
 
@@ -61,7 +74,8 @@ def main(args: argparse.Namespace) -> int:
         _refuse("--json prints the whole catalog; --age, --color and --language are for the table")
         return 2
     try:
-        catalog = load_catalog(args.data) if args.data else default_catalog()
+        expansions = tuple(dict.fromkeys(args.expansion))
+        catalog = load_catalog(args.data, expansions) if args.data else default_catalog(expansions)
     except CatalogError as bad:
         _refuse(str(bad))
         return 2
@@ -89,7 +103,7 @@ def render_table(
             (
                 c.id,
                 catalog.name(c.id, language),
-                "guild" if c.is_guild else str(c.age),
+                "guild" if c.is_guild else "temple" if c.is_temple else str(c.age),
                 c.color.value,
                 _cost(c.cost),
                 describe_card(c),
@@ -120,7 +134,7 @@ def render_table(
 def _chosen(card: Card, age: str | None, color: str | None) -> bool:
     if age == "guild" and not card.is_guild:
         return False
-    if age in ("1", "2", "3") and (card.is_guild or str(card.age) != age):
+    if age in ("1", "2", "3") and (card.color is Color.PURPLE or str(card.age) != age):
         return False
     return color is None or card.color.value == color
 
