@@ -604,9 +604,9 @@ def _check_whole(catalog: Catalog) -> None:
             raise CatalogError(f"cards.toml: age {age}: expected {expected} cards, found {found}")
     if len(catalog.guilds) != GUILDS:
         raise CatalogError(f"cards.toml: expected {GUILDS} guilds, found {len(catalog.guilds)}")
-    wonders = len(catalog.wonders) - (0 if pantheon is None else PANTHEON_WONDERS)
-    if wonders != WONDERS:
-        raise CatalogError(f"wonders.toml: expected {WONDERS} wonders, found {wonders}")
+    base_wonders = len(catalog.wonders) - (0 if pantheon is None else PANTHEON_WONDERS)
+    if base_wonders != WONDERS:
+        raise CatalogError(f"wonders.toml: expected {WONDERS} wonders, found {base_wonders}")
     tokens = len(catalog.progress_tokens) - (0 if pantheon is None else PANTHEON_TOKENS)
     if tokens != TOKENS:
         raise CatalogError(f"progress.toml: expected {TOKENS} tokens, found {tokens}")

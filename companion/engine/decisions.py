@@ -18,6 +18,7 @@ from .events import (
     KeepLibraryToken,
     TakeProgress,
 )
+from .pantheon_rules import next_age
 from .state import GameState, Pending, PendingKind, Player
 from .turn import Turn
 
@@ -86,10 +87,15 @@ def build_from_discard(turn: Turn, event: BuildFromDiscard) -> None:
 def available_library_tokens(state: GameState) -> tuple[TokenId, ...]:
     """The progress tokens the Great Library may draw: not on the board, owned or boxed."""
     owned = state.cities[0].tokens | state.cities[1].tokens
+    pantheon = state.catalog.pantheon
+    expansion = frozenset() if pantheon is None or state.pantheon else pantheon.token_ids
     return tuple(
         t.id
         for t in state.catalog.progress_tokens
-        if t.id not in state.board_tokens and t.id not in owned and t.id not in state.boxed_tokens
+        if t.id not in state.board_tokens
+        and t.id not in owned
+        and t.id not in state.boxed_tokens
+        and t.id not in expansion  # a base game played with the expansion's catalog
     )
 
 
@@ -142,6 +148,7 @@ def choose_starter(state: GameState, event: ChooseStarter) -> GameState:
         state.winner,
         state.shared,
         state.victory,
+        None if state.pantheon is None else next_age(state, state.age + 1),
     )
 
 
@@ -166,6 +173,7 @@ def decision_events(state: GameState, pending: Pending) -> list[Event]:
             return [KeepLibraryToken(player, d, t) for d in draws for t in d]
         case PendingKind.NEXT_AGE:
             return [ChooseStarter(player, Player.P1), ChooseStarter(player, Player.P2)]
+    return []  # the Pantheon's decisions: `divinities.pantheon_events`
 
 
 def _combinations(items: tuple[TokenId, ...], size: int) -> list[tuple[TokenId, ...]]:
