@@ -31,6 +31,8 @@ from companion.records.replay import ReplayError, replay_record, state_to_json
 
 RECORDS = Path(__file__).parent.parent / "records"
 GOLDEN = sorted(RECORDS.glob("*.jsonl"))
+BASE_GOLDEN = [p for p in GOLDEN if "pantheon" not in p.stem]
+"""Pantheon's tokens lie on dealt positions: its games are not replayed without deals."""
 P1, P2 = Player.P1, Player.P2
 
 EVENTS: list[Event] = [
@@ -126,7 +128,7 @@ def test_there_are_golden_games_of_every_victory(catalog: Any) -> None:
     assert kinds == {"military", "science", "civilian"}
 
 
-@pytest.mark.parametrize("path", GOLDEN, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", BASE_GOLDEN, ids=lambda p: p.stem)
 def test_the_same_game_replays_in_table_mode_without_deals(path: Path, catalog: Any) -> None:
     lines = path.read_text(encoding="utf-8").splitlines()
     without = [line for line in lines if json.loads(line)["type"] not in ("deal", "reveal")]

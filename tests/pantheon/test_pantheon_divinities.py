@@ -144,7 +144,9 @@ def test_isis_applies_the_wonders_effects() -> None:
     # the Temple of Artemis: 12 coins and an extra turn
     p1 = city(coins=3, wonders_unbuilt=["the_temple_of_artemis"])
     state = evolve(age_2(p1, spaces=on(1, "isis")), discard=("baths",))  # type: ignore[arg-type]
-    done = apply(apply(state, Activate(P1, 1, ())), IsisWonder(P1, "the_temple_of_artemis", "baths"))  # type: ignore[arg-type]
+    done = apply(
+        apply(state, Activate(P1, 1, ())), IsisWonder(P1, "the_temple_of_artemis", "baths")
+    )  # type: ignore[arg-type]
     assert done.city(P1).coins == 12 and done.current is P1
 
 
@@ -271,12 +273,16 @@ def test_the_gate_costs_twice_and_activates_one_revealed_divinity_free() -> None
     state = age_2(city(coins=16), spaces=on(6, "gate"))  # 2 x 8
     asked = apply(state, Activate(P1, 6, ()))
     assert asked.city(P1).coins == 0
-    done = apply(asked, GateActivation(P1, ("anubis", "aphrodite", "enki", "tanit", "mars"), "tanit"))  # type: ignore[arg-type]
+    done = apply(
+        asked, GateActivation(P1, ("anubis", "aphrodite", "enki", "tanit", "mars"), "tanit")
+    )  # type: ignore[arg-type]
     assert done.city(P1).coins == 12 and done.pantheon.activated[0] == ("gate", "tanit")  # type: ignore[union-attr]
 
 
 def test_the_sanctuary_gives_an_extra_turn_and_2_coins_off() -> None:
-    p1 = city("quarry", "stone_pit", "glassworks", "press", coins=7, wonders_unbuilt=["the_sanctuary"])
+    p1 = city(
+        "quarry", "stone_pit", "glassworks", "press", coins=7, wonders_unbuilt=["the_sanctuary"]
+    )
     state = evolve(age_2(p1), age=1)
     built = apply(state, BuildWonder(P1, "the_sanctuary", "lumber_yard"))  # type: ignore[arg-type]
     assert built.current is P1
