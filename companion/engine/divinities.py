@@ -338,7 +338,8 @@ def _minerva(turn: Turn, event: PlaceMinerva) -> None:
 
 
 def _neptune(turn: Turn, event: NeptuneLoot) -> None:
-    """Neptune: discard a loot token unused, then apply another (none when none is left)."""
+    """Neptune: discard a loot token unused, then apply another (none when none is left):
+    the activating player's opponent loses its coins, whichever side it lay on."""
     if event.discarded not in turn.loot:
         raise IllegalEvent(f"neptune: no loot token lies at {event.discarded}")
     left = turn.loot - {event.discarded}
@@ -351,9 +352,8 @@ def _neptune(turn: Turn, event: NeptuneLoot) -> None:
         raise IllegalEvent(f"neptune: no other loot token lies at {event.applied}")
     zone = turn.catalog.track.zone_at(abs(event.applied))
     assert zone is not None
-    victim = 1 if event.applied > 0 else 0  # a token on p2's side takes p2's coins
-    city = turn.cities[victim]
-    turn.cities[victim] = with_coins(city, max(0, city.coins - zone.loot))
+    opponent = turn.opponent
+    turn.opponent = with_coins(opponent, max(0, opponent.coins - zone.loot))
     turn.loot = left - {event.applied}
 
 

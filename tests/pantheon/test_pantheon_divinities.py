@@ -216,6 +216,13 @@ def test_neptune_discards_one_loot_token_and_applies_another() -> None:
     assert done.loot == frozenset({-6, 3}) and done.city(P2).coins == 4
 
 
+def test_neptune_applies_a_token_of_the_players_own_side_to_the_opponent() -> None:
+    # the 2-coin token at -3 lies on p1's side; applied by p1, it takes p2's coins
+    state = age_2(city(coins=3), city(coins=9), spaces=on(1, "neptune"))
+    done = apply(apply(state, Activate(P1, 1, ())), NeptuneLoot(P1, 6, -3))
+    assert done.city(P1).coins == 0 and done.city(P2).coins == 7
+
+
 def test_neptune_with_one_loot_token_left_discards_it() -> None:
     state = evolve(age_2(city(coins=3), spaces=on(1, "neptune")), loot=frozenset({3}))
     done = apply(apply(state, Activate(P1, 1, ())), NeptuneLoot(P1, 3, None))
