@@ -21,6 +21,7 @@ from companion.engine.cards import (
     Catalog,
     Color,
     Cost,
+    Divinity,
     ProgressToken,
     Wonder,
 )
@@ -128,6 +129,16 @@ def render_table(
                 for t in catalog.progress_tokens
             ],
         )
+        if catalog.pantheon is not None:
+            divinities = catalog.pantheon.divinities
+            lines += ["", f"Divinities ({len(divinities)})"]
+            lines += _table(
+                ("ID", "NAME", "MYTHOLOGY", "EFFECT"),
+                [
+                    (d.id, catalog.name(d.id, language), d.mythology, describe_divinity(d))
+                    for d in divinities
+                ],
+            )
     return "\n".join(lines) + "\n"
 
 
@@ -213,9 +224,43 @@ def describe_wonder(wonder: Wonder) -> str:
         parts.append(f"draws {wonder.draws_tokens} set-aside tokens, keeps {wonder.keeps_tokens}")
     if wonder.shields:
         parts.append(plural(wonder.shields, "shield"))
+    if wonder.pantheon_discount:
+        parts.append(f"activations cost {coins(wonder.pantheon_discount)} less")
+    if wonder.activates_from_mythology_deck:
+        parts.append("activates a divinity of a Mythology deck for free")
     if wonder.extra_turn:
         parts.append("extra turn")
     parts.append(f"{wonder.points} VP")
+    return "; ".join(parts)
+
+
+def describe_divinity(divinity: Divinity) -> str:
+    """What activating a divinity does, in a few words."""
+    parts = []
+    if divinity.coins:
+        parts.append(coins(divinity.coins, signed=True))
+    if divinity.coins_on_card:
+        parts.append(f"{coins(divinity.coins_on_card)} on the card, 1 VP each at the end")
+    if divinity.points:
+        parts.append(f"{divinity.points} VP")
+    if divinity.shields:
+        parts.append(plural(divinity.shields, "shield"))
+    if divinity.science:
+        parts.append(f"science {divinity.science.value}")
+    if divinity.draws_tokens:
+        parts.append(f"{divinity.draws_tokens} set-aside tokens, keeps {divinity.keeps_tokens}")
+    flags = (
+        (divinity.copies_opponent_science, "the Snake copies an opponent's science symbol"),
+        (bool(divinity.steals), "takes an opponent's brown or grey card"),
+        (divinity.builds_from_discard, "builds a discarded card for free"),
+        (divinity.discards_from_structure, "discards a card of the structure"),
+        (divinity.unbuilds_wonder, "unbuilds a built wonder"),
+        (divinity.builds_wonder_from_discard, "builds a wonder free with a discarded card"),
+        (divinity.steals_unbuilt_wonder, "takes an opponent's unbuilt wonder"),
+        (divinity.places_minerva_pawn, "places the Minerva pawn"),
+        (bool(divinity.discards_loot), "discards a loot token, applies another"),
+    )
+    parts += [words for flag, words in flags if flag]
     return "; ".join(parts)
 
 
@@ -240,6 +285,12 @@ def describe_token(token: ProgressToken) -> str:
         parts.append("wonders give an extra turn")
     if token.coins_per_chain:
         parts.append(f"{coins(token.coins_per_chain, signed=True)} per chain build")
+    if token.points_per_pantheon_token:
+        parts.append(f"{token.points_per_pantheon_token} VP per Mythology and Offering token")
+    if token.opponent_loses_per_space:
+        parts.append(f"opponent loses {coins(token.opponent_loses_per_space)} per space moved")
+    if token.chain_price:
+        parts.append(f"cards with a chain symbol for {coins(token.chain_price)}")
     if token.points:
         parts.append(f"{token.points} VP")
     return "; ".join(parts)

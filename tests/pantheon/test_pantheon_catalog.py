@@ -153,3 +153,13 @@ def test_catalog_json_without_the_flag_is_the_base_game() -> None:
     assert "divinities" not in base and len(base["cards"]) == 73
     assert "pantheon_discount" not in base["wonders"][0]
     assert "mythology" not in base["cards"][0]
+
+
+def test_catalog_table_lists_the_divinities_with_the_expansion() -> None:
+    done = _run("--expansion", "pantheon")
+    assert done.returncode == 0, done.stderr
+    assert "Divinities (15)" in done.stdout
+    assert any(
+        line.split()[:3] == ["tanit", "Tanit", "phoenician"] for line in done.stdout.splitlines()
+    )
+    assert "Divinities" not in _run().stdout
