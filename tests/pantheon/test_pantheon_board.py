@@ -178,9 +178,7 @@ def test_old_records_replay_unchanged() -> None:
     from pathlib import Path
 
     records = Path(__file__).parents[1] / "records"
-    for path in sorted(records.glob("simulated_*_win.jsonl")):
-        if "pantheon" in path.stem:
-            continue
+    for path in sorted(records.glob("simulated_*.jsonl")):
         states = replay_record(path.read_text(encoding="utf-8").splitlines())
         assert states[-1].pantheon is None and states[-1].finished
 

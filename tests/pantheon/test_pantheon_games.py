@@ -14,7 +14,7 @@ from companion.engine.state import Player, Victory
 from companion.play.simulate import play
 from companion.records.replay import replay_record
 
-GOLDEN = Path(__file__).parents[1] / "records" / "simulated_pantheon_civilian_win.jsonl"
+GOLDEN = Path(__file__).parents[1] / "records" / "pantheon" / "civilian_win.jsonl"
 
 
 def test_the_golden_pantheon_game_replays_to_its_worked_out_score() -> None:
