@@ -331,3 +331,32 @@ def test_progress_answer_after_ishtar_takes_a_token() -> None:
     state = age_2(city(coins=3, tokens=["law"]), spaces=on(1, "ishtar"))
     done = apply(apply(state, Activate(P1, 1, ())), TakeProgress(P1, "agriculture"))  # type: ignore[arg-type]
     assert "agriculture" in done.city(P1).tokens and done.current is P2
+
+
+def test_the_snake_on_a_symbol_the_player_has_makes_a_pair() -> None:
+    # p1 owns the Library (quill); the Snake on p2's Scriptorium (quill): a pair, a token
+    state = age_2(city("library", coins=3), city("scriptorium"), spaces=on(1, "nisaba"))
+    asked = apply(state, Activate(P1, 1, ()))
+    done = apply(asked, PlaceSnake(P1, "scriptorium"))  # type: ignore[arg-type]
+    assert done.pending is not None and done.pending.kind is PendingKind.PROGRESS
+    assert "scriptorium" in done.city(P2).cards  # p2 keeps the card and its symbol
+    with pytest.raises(IllegalEvent, match="Baths is not a green card"):
+        refused = age_2(city(coins=3), city("baths", "scriptorium"), spaces=on(1, "nisaba"))
+        apply(apply(refused, Activate(P1, 1, ())), PlaceSnake(P1, "baths"))  # type: ignore[arg-type]
+
+
+def test_a_decision_refuses_an_activation_until_answered() -> None:
+    state = age_2(
+        city(coins=10), city("lumber_yard"), spaces=("baal", "tanit", None, None, None, None)
+    )
+    asked = apply(state, Activate(P1, 1, ()))
+    with pytest.raises(IllegalEvent, match="p1 must first choose a card for Baal to take"):
+        apply(asked, Activate(P1, 2, ()))
+
+
+def test_catalog_json_with_the_expansion_is_not_read_back() -> None:
+    from companion.engine.catalog import CatalogError
+    from companion.engine.catalog_json import catalog_from_json, catalog_to_json
+
+    with pytest.raises(CatalogError, match="only a base game catalog can be read back"):
+        catalog_from_json(catalog_to_json(CATALOG))
