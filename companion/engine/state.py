@@ -142,6 +142,17 @@ class PendingKind(StrEnum):
     THEATER = "theater"  # the Divine Theater
 
 
+PANTHEON_DECISIONS: Final = frozenset(
+    {
+        PendingKind.DIVINITY, PendingKind.ENKI, PendingKind.SNAKE, PendingKind.BAAL,
+        PendingKind.HADES, PendingKind.ZEUS, PendingKind.ANUBIS, PendingKind.ISIS,
+        PendingKind.RA, PendingKind.MINERVA, PendingKind.NEPTUNE, PendingKind.GATE,
+        PendingKind.THEATER,
+    }
+)  # fmt: skip
+"""The decisions only the Pantheon expansion asks for."""
+
+
 class Phase(StrEnum):
     """Where the game stands."""
 
