@@ -40,7 +40,7 @@ from .state import (
     evolve,
     with_coins,
 )
-from .structure import UNKNOWN, place_name, remove_from_structure
+from .structure import CARDS_PER_AGE, UNKNOWN, place_name, remove_from_structure
 from .turn import Turn, end_turn
 
 __all__ = ["activate", "activations", "answer_pantheon", "apply_divinity", "pantheon_events"]
@@ -129,7 +129,8 @@ def apply_divinity(turn: Turn, divinity_id: DivinityId) -> None:
         kind = PendingKind.BAAL
     if divinity.builds_from_discard and turn.discard:
         kind = PendingKind.HADES
-    if divinity.discards_from_structure and turn.structure is not None:
+    structure_left = turn.structure is not None and turn.taken < CARDS_PER_AGE
+    if divinity.discards_from_structure and structure_left:  # (the last card, the Theater)
         kind = PendingKind.ZEUS
     if divinity.unbuilds_wonder and (city.wonders_built or opponent.wonders_built):
         kind = PendingKind.ANUBIS

@@ -360,3 +360,21 @@ def test_catalog_json_with_the_expansion_is_not_read_back() -> None:
 
     with pytest.raises(CatalogError, match="only a base game catalog can be read back"):
         catalog_from_json(catalog_to_json(CATALOG))
+
+
+def test_zeus_through_the_divine_theater_on_the_ages_last_card_does_nothing() -> None:
+    # The Divine Theater built with the 20th card of Age II: Zeus finds no card to discard,
+    # and the age ends: p1, the last player with the pawn central, chooses who begins.
+    from companion.engine.events import Deal
+
+    cards = tuple(c.id for c in CATALOG.age_deck(2))[:20]
+    p1 = city("quarry", "clay_pit", "lumber_yard", "glassworks", "press", "forum",
+              coins=9, wonders_unbuilt=["the_divine_theater"])  # fmt: skip
+    p1 = evolve(p1, produces=(2, 0, 0, 1, 2))
+    state = apply(age_2(p1), Deal(2, cards, ("2", "3", "4")))  # type: ignore[arg-type]
+    structure = evolve(state.structure, gone=(1 << 20) - 1 - (1 << 19), open=1 << 19)  # type: ignore[type-var]
+    state = evolve(state, structure=structure, taken=19)
+    asked = apply(state, BuildWonder(P1, "the_divine_theater", cards[19]))  # type: ignore[arg-type]
+    assert asked.pending is not None and asked.pending.kind is PendingKind.THEATER
+    done = apply(asked, TheaterActivation(P1, "zeus"))  # type: ignore[arg-type]
+    assert done.pending is not None and done.pending.kind is PendingKind.NEXT_AGE
