@@ -100,11 +100,10 @@ def add_shields(turn: Turn, shields: int) -> None:
             with_coins(one, max(0, one.coins - move.lost[0])) if move.lost[0] else one,
             with_coins(two, max(0, two.coins - move.lost[1])) if move.lost[1] else two,
         ]
-    moved = abs(move.position - turn.position)
+    if turn.pantheon is not None and move.position != turn.position:
+        _poliorcetics(turn, abs(move.position - turn.position))
     turn.position = move.position
     turn.loot = move.loot
-    if turn.pantheon is not None and moved:
-        _poliorcetics(turn, moved)
     if move.supremacy:
         win(turn, turn.player, Victory.MILITARY)
 

@@ -62,11 +62,11 @@ def check_purple_card(state: GameState, card: Card) -> None:
     Raises:
         IllegalEvent: a guild in a Pantheon game or a Grand Temple in a base game.
     """
-    name = state.catalog.name(card.id)
     if state.pantheon is not None and card.is_guild:
+        name = state.catalog.name(card.id)
         raise IllegalEvent(f"{name} stays in the box: Pantheon plays Grand Temples, not guilds")
     if state.pantheon is None and card.is_temple:
-        raise IllegalEvent(f"{name} belongs to the Pantheon expansion")
+        raise IllegalEvent(f"{state.catalog.name(card.id)} belongs to the Pantheon expansion")
 
 
 def deal_tokens(state: GameState, event: Deal) -> PantheonState | None:

@@ -197,7 +197,8 @@ def cheapest_payment(
                 bool(opponent.tokens) and receives_trade(catalog, opponent),
             )
     if (
-        payment.total > 1
+        catalog.pantheon is not None  # Engineering: a Pantheon token
+        and payment.total > 1
         and city.tokens
         and isinstance(target, Card)
         and target.chain_from is not None

@@ -289,8 +289,10 @@ def _without(structure: Structure, index: int, catalog: Catalog) -> Structure:
     open_ = structure.open & ~(1 << index)
     covering = structure.covering
     for below in catalog.layout(structure.age).positions[index].covers:
-        if not covering[below] & ~gone and not gone >> below & 1:  # Zeus takes covered cards
+        if not covering[below] & ~gone:
             open_ |= 1 << below
+    if open_ & gone:  # a covered card Zeus (Pantheon) took: gone, never open again
+        open_ &= ~gone
     return Structure(structure.age, structure.dealt, gone, open_, covering)
 
 
