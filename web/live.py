@@ -31,7 +31,7 @@ from companion.records.game import SCREEN_KEY
 from companion.records.journal import JournalError, UnknownGame
 from companion.records.players import recent_names
 from companion.records.reader import check_name
-from companion.search.player import LEVELS
+from companion.search.player import level_named
 
 from .access import catalog, get_journal, language, loaded_or_404, summary_or_404
 from .present import live_view, log_view
@@ -56,6 +56,20 @@ def board_fragment(game_id: int) -> str:
     """The board's inner part, which the page swaps in when the seq has moved."""
     view = live_view(catalog(), language(), loaded_or_404(game_id), screen(game_id))
     return render_template("live/_board.html", view=view)
+
+
+@bp.get("/games/<game:game_id>/overhead.png")
+def overhead_picture(game_id: int) -> Response:
+    """The last overhead reading as a picture: the view with each position of the structure
+    outlined and named (404 when the box does not play from above or has read nothing)."""
+    summary_or_404(game_id)
+    picture = current_app.config.get("OVERHEAD")
+    data = picture() if picture is not None else None
+    if data is None:
+        raise NotFound("no reading from above yet")
+    response = Response(data, mimetype="image/png")
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 @bp.get("/games/<game:game_id>.json")
@@ -85,7 +99,7 @@ def coach_json(game_id: int) -> Response:
     loaded = loaded_or_404(game_id)
     state = loaded.state
     voice = Voice.page(state, language(), loaded.summary.players)
-    level = LEVELS[current_app.config.get("COACH_LEVEL", "normal")]
+    level = level_named(current_app.config.get("COACH_LEVEL", "normal"))
     return jsonify(advice(state, voice, level, seconds=COACH_SECONDS).to_json())
 
 

@@ -23,6 +23,8 @@ from .state import GameState, Pending, PendingKind, Player
 from .turn import Turn
 
 __all__ = [
+    "DECISIONS",
+    "Wording",
     "available_library_tokens",
     "build_from_discard",
     "choose_starter",
@@ -34,6 +36,54 @@ __all__ = [
 ]
 
 LIBRARY_DRAW: Final = 3
+
+
+class Wording:
+    """How every part of the companion speaks of one kind of decision: `title` heads the
+    OLED's prompt ("Destroy"), `asks` completes "Ann must ..." on the phone and in a refusal
+    ("choose a card to destroy"), `short` completes "Ann ..." under the OLED's title
+    ("destroys one")."""
+
+    __slots__ = ("asks", "short", "title")
+
+    def __init__(self, title: str, asks: str, short: str) -> None:
+        self.title = title
+        self.asks = asks
+        self.short = short
+
+
+DECISIONS: Final = {
+    PendingKind.PROGRESS: Wording("Progress token", "choose a progress token", "takes one"),
+    PendingKind.DESTROY: Wording("Destroy", "choose a card to destroy", "destroys one"),
+    PendingKind.MAUSOLEUM: Wording(
+        "Mausoleum", "choose a card from the discard pile", "builds one"
+    ),
+    PendingKind.GREAT_LIBRARY: Wording(
+        "Great Library", "keep one of the Great Library's tokens", "keeps one"
+    ),
+    PendingKind.NEXT_AGE: Wording("Next age", "choose who begins the next age", "chooses"),
+    # Pantheon
+    PendingKind.DIVINITY: Wording("Divinity", "place a divinity on the Pantheon", "places one"),
+    PendingKind.ENKI: Wording("Enki", "choose one of Enki's progress tokens", "keeps one"),
+    PendingKind.SNAKE: Wording("Nisaba", "put the Snake on a green card", "places it"),
+    PendingKind.BAAL: Wording("Baal", "choose a card for Baal to take", "takes one"),
+    PendingKind.HADES: Wording(
+        "Hades", "choose a card from the discard pile for Hades", "builds one"
+    ),
+    PendingKind.ZEUS: Wording("Zeus", "choose a card of the structure for Zeus", "discards one"),
+    PendingKind.ANUBIS: Wording("Anubis", "choose a wonder for Anubis", "unbuilds one"),
+    PendingKind.ISIS: Wording(
+        "Isis", "choose a wonder and a discarded card for Isis", "builds one"
+    ),
+    PendingKind.RA: Wording("Ra", "choose a wonder for Ra to take", "takes one"),
+    PendingKind.MINERVA: Wording("Minerva", "place the Minerva pawn", "places it"),
+    PendingKind.NEPTUNE: Wording("Neptune", "choose Neptune's loot tokens", "chooses"),
+    PendingKind.GATE: Wording("Gate", "choose a divinity revealed by the Gate", "chooses one"),
+    PendingKind.THEATER: Wording(
+        "Divine Theater", "choose a divinity for the Divine Theater", "chooses one"
+    ),
+}
+"""The one wording of each pending decision (the engine's refusals, the OLED, the phone)."""
 
 
 def take_progress(turn: Turn, event: TakeProgress) -> None:

@@ -1,4 +1,4 @@
-"""The one plural helper: a count and its noun."""
+"""The one plural helper and the one wording of each pending decision."""
 
 from __future__ import annotations
 
@@ -25,3 +25,12 @@ def test_an_irregular_plural_is_given() -> None:
     assert plural(2, "victory", "victories") == "2 victories"
     assert noun_for(1, "victory", "victories") == "victory"
     assert noun_for(5, "game") == "games"
+
+
+def test_every_decision_has_one_wording() -> None:
+    from companion.engine.decisions import DECISIONS
+    from companion.engine.state import PendingKind
+
+    assert set(DECISIONS) == set(PendingKind)
+    for wording in DECISIONS.values():
+        assert wording.title and wording.asks and wording.short
