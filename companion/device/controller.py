@@ -21,19 +21,21 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from companion.device import guided, overhead, present, solo, words
+from companion.device import guided, overhead, pantheon, present, solo, words
 from companion.device.choices import (
     NAMING,
+    PANTHEON,
     REVEALED_PER_ROUND,
     Choice,
     card_options,
     coachable,
     destroyable,
     draft_picker,
-    is_library_draw,
+    is_scanning,
     library_pool,
     options,
     prompt_options,
+    scan_pool,
     setup_event,
     setup_wonders,
 )
@@ -313,7 +315,7 @@ def setup_screens(event: Setup, catalog: Catalog) -> UiState | None:
             return None
     names = tuple("" if name in DEFAULT_NAMES else name for name in event.players)
     ui = UiState(mode=Mode.START, first=first, picks=picks, tokens=tuple(event.progress_tokens),
-                 names=(names[0], names[1]))  # fmt: skip
+                 names=(names[0], names[1]), expansions=event.expansions)  # fmt: skip
     return ui if setup_event(ui, catalog) == replace(event, players=ui.names) else None
 
 
@@ -396,11 +398,12 @@ def _local_choice(ui: UiState, state: GameState, value: str, ctx: Context) -> St
             return _show(replace(ui, mode=Mode.WONDER_SETUP, first=Player(value), cursor=0),
                          state, ctx)  # fmt: skip
         case Mode.WONDER_SETUP if value == "first_game":
-            return _show(replace(ui, mode=Mode.TOKENS, picks=(), revealed=(), cursor=0),
-                         state, ctx)  # fmt: skip
+            return _show(replace(ui, mode=Mode.TOKENS, picks=(), revealed=(), cursor=0,
+                                 expansions=()), state, ctx)  # fmt: skip
         case Mode.WONDER_SETUP:
-            return _show(replace(ui, mode=Mode.DRAFT, picks=(), revealed=(), cursor=0),
-                         state, ctx)  # fmt: skip
+            played = (PANTHEON,) if value == PANTHEON else ()
+            return _show(replace(ui, mode=Mode.DRAFT, picks=(), revealed=(), cursor=0,
+                                 expansions=played), state, ctx)  # fmt: skip
         case Mode.DRAFT:
             return _show(_pick_wonder(ui, state.catalog, value), state, ctx)
         case Mode.START if value == NAMING:
@@ -514,8 +517,8 @@ def _scan_draft(ui: UiState, state: GameState, card: str, name: str, ctx: Contex
 
 
 def _scan_prompt(ui: UiState, state: GameState, card: str, name: str, ctx: Context) -> Step:
-    if is_library_draw(ui, state):
-        if card not in library_pool(state):
+    if is_scanning(ui, state):
+        if card not in scan_pool(ui, state) and card not in ui.tokens:
             return _notice(ui, state, ctx, words.refusal(name, words.CANNOT_BE_DRAWN))
         if card in ui.tokens:
             return _notice(ui, state, ctx, words.refusal(name, words.ALREADY_DRAWN))
@@ -539,11 +542,15 @@ def _target_of(event: Event | None) -> str | None:
             return event.token
         case Destroy() | BuildFromDiscard():
             return event.card
-    return None
+    return pantheon.target_of(event)
 
 
 def _scan_card(ui: UiState, state: GameState, card: str, name: str, ctx: Context) -> Step:
     catalog = state.catalog
+    if pantheon.is_piece(state, card):  # a divinity or the Gate: its activation
+        if refused := pantheon.piece_refusal(state, card, name):
+            return _notice(ui, state, ctx, refused)
+        return _show(replace(ui, mode=Mode.CARD, card=card, cursor=0, under=None), state, ctx)
     if not catalog.is_card(card):
         return _notice(ui, state, ctx, words.refusal(name, words.NOT_AN_AGE_CARD))
     age = catalog.card(card).age

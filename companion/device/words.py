@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from companion.engine.cards import Catalog
 from companion.engine.events import (
+    Activate,
     Build,
     BuildFromDiscard,
     BuildWonder,
@@ -22,11 +23,24 @@ from companion.engine.events import (
     Deal,
     Destroy,
     Discard,
+    DiscardFromStructure,
     Event,
+    GateActivation,
+    HadesBuild,
+    IsisWonder,
     KeepLibraryToken,
+    NeptuneLoot,
+    PlaceDivinity,
+    PlaceMinerva,
+    PlaceSnake,
     Reveal,
     Setup,
+    StealCard,
+    StealWonder,
+    TakeEnkiToken,
     TakeProgress,
+    TheaterActivation,
+    UnbuildWonder,
 )
 from companion.engine.plural import plural
 from companion.engine.pricing import Payment
@@ -93,6 +107,11 @@ NOT_THE_BOX_PICK = "not the box's pick"  # solo: another wonder scanned on the b
 CANNOT_BE_DRAWN = "cannot be drawn"
 NOT_A_CHOICE = "not a choice here"
 NOT_YOUR_WONDER = "not your wonder"
+PANTHEON_DRAFT = "Pantheon draft"  # the wonder setup's option for a game with the expansion
+PANTHEON_NOTE = "with the expansion"
+NOT_IN_THIS_GAME = "not in this game"  # a Pantheon card scanned in a game without it
+NOT_ON_THE_PANTHEON = "not on the Pantheon"  # a divinity in a deck or already activated
+FROM_AGE_2 = "from age 2 on"  # a divinity scanned to activate it in age 1
 
 
 def refusal(name: str, reason: str) -> str:
@@ -298,7 +317,73 @@ def event_line(voice: Voice, state: GameState, event: Event) -> str:
             return f"{voice.player(event.starter)} begins age {state.age}"
         case Reveal():
             return f"Turned up: {name(event.card)}"
+    return _pantheon_line(voice, state, event, who)
+
+
+def _pantheon_line(voice: Voice, state: GameState, event: Event, who: str) -> str:
+    """The line of a Pantheon event (`state`: right after it)."""
+    name = voice.name
+    match event:
+        case PlaceDivinity():
+            return f"{who} puts a divinity on space {event.space}"  # hidden until Age II
+        case Activate():
+            return f"{who} activates space {event.space}"
+        case TakeEnkiToken():
+            return f"{who} keeps {name(event.token)}"
+        case PlaceSnake():
+            return f"{who} puts the Snake on {name(event.card)}"
+        case StealCard():
+            return f"{who} takes {name(event.card)}"
+        case HadesBuild():
+            return f"{who} builds {name(event.card)} from the discard pile"
+        case DiscardFromStructure():
+            return f"{who} discards a card of the structure"
+        case UnbuildWonder():
+            return f"{who} unbuilds {name(event.wonder)}"
+        case IsisWonder():
+            return f"{who} builds {name(event.wonder)} with {name(event.card)}"
+        case StealWonder():
+            return f"{who} takes {name(event.wonder)}"
+        case PlaceMinerva():
+            return f"{who} puts Minerva {track_space(voice, event.position)}"
+        case NeptuneLoot():
+            return f"{who} removes {loot_token(voice, state, event.discarded)}"
+        case GateActivation() | TheaterActivation():
+            return f"{who} activates {name(event.divinity)}"
     return f"{who} {event.type}".strip()  # pragma: no cover - every event is named above
+
+
+def track_space(voice: Voice, position: int) -> str:
+    """A space of the military track: "in the middle", "3 toward Ben"."""
+    if position == 0:
+        return "in the middle"
+    toward = Player.P2 if position > 0 else Player.P1  # + is p2's way
+    return f"{abs(position)} toward {voice.player(toward)}"
+
+
+def loot_token(voice: Voice, state: GameState, signed: int) -> str:
+    """A loot token by what it takes and from whom: "Ben's 5-coin loot"."""
+    zone = state.catalog.track.loot_token_at(signed)
+    amount = zone.loot if zone is not None else abs(signed)
+    owner = Player.P2 if signed > 0 else Player.P1  # a token on p2's side takes p2's coins
+    return f"{voice.player(owner)}'s {amount}-coin loot"
+
+
+def offering_label(offerings: tuple[int, ...]) -> str:
+    """An activation's label by the Offering tokens handed in: "Activate", "Offer 2+4"."""
+    if not offerings:
+        return "Activate"
+    return "Offer " + "+".join(str(value) for value in offerings)
+
+
+def pantheon_space(voice: Voice, space: int, card: str | None, hidden: str | None) -> str:
+    """A space of the Pantheon board: "5 Hades", "2 Greek?" for a divinity still face down
+    (`hidden`: its mythology), "4 empty"."""
+    if card is None:
+        return f"{space} empty"
+    if hidden is not None:
+        return f"{space} {hidden.capitalize()}?"
+    return f"{space} {voice.name(card)}"
 
 
 def move_label(voice: Voice, event: Event) -> str:
