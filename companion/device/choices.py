@@ -90,6 +90,11 @@ def options(ui: UiState, state: GameState, context: Context | None = None) -> li
             return prompt_options(ui, state, voice, ctx.box)
         case Mode.GUIDED:
             return guided_options(ui, state)
+        case Mode.PANTHEON if state.pantheon is not None:
+            return [
+                Choice(label, detail, value=card or "")
+                for label, detail, card in pantheon.board_answers(state, voice)
+            ]
         case Mode.IDLE if ctx.overhead and not box_acts(state, ctx):  # select proposes one
             return [Choice(o.name, value=o.card) for o in overhead.offers(state, voice)]
     return []

@@ -253,6 +253,8 @@ def _press(ui: UiState, state: GameState, press: Press, ctx: Context) -> Step:
         delta = -1 if press.name == "left" else 1
         return _show(replace(ui, cursor=(ui.cursor + delta) % len(choices)), state, ctx, choices)
     if press.name != "select" or not choices:
+        if press.name == "select" and ui.mode is Mode.IDLE and _has_board(state, ctx):
+            return _show(replace(ui, mode=Mode.PANTHEON, cursor=0), state, ctx)
         if press.name == "select" and ui.mode is Mode.IDLE:
             return _notice(ui, state, ctx, words.SCAN_FIRST, choices)
         return _show(ui, state, ctx, choices)
@@ -262,6 +264,12 @@ def _press(ui: UiState, state: GameState, press: Press, ctx: Context) -> Step:
     if chosen.event is not None:
         return _confirm(ui, state, chosen.event, ctx)
     return _local_choice(ui, state, chosen.value or "", ctx)
+
+
+def _has_board(state: GameState, ctx: Context) -> bool:
+    """Whether select on the idle screen shows the Pantheon board: a Pantheon game, on a
+    player's turn at the table (not the box's)."""
+    return state.pantheon is not None and not solo.box_acts(state, ctx)
 
 
 def _overlay_press(ui: UiState, state: GameState, press: Press, ctx: Context) -> Step:
@@ -339,7 +347,7 @@ def _long_press(ui: UiState, state: GameState, name: str, ctx: Context) -> Step:
 def _back(ui: UiState, state: GameState, ctx: Context) -> Step:
     """Long left: leave a card or a half-made choice; in setup, go one step back."""
     match ui.mode:
-        case Mode.CARD:
+        case Mode.CARD | Mode.PANTHEON:
             return _show(_next(ui, state, ctx), state, ctx)
         case Mode.PROMPT if ui.tokens:
             return _show(replace(ui, tokens=ui.tokens[:-1], cursor=0), state, ctx)
@@ -424,6 +432,10 @@ def _local_choice(ui: UiState, state: GameState, value: str, ctx: Context) -> St
             return _show(settle(state, ctx, status=ui.status, skipped=state.age), state, ctx)
         case Mode.GUIDED:  # age 3: the back of a face-down card
             return _enter(ui, state, value, ctx)
+        case Mode.PANTHEON if not value:  # an empty space, or age 1: nothing to activate
+            return _notice(ui, state, ctx, words.NOTHING_TO_ACTIVATE)
+        case Mode.PANTHEON:  # a card of the board chosen, as if scanned
+            return _scan_card(ui, state, value, Voice.oled(state, ctx.language).name(value), ctx)
         case Mode.IDLE:  # overhead: a card of the list chosen, as if scanned
             return _scan_card(ui, state, value, Voice.oled(state, ctx.language).name(value), ctx)
     return _show(ui, state, ctx)

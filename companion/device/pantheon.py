@@ -126,6 +126,20 @@ def hidden_mythology(state: GameState, card: str | None) -> str | None:
     return pantheon.divinity(card).mythology
 
 
+def board_answers(state: GameState, voice: Voice) -> list[tuple[str, str, str | None]]:
+    """The Pantheon board as the OLED lists it: per space its label ("5 Hades", "2 Greek?"
+    face down in age 1, "4 empty"), what the player to move pays without Offering tokens,
+    and the card to open (None: nothing to activate there yet)."""
+    rows: list[tuple[str, str, str | None]] = []
+    playable = state.age >= rules_of(state.catalog).first_age
+    for space, card, price in space_prices(state):
+        hidden = hidden_mythology(state, card)
+        label = words.pantheon_space(voice, space, card, hidden)
+        detail = "" if price is None else coins(price)
+        rows.append((label, detail, card if playable else None))
+    return rows
+
+
 # --- the decisions --------------------------------------------------------------------------
 
 
@@ -188,7 +202,7 @@ def decision_answers(ui: UiState, state: GameState, voice: Voice) -> list[Answer
             assert pantheon is not None
             spaces = [n for n, card in enumerate(pantheon.spaces, start=1) if card is None]
             return [
-                Answer(name(kept), f"on space {n}", PlaceDivinity(player, drawn, kept, n))
+                Answer(f"Space {n}: {name(kept)}", event=PlaceDivinity(player, drawn, kept, n))
                 for kept in drawn
                 for n in spaces
             ]
@@ -230,21 +244,25 @@ def _answer(voice: Voice, state: GameState, event: Event) -> Answer:
             label = name(card) if face_up and card is not None else "Face down"
             return Answer(label, where, event)
         case PlaceMinerva():
-            return Answer(words.track_space(voice, event.position).capitalize(), event=event)
+            where = words.track_space(voice, event.position)
+            return Answer(where[:1].upper() + where[1:], event=event)
         case NeptuneLoot():
             applied = (
-                "nothing applied"
-                if event.applied is None
-                else f"apply {words.loot_token(voice, state, event.applied)}"
+                "use none" if event.applied is None else "use " + _loot(voice, state, event.applied)
             )
-            return Answer(f"Remove {words.loot_token(voice, state, event.discarded)}", applied,
-                          event)  # fmt: skip
+            return Answer("Drop " + _loot(voice, state, event.discarded), applied, event)
         case TheaterActivation():
             pantheon = state.catalog.pantheon
             assert pantheon is not None
             mythology = pantheon.divinity(event.divinity).mythology
             return Answer(name(event.divinity), mythology.capitalize(), event)
     return Answer(event.type, event=event)  # pragma: no cover - every answer is named above
+
+
+def _loot(voice: Voice, state: GameState, signed: int) -> str:
+    """A loot token in a few letters: whose coins it takes and how many, "Ben 5"."""
+    owner, amount = words.loot_of(voice, state, signed)
+    return f"{owner} {amount}"
 
 
 def target_of(event: Event | None) -> str | None:
@@ -265,6 +283,7 @@ __all__ = [
     "SCANNED",
     "Answer",
     "activation_answers",
+    "board_answers",
     "decision_answers",
     "draw_count",
     "draw_pool",

@@ -247,6 +247,9 @@ def _titles(ui: UiState, state: GameState, ctx: Context) -> tuple[str, str]:
         case Mode.CARD if ui.card is not None:
             money = state.city(state.current).coins
             return name(ui.card), f"{voice.player(state.current)}: {coins(money)}"
+        case Mode.PANTHEON:
+            money = state.city(state.current).coins
+            return words.PANTHEON_TITLE, f"{voice.player(state.current)}: {coins(money)}"
         case Mode.PROMPT if state.pending is not None:
             return _prompt_titles(ui, state, ctx)
         case Mode.GUIDED:

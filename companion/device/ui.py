@@ -31,7 +31,8 @@ class Mode(StrEnum):
     GUIDED = "guided"  # the start of an age: scan its face-up cards (companion.device.guided)
     REVEAL = "reveal"  # a card was uncovered: turn it up and scan it
     IDLE = "idle"  # waiting for a card
-    CARD = "card"  # a card was scanned: build, discard or wonder
+    CARD = "card"  # a card was scanned: build, discard or wonder (a divinity: activate it)
+    PANTHEON = "pantheon"  # the Pantheon board: each space, its card and its price (select)
     PROMPT = "prompt"  # a pending decision of the rules
     FEEDBACK = "feedback"  # what the last action did
     UNDO = "undo"  # confirm an undo

@@ -109,6 +109,8 @@ NOT_A_CHOICE = "not a choice here"
 NOT_YOUR_WONDER = "not your wonder"
 PANTHEON_DRAFT = "Pantheon draft"  # the wonder setup's option for a game with the expansion
 PANTHEON_NOTE = "with the expansion"
+NOTHING_TO_ACTIVATE = "Nothing to activate here"  # the Pantheon board: empty, or age 1
+PANTHEON_TITLE = "Pantheon"  # the board's screen
 NOT_IN_THIS_GAME = "not in this game"  # a Pantheon card scanned in a game without it
 NOT_ON_THE_PANTHEON = "not on the Pantheon"  # a divinity in a deck or already activated
 FROM_AGE_2 = "from age 2 on"  # a divinity scanned to activate it in age 1
@@ -363,10 +365,16 @@ def track_space(voice: Voice, position: int) -> str:
 
 def loot_token(voice: Voice, state: GameState, signed: int) -> str:
     """A loot token by what it takes and from whom: "Ben's 5-coin loot"."""
+    owner, amount = loot_of(voice, state, signed)
+    return f"{owner}'s {amount}-coin loot"
+
+
+def loot_of(voice: Voice, state: GameState, signed: int) -> tuple[str, int]:
+    """Whose coins the loot token at the signed distance `signed` takes, and how many."""
     zone = state.catalog.track.loot_token_at(signed)
     amount = zone.loot if zone is not None else abs(signed)
     owner = Player.P2 if signed > 0 else Player.P1  # a token on p2's side takes p2's coins
-    return f"{voice.player(owner)}'s {amount}-coin loot"
+    return voice.player(owner), amount
 
 
 def offering_label(offerings: tuple[int, ...]) -> str:
