@@ -111,21 +111,26 @@ def name_options(ui: UiState, ctx: Context) -> list[Choice]:
 def guided_options(ui: UiState, state: GameState) -> list[Choice]:
     """Guided entry: skip the age; in age 3, first the answers for a face-down card's back."""
     skip = Choice(words.GUIDED_SKIP, value=guided.SKIP)
-    if entered(ui, state).next_back is None:
+    entry = entered(ui, state)
+    if entry.next_token is not None:  # Pantheon: the token on a marked card
+        tokens = entry.token_choices()
+        return [Choice(words.token_name(t), value=guided.TOKEN + t) for t in tokens] + [skip]
+    if entry.next_back is None:
         return [skip]
     return [
         Choice(words.PLAIN_BACK, value=guided.PLAIN_BACK),
-        Choice(words.GUILD_BACK, value=GUILD_BACK),
+        Choice(words.TEMPLE_BACK if guided.played(state) else words.GUILD_BACK, value=GUILD_BACK),
         skip,
     ]
 
 
 def entered(ui: UiState, state: GameState) -> guided.GuidedDeal:
     """The guided deal of the screen `ui` (what a stale screen entered is forgotten)."""
+    played = guided.played(state)
     try:
-        return guided.GuidedDeal.of(state.catalog, state.age, ui.dealt)
+        return guided.GuidedDeal.of(state.catalog, state.age, ui.dealt, pantheon=played)
     except IllegalEvent:
-        return guided.GuidedDeal(state.catalog, state.age)
+        return guided.GuidedDeal(state.catalog, state.age, pantheon=played)
 
 
 def card_options(state: GameState, card: CardId, voice: Voice) -> list[Choice]:

@@ -507,7 +507,9 @@ def _enter_all(ui: UiState, state: GameState, entries: tuple[str, ...], ctx: Con
     """Guided entry of what was entered so far (`entries`; several cards at once when read
     from above); the deal once complete."""
     try:
-        entered = guided.GuidedDeal.of(state.catalog, state.age, entries)
+        entered = guided.GuidedDeal.of(
+            state.catalog, state.age, entries, pantheon=guided.played(state)
+        )
     except IllegalEvent as refused:
         return _notice(ui, state, ctx, str(refused))
     if entered.done:

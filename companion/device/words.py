@@ -137,6 +137,7 @@ def not_affordable(cost: int, has: int) -> str:
 GUIDED_SKIP = "Skip: no deal"  # the option that leaves the age in table mode
 PLAIN_BACK = "Age 3 back"  # the answers for a face-down card of age 3
 GUILD_BACK = "Guild back"
+TEMPLE_BACK = "Temple back"  # Pantheon: the Grand Temples take the guilds' place and back
 REVEAL_TITLE = "Card uncovered"
 REVEAL_ASK = "Turn it up and scan it:"
 NOTHING_TO_REVEAL = "No card waits to be turned up"
@@ -182,6 +183,21 @@ def guided_title(age: int, scanned: int, face_up: int) -> str:
 def back_question(where: str) -> str:
     """Age 3's question for a face-down card: "Row 2, card 1 of 3: back?"."""
     return f"{where}: back?"
+
+
+def token_title(age: int) -> str:
+    """The guided entry's question for a Pantheon token: "Age 1: which token?"."""
+    return f"Age {age}: which token?"
+
+
+def token_question(where: str) -> str:
+    """What the OLED asks for a marked card: "Token on row 2, card 1 of 3?"."""
+    return f"Token on {_lower_first(where)}?"
+
+
+def token_name(token: str) -> str:
+    """A Pantheon token on a card, as an option: "Greek", "Offering 3"."""
+    return f"Offering {token}" if token.isdigit() else token.capitalize()
 
 
 def turn_up(where: str) -> str:

@@ -19,7 +19,7 @@ from typing import Any
 from PIL import Image
 
 from companion.device.choices import entered, is_scanning, options
-from companion.device.guided import PLAIN_BACK, SKIP
+from companion.device.guided import PLAIN_BACK, SKIP, TOKEN
 from companion.device.overhead import known_cards, taken_cards
 from companion.device.ui import Context, Mode, UiState
 from companion.device.words import Voice, result
@@ -197,6 +197,9 @@ class TablePlayer:
         entry = entered(ui, state)
         if (index := entry.next_position) is not None:
             return Scan(target.layout[index])
+        if (marked := entry.next_token) is not None:  # Pantheon: the token on a marked card
+            token = TOKEN + target.tokens[entry.token_positions.index(marked)]
+            return self._choose(ui, state, context, lambda c: c.value == token)
         back = entry.next_back
         guild = back is not None and target.layout[back] == GUILD_BACK
         answer = GUILD_BACK if guild else PLAIN_BACK
@@ -360,9 +363,10 @@ def with_reveals(catalog: Any, events: list[Event]) -> list[Event]:
             positions = catalog.layout(event.age).positions
             event = Deal(event.age, tuple(
                 card if p.face_up or card is None
-                else GUILD_BACK if catalog.card(card).is_guild else None
+                else GUILD_BACK if catalog.card(card).is_guild or catalog.card(card).is_temple
+                else None
                 for p, card in zip(positions, event.layout, strict=True)
-            ))  # fmt: skip
+            ), event.tokens)  # fmt: skip
         state = apply(state, event)
         out.append(event)
         while (waiting := unrevealed(state)) and state.age in full:

@@ -22,7 +22,14 @@ from companion.engine.scoring import score_sheet
 from companion.engine.state import Player, Victory
 from companion.inputs import Scan
 from companion.service.loop import App, Call
-from companion.service.playback import Camera, FrameRecorder, TablePlayer, read_record
+from companion.service.playback import (
+    Camera,
+    FrameRecorder,
+    TablePlayer,
+    play,
+    read_record,
+    with_reveals,
+)
 from companion.service.root import open_journal
 
 RECORD = Path(__file__).parents[1] / "records" / "pantheon" / "civilian_win.jsonl"
@@ -78,4 +85,30 @@ def test_a_pantheon_game_played_from_scans_ends_as_recorded(tmp_path: Path) -> N
     assert sum(isinstance(e, Activate) for e in events) == 6
     for divinity in ("enki", "hades", "ra", "gate", "neptune", "minerva"):
         assert divinity in scanned
+    app.journal.close()
+
+
+def test_with_guided_entry_the_tokens_on_the_deals_are_entered_at_the_table(
+    tmp_path: Path,
+) -> None:
+    # each age's face-up cards scanned, each card uncovered turned up and scanned; in Age I
+    # the mythology of the token on each of the 5 marked cards, in Age II the value of the
+    # Offering token on each of the 3, chosen with the buttons
+    recorded = read_record(RECORD)
+    first = recorded[0]
+    assert isinstance(first, Setup)
+    events = with_reveals(CATALOG, [replace(first, players=("", "")), *recorded[1:]])
+    deals = [e for e in events if isinstance(e, Deal)]
+    assert [d.tokens for d in deals] == [
+        ("roman", "egyptian", "greek", "mesopotamian", "roman"),
+        ("4", "2", "3"),
+        (),
+    ]
+    assert None in deals[0].layout  # the face-down cards are turned up as they come free
+    app = App(CATALOG, open_journal(tmp_path / "journal.sqlite"), FrameRecorder(None), guided=True)
+    play(app, TablePlayer(events, mistakes=False), Camera())
+    assert app.state.finished and app.ui.mode is Mode.END
+    assert app.journal.effective_events(app.game.game_id) == [event_to_record(e) for e in events]
+    sheet = score_sheet(app.state)
+    assert (sheet.p1.total, sheet.p2.total) == (59, 58)
     app.journal.close()

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from luma.core.device import dummy
 
-from companion.device import present
+from companion.device import guided, present
 from companion.device.controller import (
     Context,
     Mode,
@@ -25,7 +25,7 @@ from companion.device.controller import (
 )
 from companion.device.screens import render
 from companion.engine.catalog import default_catalog
-from companion.engine.events import Activate, PlaceDivinity, Setup
+from companion.engine.events import Activate, Deal, PlaceDivinity, Setup
 from companion.engine.rules import apply, new_game
 from companion.engine.state import GameState, PendingKind, Player
 from companion.service.playback import read_record
@@ -224,3 +224,35 @@ def test_the_board_and_the_activation_screens_as_drawn(tmp_path: Path) -> None:
         device = dummy(width=128, height=64, mode="1")
         Oled(device).show(render(present.view(ui, state, ctx)))
         assert_matches_reference(device.image, f"pantheon/{name}")
+
+
+def test_guided_entry_asks_the_token_on_each_marked_card_after_the_cards() -> None:
+    deal = EVENTS[1]
+    assert isinstance(deal, Deal) and deal.age == 1
+    cards = guided.deal_entries(CATALOG, Deal(1, deal.layout))  # the face-up cards only
+    entry = guided.GuidedDeal.of(CATALOG, 1, cards, pantheon=True)
+    # the marked cards of Age I: the outer cards of row 2 (of 3), the outer and middle
+    # cards of row 4 (of 5)
+    assert entry.titles() == ("Age 1: which token?", "Row 2, card 1 of 3")
+    assert entry.token_choices() == ("egyptian", "greek", "mesopotamian", "phoenician", "roman")
+    entry.answer_token("roman")
+    entry.answer_token("roman")  # the box holds 2 Roman Mythology tokens, no more
+    assert entry.titles()[1] == "Row 4, card 1 of 5"
+    assert "roman" not in entry.token_choices()
+    for token in ("greek", "egyptian", "greek"):
+        entry.answer_token(token)
+    assert entry.done
+    assert entry.deal().tokens == ("roman", "roman", "greek", "egyptian", "greek")
+    # a base game asks no token
+    assert guided.GuidedDeal.of(CATALOG, 1, cards).deal().tokens == ()
+
+
+def test_guided_entry_offers_each_offering_token_once_in_age_2() -> None:
+    deal = EVENTS[28]
+    assert isinstance(deal, Deal) and deal.age == 2
+    cards = guided.deal_entries(CATALOG, Deal(2, deal.layout))
+    entry = guided.GuidedDeal.of(CATALOG, 2, (*cards, "token:4"), pantheon=True)
+    assert entry.token_choices() == ("2", "3")
+    state = after(28)
+    ui = UiState(mode=Mode.GUIDED, dealt=entry.entries)
+    assert [c.label for c in options(ui, state)] == ["Offering 2", "Offering 3", "Skip: no deal"]
