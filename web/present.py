@@ -41,6 +41,7 @@ ROW_LABELS = {
     "military": "Military",
     "divinities": "Divinities",
 }
+PANTHEON_LABELS = {"purple": "Grand Temples (purple)"}  # with Pantheon the guilds stay out
 
 
 class Unreplayable(Exception):
@@ -152,7 +153,9 @@ def score_view(catalog: Catalog, lang: str, loaded: Loaded) -> dict[str, Any]:
         rows.append(
             {
                 "row": row,
-                "label": ROW_LABELS[row],
+                "label": PANTHEON_LABELS.get(row, ROW_LABELS[row])
+                if state.pantheon is not None
+                else ROW_LABELS[row],
                 "points": {p: scores[p].row(row) for p in scores},
                 "sources": {
                     p: _sources(catalog, lang, state, Player(p), scores[p], row, names)

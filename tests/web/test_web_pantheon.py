@@ -84,6 +84,7 @@ def test_the_score_pad_has_the_divinities_row(client: FlaskClient) -> None:
     assert rows["purple"]["sources"]["p2"] == [
         {"id": "grand_temples", "text": "3 Grand Temples", "points": 21}
     ]
+    assert rows["purple"]["label"] == "Grand Temples (purple)"
     assert score["total"] == {"p1": 59, "p2": 58}
     assert "Divinities" in client.get("/games/3/score").get_data(as_text=True)
 
