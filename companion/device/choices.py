@@ -71,7 +71,8 @@ def options(ui: UiState, state: GameState, context: Context | None = None) -> li
             sets = Choice("First-game sets", "fixed wonders", value="first_game")
             if state.catalog.pantheon is None:
                 return [draft, sets]
-            return [draft, Choice(words.PANTHEON_DRAFT, words.PANTHEON_NOTE, value=PANTHEON), sets]
+            # last, so that the buttons reach the first two as on a box without it
+            return [draft, sets, Choice(words.PANTHEON_DRAFT, words.PANTHEON_NOTE, value=PANTHEON)]
         case Mode.DRAFT if len(ui.revealed) == REVEALED_PER_ROUND:
             if (pick := draft_pick(ui, state.catalog, ctx, REVEALED_PER_ROUND)) is not None:
                 return [Choice(voice.name(pick), words.BOX_PICK_NOTE, value=pick)]  # solo

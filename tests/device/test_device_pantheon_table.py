@@ -164,9 +164,9 @@ def test_the_wonder_setup_offers_a_pantheon_draft_that_the_setup_records() -> No
     ctx = Context()
     ui = step(initial(state, ctx), state, Press("select"), ctx).ui  # Player 1 begins
     assert [c.label for c in options(ui, state, ctx)] == [
-        "Wonder draft", "Pantheon draft", "First-game sets",
+        "Wonder draft", "First-game sets", "Pantheon draft",
     ]  # fmt: skip
-    ui = step(step(ui, state, Press("right"), ctx).ui, state, Press("select"), ctx).ui
+    ui = step(step(ui, state, Press("left"), ctx).ui, state, Press("select"), ctx).ui
     assert ui.mode is Mode.DRAFT and ui.expansions == ("pantheon",)
     assert setup_event(ui, CATALOG).expansions == ("pantheon",)
     assert UiState.from_json(ui.to_json()) == ui  # kept across a restart
