@@ -429,7 +429,35 @@ def move_label(voice: Voice, event: Event) -> str:
             return f"Rebuild {name(event.card)}"
         case ChooseStarter():
             return f"{voice.player(event.starter)} begins"
-    return event.type  # pragma: no cover - the search proposes only the moves above
+    return _pantheon_move(voice, event)
+
+
+def _pantheon_move(voice: Voice, event: Event) -> str:
+    """A Pantheon move proposed, in a few words: "Activate space 5, offer 2+4"."""
+    name = voice.name
+    match event:
+        case Activate():
+            offer = f", {offering_label(event.offerings).lower()}" if event.offerings else ""
+            return f"Activate space {event.space}{offer}"
+        case PlaceDivinity():
+            return f"{name(event.divinity)} on space {event.space}"
+        case TakeEnkiToken():
+            return f"Take {name(event.token)}"
+        case PlaceSnake():
+            return f"Snake on {name(event.card)}"
+        case StealCard() | StealWonder():
+            return f"Take {name(event.card if isinstance(event, StealCard) else event.wonder)}"
+        case HadesBuild():
+            return f"Rebuild {name(event.card)}"
+        case UnbuildWonder():
+            return f"Unbuild {name(event.wonder)}"
+        case IsisWonder():
+            return f"{name(event.wonder)} with {name(event.card)}"
+        case PlaceMinerva():
+            return f"Minerva {track_space(voice, event.position)}"
+        case GateActivation() | TheaterActivation():
+            return f"Activate {name(event.divinity)}"
+    return event.type  # Zeus's position and Neptune's tokens need the board: said by type
 
 
 def box_move(voice: Voice, event: Event) -> str:

@@ -24,8 +24,9 @@ from companion.device.controller import (
     step,
 )
 from companion.device.screens import render
+from companion.device.words import Voice, move_label
 from companion.engine.catalog import default_catalog
-from companion.engine.events import Activate, Deal, PlaceDivinity, Setup
+from companion.engine.events import Activate, Deal, PlaceDivinity, PlaceMinerva, Setup
 from companion.engine.rules import apply, new_game
 from companion.engine.state import GameState, PendingKind, Player
 from companion.service.playback import read_record
@@ -256,3 +257,11 @@ def test_guided_entry_offers_each_offering_token_once_in_age_2() -> None:
     state = after(28)
     ui = UiState(mode=Mode.GUIDED, dealt=entry.entries)
     assert [c.label for c in options(ui, state)] == ["Offering 2", "Offering 3", "Skip: no deal"]
+
+
+def test_the_coach_words_pantheon_moves() -> None:
+    voice = Voice.oled(after(46))
+    assert move_label(voice, Activate(Player.P1, 5, (2, 4))) == "Activate space 5, offer 2+4"
+    placed = PlaceDivinity(Player.P2, ("aphrodite", "hades"), "hades", 5)  # type: ignore[arg-type]
+    assert move_label(voice, placed) == "Hades on space 5"
+    assert move_label(voice, PlaceMinerva(Player.P2, -1)) == "Minerva 1 toward Ann"
