@@ -18,6 +18,7 @@ import sys
 import time
 
 from companion.engine.catalog import default_catalog
+from companion.engine.plural import plural
 from companion.play.arena import PLAYERS, Outside, arena
 from companion.protocol import Program
 from companion.search.player import LEVEL_CHOICES
@@ -116,8 +117,9 @@ def main(args: argparse.Namespace) -> int:
             name = args.a if lost.side == "a" else args.b
             print(f"game {lost.game}: {lost.side.upper()} ({name}) forfeits: {lost.reason}")
         print(
-            f"{args.a} against {args.b}: {tally.wins} wins, {tally.losses} losses, "
-            f"{tally.shared} shared in {tally.games} games ({seconds:.0f} s)"
+            f"{args.a} against {args.b}: {plural(tally.wins, 'win')}, "
+            f"{plural(tally.losses, 'loss', 'losses')}, "
+            f"{tally.shared} shared in {plural(tally.games, 'game')} ({seconds:.0f} s)"
         )
         print(f"score {tally.score:.1%}, 95 % interval {low:.1%} to {high:.1%}")
     return 0
