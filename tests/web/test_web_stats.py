@@ -276,4 +276,5 @@ def test_nobody_is_named_for_the_most_guild_points_when_no_guild_scored(
     table = page.split('id="science-guilds"')[1].split("</table>")[0]
     guilds = table.split('data-label="Guilds">')[1].split("</tr>")[0]
     cells = [cell.split("</td>")[0] for cell in guilds.split("<td")[1:]]
-    assert [cell.split(">", 1)[1] for cell in cells] == ["Guilds", "0.0", "0", "–"]
+    # the last cell, "By": an en dash, nobody
+    assert [cell.split(">", 1)[1] for cell in cells] == ["Guilds", "0.0", "0", "\u2013"]
