@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.engine.cards import Catalog
+from companion.engine.scoring import ROWS
 from companion.family import dice
 from companion.family.cards import FamilyCatalog
 from companion.family.catalog import default_family_catalog
@@ -305,8 +306,8 @@ def games_csv(facts: Sequence[GameFacts], kind: str = DUEL) -> str:
     """One CSV row per player per game, with every category, the total, wonders and tokens
     (a score pad's rows: `family_csv`)."""
     if kind != DUEL:
-        return family_csv(facts)
-    rows = list(facts[0].seats[0].scores) if facts and facts[0].seats else []
+        return family_csv(facts, kind)
+    rows = list(ROWS)  # the columns of the game, with or without games to fill them
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow([*CSV_HEAD, *rows, "total", "wonders_built", "progress_tokens"])
@@ -332,13 +333,14 @@ BOARD_HEAD = ("wonder", "side", "stages")  # the base game's boards (7 Wonders D
 FAMILY_ROWS = {"7wonders": (*CATEGORIES, EDIFICE), "7wonders-dice": dice.BUILDINGS}
 
 
-def family_csv(facts: Sequence[GameFacts]) -> str:
+def family_csv(facts: Sequence[GameFacts], kind: str) -> str:
     """One CSV row per player per saved score pad: the variant, the expansions, the player's
     rank and result, their board (wonder, side, stages built; not in 7 Wonders Dice, whose
     `wonder` is a category), every category and the total. A category the pad does not have
     (Edifice without the expansion) is left empty."""
-    rows = list(FAMILY_ROWS.get(facts[0].game, ())) if facts else list(CATEGORIES)
-    boards = not facts or facts[0].game != dice.GAME
+    game = dice.GAME if kind == dice.GAME else "7wonders"  # the two-player variant's too
+    rows = list(FAMILY_ROWS[game])
+    boards = game != dice.GAME
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow([*FAMILY_HEAD, *(BOARD_HEAD if boards else ()), *rows, "total"])
