@@ -338,9 +338,9 @@ def family_csv(facts: Sequence[GameFacts], kind: str) -> str:
     rank and result, their board (wonder, side, stages built; not in 7 Wonders Dice, whose
     `wonder` is a category), every category and the total. A category the pad does not have
     (Edifice without the expansion) is left empty."""
-    game = dice.GAME if kind == dice.GAME else "7wonders"  # the two-player variant's too
-    rows = list(FAMILY_ROWS[game])
-    boards = game != dice.GAME
+    sheet = dice.GAME if kind == dice.GAME else "7wonders"  # the two-player variant's too
+    rows = list(FAMILY_ROWS[sheet])
+    boards = sheet != dice.GAME
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow([*FAMILY_HEAD, *(BOARD_HEAD if boards else ()), *rows, "total"])
