@@ -46,6 +46,7 @@ from companion.family.sheet import SheetError
 from companion.family.table import DEFEAT, MAX_PLAYERS, MIN_PLAYERS, TOKEN_VALUES, VICTORY_TOKENS
 from companion.records.pads import SavedPad, UnknownPad, save_pad, saved_pad, saved_pads
 from companion.records.players import known_players
+from companion.records.results import STATS_GAMES
 
 from .access import form_upload, get_journal
 from .control import Control, NoCamera
@@ -356,12 +357,22 @@ def box_stop() -> tuple[Response, int]:
 
 
 def _listed_pads() -> list[dict[str, Any]]:
-    """The saved pads as the history lists them: each with its winner line."""
+    """The saved pads as the history lists them: each with its game's name and winner line."""
     catalog = default_family_catalog()
     return [
-        {**pad.to_json(), "winner_line": words.pad_winner(score_sheet(catalog, pad.sheet).result)}
+        {
+            **pad.to_json(),
+            "game_name": STATS_GAMES[_kind(pad.game, pad.sheet)],
+            "winner_line": words.pad_winner(score_sheet(catalog, pad.sheet).result),
+        }
         for pad in _saved_pads()
     ]
+
+
+def _kind(game: str, sheet: Any) -> str:
+    """The game of a pad as the statistics keep it apart: the two-player variant apart."""
+    two = isinstance(sheet, dict) and sheet.get("variant") == "two-player"
+    return f"{game}-two-player" if two else game
 
 
 @bp.app_context_processor
