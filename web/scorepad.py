@@ -243,16 +243,20 @@ def _saved_or_404(pad_id: int) -> SavedPad:
 def saved(pad_id: int) -> str:
     """A saved pad: the winners and the table, every row opening on its reasons."""
     found = _saved_or_404(pad_id)
-    view = result_view(score_sheet(default_family_catalog(), found.sheet))
-    return render_template("scorepad/saved.html", pad=found, view=view)
+    return render_template("scorepad/saved.html", pad=found, view=_saved_view(found))
 
 
 @bp.get("/scorepad/<game:pad_id>.json")
 def saved_json(pad_id: int) -> Response:
     """The JSON twin of a saved pad."""
     found = _saved_or_404(pad_id)
+    return jsonify({**found.to_json(), **_saved_view(found)})
+
+
+def _saved_view(found: SavedPad) -> dict[str, Any]:
+    """A saved pad scored as the pages show it, named with its variant ("7 Wonders for two")."""
     view = result_view(score_sheet(default_family_catalog(), found.sheet))
-    return jsonify({**found.to_json(), **view})
+    return {**view, "game_name": STATS_GAMES[_kind(found.game, found.sheet)]}
 
 
 @bp.get("/scorepad/<game:pad_id>/sheet")

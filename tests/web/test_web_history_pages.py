@@ -117,3 +117,10 @@ def test_each_saved_pad_in_the_history_says_its_game(client: FlaskClient, journa
         " ".join(item.split("<span")[1].split(">", 1)[1].split("<")[0].split()) for item in listed
     ]
     assert games == ["7 Wonders Dice", "7 Wonders for two", "7 Wonders"]  # newest first
+    # and so does each pad's own page, and its JSON twin
+    pads = [p["id"] for p in client.get("/api/pads").get_json()]
+    names = [client.get(f"/scorepad/{pad}.json").get_json()["game_name"] for pad in pads]
+    assert names == games
+    assert '<p class="muted">7 Wonders for two · saved' in client.get(
+        f"/scorepad/{pads[1]}"
+    ).get_data(as_text=True)
