@@ -27,6 +27,7 @@ from companion.family.cards import FamilyCatalog
 from companion.family.catalog import default_family_catalog
 from companion.family.pad import score_sheet
 from companion.family.scoring import CATEGORIES, EDIFICE
+from companion.family.sheet import GAME as FAMILY_SHEET
 from companion.family.sheet import SheetError
 from companion.records.game import check_record, import_record
 from companion.records.journal import Journal, Record, RecordRefused, dumps, effective_records
@@ -264,6 +265,30 @@ def parsed_history(data: bytes) -> dict[str, Any] | None:
     except (UnicodeDecodeError, ValueError, RecursionError):
         return None
     return parsed if isinstance(parsed, dict) and "format" in parsed else None
+
+
+def other_file(data: bytes) -> tuple[str, str] | None:
+    """What an upload that is no game record is, for the one line that refuses it: ("sheet",
+    "a 7 Wonders score sheet"), ("bgstats", "a BG Stats backup") or ("bgg-xml", "BoardGameGeek
+    plays"); None for anything else (a record, a history, a file that is none of these)."""
+    head = data[:4096].lstrip(b"\xef\xbb\xbf \t\r\n")
+    if head.startswith(b"<"):
+        return ("bgg-xml", "BoardGameGeek plays") if b"<plays" in head else None
+    try:
+        parsed = json.loads(data.decode("utf-8-sig"))
+    except (UnicodeDecodeError, ValueError, RecursionError):  # a record's lines, or no JSON
+        return None
+    if not isinstance(parsed, dict):
+        return None
+    game = parsed.get("game")
+    if game in SHEET_GAMES:
+        return "sheet", f"a {SHEET_GAMES[game]} score sheet"
+    if isinstance(parsed.get("plays"), list) and isinstance(parsed.get("games"), list):
+        return "bgstats", "a BG Stats backup"
+    return None
+
+
+SHEET_GAMES = {FAMILY_SHEET: "7 Wonders", dice.GAME: "7 Wonders Dice"}
 
 
 def _records(lines: Sequence[str]) -> list[Record]:

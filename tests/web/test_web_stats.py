@@ -139,6 +139,33 @@ def test_history_export_imports_into_another_box_from_the_phone(
     assert client.get("/stats.json").get_json()["victories"]["shared"] == 1
 
 
+@pytest.mark.parametrize(
+    ("text", "told"),
+    [
+        (json.dumps({"game": "7wonders-dice", "players": []}, indent=2),
+         "a 7 Wonders Dice score sheet, not a game record: add it with Import a score sheet, "
+         "under Score pads"),
+        (json.dumps({"games": [], "players": [], "plays": []}, indent=2),
+         "a BG Stats backup, not a game record: the box imports it with duel-companion import "
+         "--bgstats FILE"),
+        ('<?xml version="1.0" encoding="utf-8"?>\n<plays total="0" page="1"></plays>\n',
+         "BoardGameGeek plays, not a game record: the box imports them with duel-companion "
+         "import --bgg-xml FILE"),
+    ],
+)  # fmt: skip
+def test_the_phone_says_what_a_file_that_is_no_record_is(
+    client: FlaskClient, text: str, told: str
+) -> None:
+    page = client.get("/history/import").get_data(as_text=True)
+    token = page.split('name="csrf_token" value="')[1].split('"')[0]
+    data = {"csrf_token": token, "pairing_code": CODE, "record": (io.BytesIO(text.encode()), "f")}
+    response = client.post(
+        "/history/import", data=data, content_type="multipart/form-data", headers=ORIGIN
+    )
+    assert response.status_code == 422
+    assert told in response.get_data(as_text=True)
+
+
 def test_the_live_page_offers_the_known_players_most_recent_first(
     stats_client: FlaskClient, stats_journal: Journal
 ) -> None:
