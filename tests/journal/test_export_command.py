@@ -92,3 +92,14 @@ def test_a_csv_without_games_has_the_columns_of_its_game(
     argv = ["export", "--csv", "--game", game, "--journal", str(tmp_path / "empty.sqlite")]
     assert main(argv) == 0
     assert capsys.readouterr().out == head + "\n"
+
+
+def test_a_history_is_whole_so_game_is_refused_with_it(
+    source: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["export", "--history", "--game", "duel", "--journal", str(source)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == (
+        "--history writes the whole history; --game is for --csv, --bgstats and --bgg-xml\n"
+    )
