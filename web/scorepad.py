@@ -25,7 +25,7 @@ from flask import (
     request,
     url_for,
 )
-from werkzeug.exceptions import BadRequest, NotFound, UnprocessableEntity
+from werkzeug.exceptions import BadRequest, NotFound, RequestEntityTooLarge, UnprocessableEntity
 from werkzeug.wrappers import Response as Redirect
 
 from companion.engine.cards import Color
@@ -40,7 +40,12 @@ from companion.records.players import known_players
 
 from .access import form_upload, get_journal
 from .control import Control, NoCamera
-from .security import require_pairing, require_same_origin_api, require_same_origin_form
+from .security import (
+    require_pairing,
+    require_same_origin_api,
+    require_same_origin_form,
+    require_same_origin_post,
+)
 
 bp = Blueprint("scorepad", __name__)
 
@@ -259,19 +264,30 @@ SCAN_MAX_BYTES = 8 * 1024 * 1024  # a phone photo; the page sends it scaled down
 @bp.post("/scorepad/scan.json")
 def scan() -> Response:
     """The base-game cards whose stickers a photo shows (multipart field `photo`): their ids
-    left to right, their names, and how many other QR codes were seen. Nothing is written."""
+    left to right, their names, and how many other QR codes were seen. Nothing is written.
+    Only from our own page (Origin); a PNG or JPEG of at most 12 megapixels, measured by its
+    header before it is decoded (413 above, 422 for anything else)."""
     import cv2
     import numpy as np
 
     from companion.vision.decode import make_decoder, read_cards
     from companion.vision.payloads import parse_family
+    from companion.vision.photo import NotAPhoto, TooLarge, checked_photo
 
+    require_same_origin_post()
     request.max_content_length = SCAN_MAX_BYTES
     photo = request.files.get("photo")
     if photo is None or not photo.filename:
         raise BadRequest("Send a photo of the city's cards (multipart field 'photo')")
-    data = np.frombuffer(photo.read(), dtype=np.uint8)
-    gray = cv2.imdecode(data, cv2.IMREAD_GRAYSCALE) if data.size else None
+    raw = photo.read()
+    try:
+        checked_photo(raw)
+    except NotAPhoto as refused:
+        raise UnprocessableEntity(str(refused)) from None
+    except TooLarge as refused:
+        raise RequestEntityTooLarge(str(refused)) from None
+    data = np.frombuffer(raw, dtype=np.uint8)
+    gray = cv2.imdecode(data, cv2.IMREAD_GRAYSCALE)
     if gray is None:
         raise UnprocessableEntity("The photo is not an image (JPEG or PNG)")
     cards, foreign = read_cards(make_decoder(), gray, parse_family)

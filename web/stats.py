@@ -10,6 +10,7 @@ kept per filter, so a phone that reloads the page costs a query and a render.
 from __future__ import annotations
 
 import contextlib
+import gzip
 import json
 import threading
 from collections import OrderedDict
@@ -21,16 +22,18 @@ from flask import Blueprint, Flask, Response, current_app, jsonify, render_templ
 from werkzeug.exceptions import BadRequest, NotFound
 
 from companion.family.catalog import default_family_catalog
-from companion.records.archive import export_history, games_csv, summarizer
+from companion.records.archive import export_history_text, games_csv, summarizer
 from companion.records.journal import Journal
 from companion.records.pad_stats import pad_facts, pads_seen
 from companion.records.stats import GameFacts, Tally, matches, select, statistics
 from companion.records.summaries import DUEL, FactsCache, load_facts
-from companion.records.tables import changed_since, latest_change
+from companion.records.tables import changed_since, journal_state, latest_change
 
 from .access import catalog, get_journal, language
 from .charts import Bar, Part, bars, bars_over_time
+from .downloads import downloads, send_gzipped
 from .present import ROW_LABELS
+from .security import require_not_cross_site
 
 bp = Blueprint("stats", __name__)
 GAMES = {DUEL: "7 Wonders Duel", "7wonders": "7 Wonders", "7wonders-dice": "7 Wonders Dice"}
@@ -297,6 +300,7 @@ def page_json() -> Response:
 @bp.get("/export/games.csv")
 def games_export() -> Response:
     """Every finished game of the chosen game type (and filters): a row per player per game."""
+    require_not_cross_site()
     filters = _filters()
     journal = get_journal()
     facts = _facts(journal, _cache()) if journal is not None else []
@@ -307,12 +311,17 @@ def games_export() -> Response:
 
 @bp.get("/export/history.json")
 def history_export() -> Response:
-    """The whole history as one JSON file that another box imports without duplicates."""
+    """The whole history as one JSON file that another box imports without duplicates: made
+    once per state of the journal and sent in pieces (web/downloads.py)."""
+    require_not_cross_site()
     journal = get_journal()
-    history = export_history(journal) if journal is not None else {"games": []}
-    response = Response(json.dumps(history, ensure_ascii=False), mimetype="application/json")
-    response.headers["Content-Disposition"] = 'attachment; filename="duel-companion-history.json"'
-    return response
+    if journal is None:
+        data = gzip.compress(json.dumps({"games": []}).encode(), mtime=0)
+    else:
+        data = downloads().gzipped(
+            "history", journal_state(journal), lambda: export_history_text(journal)
+        )
+    return send_gzipped(data, "application/json", "duel-companion-history.json")
 
 
 def warm_up(app: Flask) -> threading.Thread:

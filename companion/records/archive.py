@@ -16,7 +16,7 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -61,7 +61,26 @@ def content_hash(records: Sequence[Record]) -> str:
 
 def export_history(journal: Journal) -> dict[str, Any]:
     """The whole journal as one JSON object (docs/statistics.md, "History file")."""
-    games = []
+    return {**_history_head(journal), "games": list(history_entries(journal))}
+
+
+def export_history_text(journal: Journal) -> Iterator[str]:
+    """`json.dumps(export_history(journal), ensure_ascii=False)` in pieces, one game at a
+    time, so that a history of thousands of games is never held whole."""
+    head = json.dumps({**_history_head(journal), "games": []}, ensure_ascii=False)
+    yield head[: -len("[]}")] + "["
+    for number, entry in enumerate(history_entries(journal)):
+        yield (", " if number else "") + json.dumps(entry, ensure_ascii=False)
+    yield "]}"
+
+
+def _history_head(journal: Journal) -> dict[str, Any]:
+    players = [player.name for player in known_players(journal)]
+    return {"format": FORMAT, "version": VERSION, "players": players}
+
+
+def history_entries(journal: Journal) -> Iterator[dict[str, Any]]:
+    """The games of the history file, oldest first."""
     for summary in reversed(journal.games()):
         records = journal.effective_events(summary.id)
         finished, minutes = game_times(journal, summary.id, journal.rows(summary.id))
@@ -69,21 +88,17 @@ def export_history(journal: Journal) -> dict[str, Any]:
         lines = [
             {**r, "players": names} if r.get("type") == "setup" and names else r for r in records
         ]
-        games.append(
-            {
-                "id": summary.id,
-                "game": DUEL,
-                "hash": content_hash(records),
-                "status": summary.status,
-                "started": summary.started,
-                "finished": finished if summary.status == "finished" else None,
-                "minutes": minutes if summary.status == "finished" else None,
-                "players": names,
-                "record": lines,
-            }
-        )
-    players = [player.name for player in known_players(journal)]
-    return {"format": FORMAT, "version": VERSION, "players": players, "games": games}
+        yield {
+            "id": summary.id,
+            "game": DUEL,
+            "hash": content_hash(records),
+            "status": summary.status,
+            "started": summary.started,
+            "finished": finished if summary.status == "finished" else None,
+            "minutes": minutes if summary.status == "finished" else None,
+            "players": names,
+            "record": lines,
+        }
 
 
 @dataclass(frozen=True, slots=True)
