@@ -224,7 +224,9 @@ def _per_address(server: Any, channel_class: Any) -> Callable[..., Any]:
 
     def channel(owner: Any, conn: Any, addr: Any, adj: Any, map: Any = None) -> Any:
         peer = _peer(addr)
-        open_here = sum(1 for c in list(server._map.values()) if _peer(getattr(c, "addr", None)) == peer)
+        open_here = sum(
+            1 for c in list(server._map.values()) if _peer(getattr(c, "addr", None)) == peer
+        )
         if open_here >= PER_ADDRESS:
             with contextlib.suppress(OSError):
                 conn.close()

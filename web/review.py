@@ -4,9 +4,10 @@ three moves that cost each player most with what the search preferred, the turni
 The search reviews each move from the state before it, with public information only
 (`companion.search.review`), with 20 iterations a move (half the easy level's budget: a
 review searches every move of the game). A review of a whole game takes seconds (about 4 s for
-60 moves on an idle core here, several times that on a Raspberry Pi), so it is searched in a
-worker thread (one, fed by a bounded queue), never inside a request: the score page of a finished game starts it (the end
-screen's QR code leads there), and the review page waits for it at most
+60 moves on an idle core here, several times that on a Raspberry Pi), so it is searched by
+one worker thread fed by a bounded queue, never inside a request: the score page of a finished
+game starts it (the end screen's QR code leads there; beyond `QUEUE_SIZE` games waiting it
+starts nothing), and the review page waits for it at most
 `REVIEW_WAIT_SECONDS` (app config, default 1.5) before it shows that the review is being
 prepared and reloads itself. Reviews are kept per game and journal position (the last 8).
 """
@@ -88,7 +89,8 @@ class Reviews:
             try:
                 self._queue.put_nowait((key, loaded, finished))
             except queue.Full:
-                raise ReviewsBusy("the box is reviewing other games; ask again in a minute")
+                busy = "the box is reviewing other games; ask again in a minute"
+                raise ReviewsBusy(busy) from None
             self._running[key] = finished
             if self._worker is None:
                 self._worker = threading.Thread(target=self._work, name="review", daemon=True)

@@ -19,6 +19,7 @@ without a CORS preflight, which this server never grants.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import ipaddress
@@ -155,10 +156,8 @@ def own_names() -> frozenset[str]:
     (also with `.local`, as mDNS announces it, and fully qualified)."""
     name = socket.gethostname().lower()
     names = {"localhost", name, f"{name}.local"}
-    try:
+    with contextlib.suppress(OSError):  # a resolver that fails: the short names still do
         names.add(socket.getfqdn().lower())
-    except OSError:  # pragma: no cover - a resolver that fails: the short names still do
-        pass
     return frozenset(n for n in names if n)
 
 

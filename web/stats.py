@@ -74,8 +74,13 @@ class StatsCache:
         self.counted: OrderedDict[tuple[Any, ...], Counted] = OrderedDict()
         self.made = FactsCache()
         self.pads: dict[int, GameFacts] = {}  # saved score pads, scored once each
+        self.unreadable_pads: set[int] = set()  # saved pads that no longer score
         self.players: list[str] = []
         self.charts: dict[tuple[Any, ...], dict[str, Any]] = {}
+
+    def unreadable(self) -> int:
+        """Finished games and saved pads whose stored rows cannot be read: left out."""
+        return len(self.made.unreadable) + len(self.unreadable_pads)
 
     def update(self, key: object, facts: list[GameFacts]) -> None:
         """Take the facts read at fingerprint `key`."""
@@ -131,7 +136,7 @@ def _facts(journal: Journal, cache: StatsCache) -> list[GameFacts]:
         if isinstance(seen, tuple) and seen[0] == "log" and key[0] == "log":
             changed = changed_since(journal, int(seen[1]))[0]
         facts = load_facts(journal, summarizer(catalog(), journal), cache.made, changed)
-        facts += pad_facts(journal, default_family_catalog(), cache.pads)
+        facts += pad_facts(journal, default_family_catalog(), cache.pads, cache.unreadable_pads)
     with cache.lock:
         cache.update(key, facts)
     return facts
@@ -179,7 +184,8 @@ def _stats() -> tuple[tuple[Any, ...], dict[str, Any]]:
     filters = _filters()
     journal = get_journal()
     if journal is None:
-        return (), _named({"filters": filters, **statistics([], filters["player"])})
+        empty = statistics([], filters["player"])
+        return (), _named({"filters": filters, **empty, "unreadable": 0})
     cache = _cache()
     facts = _facts(journal, cache)
     wanted = tuple(sorted(filters.items()))
@@ -196,7 +202,7 @@ def _stats() -> tuple[tuple[Any, ...], dict[str, Any]]:
         cache.counted.move_to_end(wanted)
         if entry.result is None:
             entry.result = _named({"filters": filters, **entry.tally.result()})
-        return wanted, entry.result
+        return wanted, {**entry.result, "unreadable": cache.unreadable()}
 
 
 def _named(result: dict[str, Any]) -> dict[str, Any]:

@@ -20,6 +20,7 @@ from typing import Any
 
 from companion.config import ConfigError, load_config
 from companion.engine.catalog import default_catalog
+from companion.files import FileRefused, read_capped
 from companion.records.archive import (
     MAX_HISTORY_BYTES,
     check_history,
@@ -49,11 +50,10 @@ def main(args: argparse.Namespace) -> int:
     except ConfigError as refused:
         return _refuse(str(refused))
     try:
-        with path.open("rb") as file:
-            data = file.read(MAX_HISTORY_BYTES + 1)
-    except OSError as bad:
-        return _refuse(f"cannot read {path}: {bad.strerror or bad}")
-    history = parsed_history(data) if len(data) <= MAX_HISTORY_BYTES else None
+        data = read_capped(path, MAX_HISTORY_BYTES)
+    except FileRefused as refused:
+        return _refuse(f"{path}: {refused}")
+    history = parsed_history(data)
     if history is not None:
         return _import_history(path, journal_path, history)
     catalog = default_catalog()

@@ -16,15 +16,17 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
 from companion.engine.cards import Catalog
 from companion.records.game import check_record, import_record
 from companion.records.journal import Journal, Record, RecordRefused, dumps, effective_records
 from companion.records.players import add_player, known_players
-from companion.records.reader import fingerprint
+from companion.records.reader import check_name, fingerprint
 from companion.records.replay import replay
 from companion.records.stats import GameFacts
 from companion.records.summaries import (
@@ -164,7 +166,7 @@ def import_history(catalog: Catalog, journal: Journal, data: Any) -> Imported:
                 {"finished": entry["finished"], "minutes": entry.get("minutes")},
             )
             keep_summary(journal, game_id, check_record(catalog, lines).state)
-    names = [name for name in data.get("players", []) if isinstance(name, str)]
+    names = history_names(data)  # checked with the games, before anything was written
     for name in names:
         add_player(journal, name)
     return Imported(result.added, result.already, len(names))
@@ -195,24 +197,117 @@ def check_history(catalog: Catalog, data: Any) -> list[tuple[Mapping[str, Any], 
     """
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise RecordRefused(f'not a history file (no "format": "{FORMAT}")')
-    if data.get("version") != VERSION:
-        raise RecordRefused(f"history version {data.get('version')!r}, this program reads 1")
+    version = data.get("version")
+    if type(version) is not int or version != VERSION:  # true is not 1
+        raise RecordRefused(f"history version {_shown(version)}, this program reads 1")
     entries = data.get("games")
     if not isinstance(entries, list):
         raise RecordRefused('a history file lists its games in "games"')
+    history_names(data)
     games: list[tuple[Mapping[str, Any], list[str]]] = []
     for index, entry in enumerate(entries, start=1):
         if not isinstance(entry, dict) or not isinstance(entry.get("record"), list):
             raise RecordRefused(f'game {index}: expected an object with a "record" list')
         if entry.get("game", DUEL) != DUEL:
-            raise RecordRefused(f"game {index}: {entry.get('game')!r} games cannot be imported")
+            raise RecordRefused(
+                f"game {index}: {_shown(entry.get('game'))} games cannot be imported"
+            )
+        try:
+            checked = {**entry, **history_times(entry)}
+            _check_seats(entry.get("players"))
+        except ValueError as bad:
+            raise RecordRefused(f"game {index}: {bad}") from None
         lines = [dumps(r) if isinstance(r, dict) else json.dumps(r) for r in entry["record"]]
         try:
             check_record(catalog, lines)
         except RecordRefused as refused:
             raise RecordRefused(f"game {index}: {refused}", refused.line) from None
-        games.append((entry, lines))
+        games.append((checked, lines))
     return games
+
+
+MAX_MINUTES = 7 * 24 * 60  # a game paused for a week still counts; longer is no game
+FIRST_YEAR, LAST_YEAR = 1970, 2100  # a box without a clock may say 1970; later is garbage
+
+
+def history_names(data: Mapping[str, Any]) -> list[str]:
+    """The remembered players of a history file: a list of names by the players' rule.
+
+    Raises:
+        RecordRefused: "players" is not a list, or holds a name the rule refuses.
+    """
+    names = data.get("players", [])
+    if not isinstance(names, list):
+        raise RecordRefused(f'"players" is a list of names, not {_shown(names)}')
+    try:
+        return [check_name(name) for name in names]
+    except ValueError as bad:
+        raise RecordRefused(f"players: {bad}") from None
+
+
+def history_times(entry: Mapping[str, Any]) -> dict[str, Any]:
+    """A game's "started", "finished" and "minutes", checked: times as the journal writes
+    them (years 1970 to 2100), minutes a finite number from 0 to a week, or null. Returns
+    the checked values (times in the journal's form, "2026-05-01T20:15:00Z").
+
+    Raises:
+        ValueError: a time or a number that is not one.
+    """
+    checked: dict[str, Any] = {}
+    for key in ("started", "finished"):
+        value = entry.get(key)
+        if value is not None or (key == "finished" and entry.get("status") == "finished"):
+            checked[key] = _stamp(key, value)
+    minutes = entry.get("minutes")
+    if minutes is not None:
+        number = isinstance(minutes, int | float) and not isinstance(minutes, bool)
+        if not (number and math.isfinite(minutes) and 0 <= minutes <= MAX_MINUTES):
+            raise ValueError(f"minutes: a number from 0 to {MAX_MINUTES}, not {_shown(minutes)}")
+    return checked
+
+
+def _stamp(key: str, value: object) -> str:
+    """A time of the history file in the journal's form (UTC, to the second)."""
+    refusal = f'{key}: a time like "2026-05-01T20:15:00Z", not {_shown(value)}'
+    if not isinstance(value, str) or not value.isascii() or len(value) > 40:
+        raise ValueError(refusal)
+    try:
+        when = datetime.fromisoformat(value.replace("Z", "+00:00").replace("z", "+00:00"))
+    except ValueError:
+        raise ValueError(refusal) from None
+    if len(value) < 16 or value[10] not in "Tt ":  # a date alone, or a week or ordinal date
+        raise ValueError(refusal)
+    if when.tzinfo is not None:
+        when = when.astimezone(UTC).replace(tzinfo=None)
+    if not FIRST_YEAR <= when.year <= LAST_YEAR:
+        raise ValueError(
+            f"{key}: {value} is not a time of a game (years {FIRST_YEAR} to {LAST_YEAR})"
+        )
+    return when.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _check_seats(players: object) -> None:
+    """A game's "players" of the history file: absent, or p1 and p2 named by the rule ("" for
+    an unnamed side)."""
+    if players is None:
+        return
+    if not isinstance(players, dict) or not set(players) <= {"p1", "p2"}:
+        raise ValueError(f'players: {{"p1": name, "p2": name}}, not {_shown(players)}')
+    for side, name in players.items():
+        if name != "":
+            try:
+                check_name(name)
+            except ValueError as bad:
+                raise ValueError(f"players.{side}: {bad}") from None
+
+
+def _shown(value: object) -> str:
+    """A value of a refused file in a one-line message: its JSON, cut at 40 characters."""
+    try:
+        text = json.dumps(value, ensure_ascii=True)
+    except (TypeError, ValueError, RecursionError):
+        text = type(value).__name__
+    return text if len(text) <= 40 else f"{text[:37]}..."
 
 
 CSV_HEAD = ("game_id", "game", "finished", "minutes", "seat", "player", "first", "result",

@@ -30,6 +30,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from companion.files import FileRefused, read_capped
+
 MAX_RECORD_BYTES = 256 * 1024  # the phone's body limit too (web.MAX_BODY)
 MAX_NESTING = 16  # an event nests 3 deep (setup.wonders.p1); deeper input is refused early
 MAX_NUMBER_CHARS = 20  # the largest number in a record is an age (1 to 3)
@@ -105,10 +107,9 @@ def read_record_file(path: Path) -> list[str]:
         RecordRefused: unreadable, over `MAX_RECORD_BYTES`, or not UTF-8 text.
     """
     try:
-        with path.open("rb") as file:
-            data = file.read(MAX_RECORD_BYTES + 1)
-    except OSError as bad:
-        raise RecordRefused(f"cannot read {path}: {bad.strerror or bad}") from None
+        data = read_capped(path, MAX_RECORD_BYTES)
+    except FileRefused as refused:
+        raise RecordRefused(f"{path}: {refused}") from None
     return decode_record(data)
 
 

@@ -101,9 +101,7 @@ def test_a_tiff_is_not_read(client: FlaskClient) -> None:
     [{}, {"Origin": "http://evil.example"}, {"Referer": "http://evil.example/page"},
      {"Origin": "null"}],
 )  # fmt: skip
-def test_a_photo_from_another_site_is_refused(
-    client: FlaskClient, headers: dict[str, str]
-) -> None:
+def test_a_photo_from_another_site_is_refused(client: FlaskClient, headers: dict[str, str]) -> None:
     answer = scan(client, png_header(100, 100), headers)
     assert answer.status_code == 403
     assert answer.get_json()["error"].startswith("Cross-site request refused")
