@@ -15,7 +15,12 @@ from pathlib import Path
 
 
 class FileRefused(ValueError):
-    """A file that cannot be read as input; the message is one line, without the path."""
+    """A file that cannot be read as input; the message is one line, without the path.
+    `why` is the reason alone ("No such file or directory")."""
+
+    def __init__(self, why: str, *, opening: bool = False) -> None:
+        super().__init__(f"cannot read: {why}" if opening else why)
+        self.why = why
 
 
 def size_words(limit: int) -> str:
@@ -35,7 +40,7 @@ def read_capped(path: Path | str, max_bytes: int) -> bytes:
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
     except (OSError, ValueError) as bad:  # ValueError: a NUL in the path
-        raise FileRefused(f"cannot read: {getattr(bad, 'strerror', None) or bad}") from None
+        raise FileRefused(str(getattr(bad, "strerror", None) or bad), opening=True) from None
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
@@ -51,7 +56,7 @@ def read_capped(path: Path | str, max_bytes: int) -> bytes:
             chunks.append(chunk)
             left -= len(chunk)
     except OSError as bad:
-        raise FileRefused(f"cannot read: {bad.strerror or bad}") from None
+        raise FileRefused(str(bad.strerror or bad), opening=True) from None
     finally:
         os.close(fd)
     data = b"".join(chunks)

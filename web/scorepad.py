@@ -25,7 +25,13 @@ from flask import (
     request,
     url_for,
 )
-from werkzeug.exceptions import BadRequest, NotFound, RequestEntityTooLarge, UnprocessableEntity
+from werkzeug.exceptions import (
+    BadRequest,
+    Conflict,
+    NotFound,
+    RequestEntityTooLarge,
+    UnprocessableEntity,
+)
 from werkzeug.wrappers import Response as Redirect
 
 from companion.engine.cards import Color
@@ -142,6 +148,7 @@ def pad_json() -> Response:
 def score() -> Response:
     """Score the sheet in the body: `scorepad --json`'s object plus the reasons of every
     number; 422 with the one-line refusal for a sheet that cannot be a real game."""
+    require_same_origin_api()
     sheet = _sheet_body()
     try:
         scored = score_sheet(default_family_catalog(), sheet)
@@ -212,16 +219,23 @@ def _saved_or_404(pad_id: int) -> SavedPad:
 def saved(pad_id: int) -> str:
     """A saved pad: the winners and the table, every row opening on its reasons."""
     found = _saved_or_404(pad_id)
-    view = result_view(score_sheet(default_family_catalog(), found.sheet))
-    return render_template("scorepad/saved.html", pad=found, view=view)
+    return render_template("scorepad/saved.html", pad=found, view=_saved_view(found))
 
 
 @bp.get("/scorepad/<game:pad_id>.json")
 def saved_json(pad_id: int) -> Response:
     """The JSON twin of a saved pad."""
     found = _saved_or_404(pad_id)
-    view = result_view(score_sheet(default_family_catalog(), found.sheet))
-    return jsonify({**found.to_json(), **view})
+    return jsonify({**found.to_json(), **_saved_view(found)})
+
+
+def _saved_view(found: SavedPad) -> dict[str, Any]:
+    """The result view of a saved pad; 409 for one kept before its numbers were bounded,
+    which no longer scores (its sheet still downloads)."""
+    try:
+        return result_view(score_sheet(default_family_catalog(), found.sheet))
+    except SheetError as refused:
+        raise Conflict(f"Score pad {found.id} no longer scores: {refused}") from None
 
 
 @bp.get("/scorepad/<game:pad_id>/sheet")

@@ -50,7 +50,7 @@ def main(args: argparse.Namespace) -> int:
     try:
         text = read_capped(path, MAX_RECORD_BYTES).decode("utf-8-sig")
     except FileRefused as refused:
-        return _refuse(args.json, f"{path}: {refused}")
+        return _refuse(args.json, f"cannot read {path}: {refused.why}")
     except UnicodeDecodeError:
         return _refuse(args.json, f"{path}: not UTF-8 text (a game record is JSON Lines)")
     catalog = default_catalog()
