@@ -18,9 +18,10 @@ class FileRefused(ValueError):
     """A file that cannot be read as input; the message is one line, without the path.
     `why` is the reason alone ("No such file or directory")."""
 
-    def __init__(self, why: str, *, opening: bool = False) -> None:
+    def __init__(self, why: str, *, opening: bool = False, oversize: bool = False) -> None:
         super().__init__(f"cannot read: {why}" if opening else why)
         self.why = why
+        self.oversize = oversize  # larger than the limit (a caller may say so its own way)
 
 
 def size_words(limit: int) -> str:
@@ -46,7 +47,7 @@ def read_capped(path: Path | str, max_bytes: int) -> bytes:
         if not stat.S_ISREG(info.st_mode):
             raise FileRefused("not a regular file (a pipe, a device or a folder); name a file")
         if info.st_size > max_bytes:
-            raise FileRefused(f"larger than {size_words(max_bytes)}; not read")
+            raise FileRefused(f"larger than {size_words(max_bytes)}; not read", oversize=True)
         chunks: list[bytes] = []
         left = max_bytes + 1  # one byte more: a file that grew while read is refused too
         while left > 0:
@@ -61,5 +62,5 @@ def read_capped(path: Path | str, max_bytes: int) -> bytes:
         os.close(fd)
     data = b"".join(chunks)
     if len(data) > max_bytes:
-        raise FileRefused(f"larger than {size_words(max_bytes)}; not read")
+        raise FileRefused(f"larger than {size_words(max_bytes)}; not read", oversize=True)
     return data

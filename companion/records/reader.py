@@ -109,6 +109,10 @@ def read_record_file(path: Path) -> list[str]:
     try:
         data = read_capped(path, MAX_RECORD_BYTES)
     except FileRefused as refused:
+        if refused.oversize:
+            raise RecordRefused(
+                f"the record is larger than {MAX_RECORD_BYTES // 1024} KB"
+            ) from None
         raise RecordRefused(f"{path}: {refused}") from None
     return decode_record(data)
 

@@ -20,9 +20,12 @@ def test_a_second_writer_through_a_symlink_is_refused(tmp_path: Path) -> None:
     Journal.create(journal).close()
     other = tmp_path / "other-name.sqlite"
     other.symlink_to(journal)
-    with WriterLock(journal, command="duel-companion run", kind="run"):
-        with pytest.raises(JournalBusy, match=r"in use by pid \d+ \(duel-companion run\)"):
-            WriterLock(other).acquire()
+    busy = r"in use by pid \d+ \(duel-companion run\)"
+    with (
+        WriterLock(journal, command="duel-companion run", kind="run"),
+        pytest.raises(JournalBusy, match=busy),
+    ):
+        WriterLock(other).acquire()
     assert lock_path(other) == lock_path(journal)
 
 
