@@ -165,13 +165,23 @@ def _filters() -> dict[str, Any]:
     filters: dict[str, Any] = {"game": game, "player": request.args.get("player") or None}
     for key in ("since", "until"):
         value = request.args.get(key) or None
-        if value is not None:
-            try:
-                date.fromisoformat(value)
-            except ValueError:
-                raise BadRequest(f"{key}: a date is YYYY-MM-DD, not {value!r}") from None
-        filters[key] = value
+        filters[key] = None if value is None else filter_date(key, value)
     return filters
+
+
+def filter_date(key: str, value: str) -> str:
+    """A date filter as the statistics compare it: "YYYY-MM-DD", parsed (never a text that
+    compares by chance: "20260101" is 2026-01-01, "2026-13-01" is refused).
+
+    Raises:
+        BadRequest: not a date.
+    """
+    try:
+        if len(value) > 10:
+            raise ValueError(value)
+        return date.fromisoformat(value).isoformat()
+    except ValueError:
+        raise BadRequest(f"{key}: a date is YYYY-MM-DD, not {value[:20]!r}") from None
 
 
 def stats_view() -> dict[str, Any]:

@@ -314,11 +314,23 @@ CSV_HEAD = ("game_id", "game", "finished", "minutes", "seat", "player", "first",
             "victory")  # fmt: skip
 
 
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+"""What makes a spreadsheet read a cell as a formula (OWASP's list for CSV injection)."""
+
+
+def csv_cell(value: object) -> object:
+    """A value as a CSV cell a spreadsheet shows as text: text that a spreadsheet would run as
+    a formula ("=HYPERLINK(...)", "+1", "@SUM") gets a leading apostrophe; numbers are kept."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return f"'{value}"
+    return value
+
+
 def games_csv(facts: Sequence[GameFacts]) -> str:
     """One CSV row per player per game, with every category, the total, wonders and tokens."""
     rows = list(facts[0].seats[0].scores) if facts and facts[0].seats else []
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
+    writer = _SafeWriter(csv.writer(out, lineterminator="\n"))
     writer.writerow([*CSV_HEAD, *rows, "total", "wonders_built", "progress_tokens"])
     for game in facts:
         for seat in game.seats:
@@ -334,3 +346,14 @@ def games_csv(facts: Sequence[GameFacts]) -> str:
                 ]
             )  # fmt: skip
     return out.getvalue()
+
+
+class _SafeWriter:
+    """A csv writer whose every cell goes through `csv_cell`."""
+
+    def __init__(self, writer: Any) -> None:
+        self._writer = writer
+
+    def writerow(self, row: Sequence[object]) -> None:
+        """Write one row, each cell made safe."""
+        self._writer.writerow([csv_cell(cell) for cell in row])
