@@ -19,7 +19,6 @@ import json
 import math
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from typing import Any
 
 from companion.engine.cards import Catalog
@@ -31,11 +30,14 @@ from companion.records.replay import replay
 from companion.records.stats import GameFacts
 from companion.records.summaries import (
     DUEL,
+    FIRST_YEAR,
     HISTORY_KEY,
+    LAST_YEAR,
     Summarize,
     duel_summary,
     game_times,
     keep_summary,
+    parse_stamp,
 )
 
 FORMAT = "duel-companion-history"
@@ -227,7 +229,6 @@ def check_history(catalog: Catalog, data: Any) -> list[tuple[Mapping[str, Any], 
 
 
 MAX_MINUTES = 7 * 24 * 60  # a game paused for a week still counts; longer is no game
-FIRST_YEAR, LAST_YEAR = 1970, 2100  # a box without a clock may say 1970; later is garbage
 
 
 def history_names(data: Mapping[str, Any]) -> list[str]:
@@ -268,22 +269,18 @@ def history_times(entry: Mapping[str, Any]) -> dict[str, Any]:
 
 def _stamp(key: str, value: object) -> str:
     """A time of the history file in the journal's form (UTC, to the second)."""
-    refusal = f'{key}: a time like "2026-05-01T20:15:00Z", not {_shown(value)}'
-    if not isinstance(value, str) or not value.isascii() or len(value) > 40:
-        raise ValueError(refusal)
-    try:
-        when = datetime.fromisoformat(value.replace("Z", "+00:00").replace("z", "+00:00"))
-    except ValueError:
-        raise ValueError(refusal) from None
-    if len(value) < 16 or value[10] not in "Tt ":  # a date alone, or a week or ordinal date
-        raise ValueError(refusal)
-    if when.tzinfo is not None:
-        when = when.astimezone(UTC).replace(tzinfo=None)
-    if not FIRST_YEAR <= when.year <= LAST_YEAR:
-        raise ValueError(
-            f"{key}: {value} is not a time of a game (years {FIRST_YEAR} to {LAST_YEAR})"
-        )
+    when = parse_stamp(value)
+    if when is None and isinstance(value, str) and _looks_like_a_stamp(value):
+        years = f"years {FIRST_YEAR} to {LAST_YEAR}"
+        raise ValueError(f"{key}: {value} is not a time of a game ({years})")
+    if when is None:
+        raise ValueError(f'{key}: a time like "2026-05-01T20:15:00Z", not {_shown(value)}')
     return when.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _looks_like_a_stamp(value: str) -> bool:
+    """A well-formed time whose year is out of range (parsed with a year in range)."""
+    return len(value) > 4 and parse_stamp(f"2000{value[4:]}") is not None
 
 
 def _check_seats(players: object) -> None:

@@ -18,7 +18,7 @@ import json
 import math
 import re
 from collections.abc import Callable, Mapping, Sequence
-from datetime import datetime
+from datetime import UTC, datetime
 from functools import partial
 from typing import Any
 
@@ -164,14 +164,28 @@ _STAMP = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}
 MAX_POINTS = 10**6  # no score of a real game comes near
 
 
-def sane_facts(facts: GameFacts) -> bool:
-    """Whether a game's facts can be counted: a real finishing time (parsed, years 1970 to
-    2100), minutes absent or a finite number from 0, every score an integer of sane size."""
-    if not isinstance(facts.finished, str) or not _STAMP.fullmatch(facts.finished):
-        return False
+FIRST_YEAR, LAST_YEAR = 1970, 2100  # a box without a clock may say 1970; later is garbage
+
+
+def parse_stamp(text: object) -> datetime | None:
+    """A time as the journal writes it ("2026-05-01T20:15:00Z"; seconds, fractions and an
+    offset optional) in UTC without a zone, or None for anything else (a date alone, a week
+    date, "9999-99-99", a year before 1970 or after 2100)."""
+    if not isinstance(text, str) or len(text) > 40 or not _STAMP.fullmatch(text):
+        return None
     try:
-        when = datetime.fromisoformat(facts.finished.replace("Z", "+00:00"))
+        when = datetime.fromisoformat(text.replace("Z", "+00:00"))
     except ValueError:
+        return None
+    if when.tzinfo is not None:
+        when = when.astimezone(UTC).replace(tzinfo=None)
+    return when if FIRST_YEAR <= when.year <= LAST_YEAR else None
+
+
+def sane_facts(facts: GameFacts) -> bool:
+    """Whether a game's facts can be counted: a real finishing time (`parse_stamp`), minutes
+    absent or a finite number from 0, every score an integer of sane size."""
+    if parse_stamp(facts.finished) is None:
         return False
     minutes = facts.minutes
     if minutes is not None and not (
@@ -181,7 +195,7 @@ def sane_facts(facts: GameFacts) -> bool:
         return False
     numbers = [seat.total for seat in facts.seats]
     numbers += [v for seat in facts.seats for v in seat.scores.values()]
-    return 1970 <= when.year <= 2100 and all(
+    return all(
         isinstance(n, int) and not isinstance(n, bool) and abs(n) < MAX_POINTS for n in numbers
     )
 

@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import csv
 import io
+import json
+import sqlite3
 
 import pytest
+from conftest import CODE
 from flask.testing import FlaskClient
 
 from companion.records.archive import csv_cell
@@ -35,10 +38,10 @@ def test_the_games_csv_escapes_a_formula_name(
     stats_client: FlaskClient, stats_journal: Journal
 ) -> None:
     game = stats_journal.games()[0]
-    stats_journal.set_players(game.id, {"p1": "=HYPERLINK(\"x\")", "p2": "@Bob"})
+    stats_journal.set_players(game.id, {"p1": '=HYPERLINK("x")', "p2": "@Bob"})
     text = stats_client.get("/export/games.csv").get_data(as_text=True)
     names = [row["player"] for row in csv.DictReader(io.StringIO(text))]
-    assert "'=HYPERLINK(\"x\")" in names and "'@Bob" in names
+    assert '\'=HYPERLINK("x")' in names and "'@Bob" in names
     assert not any(name.startswith(("=", "@", "+")) for name in names)
 
 
@@ -56,3 +59,38 @@ def test_a_date_filter_that_is_no_date_is_a_400(stats_client: FlaskClient, value
     answer = stats_client.get(f"/stats.json?until={value}")
     assert answer.status_code == 400
     assert answer.get_json()["error"].startswith("until: a date is YYYY-MM-DD")
+
+
+def test_statistics_answer_with_a_stored_row_they_cannot_read(
+    stats_client: FlaskClient, stats_journal: Journal
+) -> None:
+    with sqlite3.connect(stats_journal.path) as db:
+        (text,) = db.execute("SELECT summary FROM game_summaries WHERE game_id = 1").fetchone()
+        spoiled = {**json.loads(text), "finished": "garbage"}
+        db.execute(
+            "UPDATE game_summaries SET summary = ? WHERE game_id = 1", (json.dumps(spoiled),)
+        )
+    for path in ("/stats.json", "/stats.json?since=2026-01-01", "/stats", "/export/games.csv"):
+        assert stats_client.get(path).status_code == 200, path
+    answer = stats_client.get("/stats.json").get_json()
+    assert (answer["games"], answer["unreadable"]) == (4, 1)
+    page = stats_client.get("/stats").get_data(as_text=True)
+    assert "1 stored game could not be read and is left out." in page
+
+
+def test_a_history_with_a_bad_name_is_refused_from_the_phone_and_writes_nothing(
+    stats_client: FlaskClient, client: FlaskClient, journal: Journal
+) -> None:
+    history = json.loads(stats_client.get("/export/history.json").get_data())
+    history["players"] = ["Ann", "Eve\u202egnp.exe"]
+    page = client.get("/history/import").get_data(as_text=True)
+    token = page.split('name="csrf_token" value="')[1].split('"')[0]
+    before = [g.id for g in journal.games()]
+    answer = client.post(
+        "/history/import",
+        data={"csrf_token": token, "pairing_code": CODE, "text": json.dumps(history)},
+        headers={"Origin": "http://localhost"},
+    )
+    assert answer.status_code == 422
+    assert "players: a name is 1 to 24 printable characters" in answer.get_data(as_text=True)
+    assert [g.id for g in journal.games()] == before
