@@ -261,7 +261,7 @@ def import_form() -> Redirect | tuple[str, int]:
     data = form_upload("sheet", "Choose a score sheet file or paste it")
     try:
         sheet = json.loads(data.decode("utf-8-sig"))
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
+    except (UnicodeDecodeError, ValueError, RecursionError):  # ValueError: JSON, digits
         return render_template("scorepad/import.html", error="The sheet is not JSON"), 422
     try:
         pad_id = _save(sheet)

@@ -64,6 +64,8 @@ def read_sheet(path: Path) -> Any:
         raise SheetError(f"not JSON: line {bad.lineno} column {bad.colno}: {bad.msg}") from None
     except RecursionError:
         raise SheetError("not a score sheet: nested too deeply") from None
+    except ValueError:  # Python's cap on the digits of an integer (4300)
+        raise SheetError("not a score sheet: a number of thousands of digits") from None
 
 
 def _refuse(as_json: bool, message: str) -> int:
