@@ -215,6 +215,8 @@ def check_history(catalog: Catalog, data: Any) -> list[tuple[Mapping[str, Any], 
                 f"game {index}: {_shown(entry.get('game'))} games cannot be imported"
             )
         try:
+            if entry.get("status", "finished") not in STATUSES:
+                raise ValueError(f"status: finished or in_progress, not {_shown(entry['status'])}")
             checked = {**entry, **history_times(entry)}
             _check_seats(entry.get("players"))
         except ValueError as bad:
@@ -228,6 +230,7 @@ def check_history(catalog: Catalog, data: Any) -> list[tuple[Mapping[str, Any], 
     return games
 
 
+STATUSES = ("finished", "in_progress")  # the journal's statuses of a game
 MAX_MINUTES = 7 * 24 * 60  # a game paused for a week still counts; longer is no game
 
 

@@ -69,9 +69,12 @@ def test_hundreds_of_hostile_history_files_are_refused_in_one_line_writing_nothi
     Journal.create(journal).close()
     file = tmp_path / "history.json"
     spots = [p for p in places(history) if p[-1] not in ("id", "hash")]  # not read on import
+    # half of them around the games (times, minutes, names, version), half in their records
+    outside = [p for p in spots if "record" not in p or p[-1] == "record"]
+    inside = [p for p in spots if p not in outside]
     refused = 0
     for number in range(300):
-        where = rng.choice(spots)
+        where = rng.choice(outside if number % 2 else inside)
         if rng.random() < 0.2:
             text = json.dumps(with_value(history, where, "@RAW@"))
             text = text.replace('"@RAW@"', rng.choice(RAW_HOSTILE))
@@ -88,4 +91,4 @@ def test_hundreds_of_hostile_history_files_are_refused_in_one_line_writing_nothi
         assert status == 2, label
         assert out.out == "" and out.err.count("\n") == 1, label
         assert snapshot(journal) == before, label
-    assert refused >= 270  # the rest: unknown keys of a line or entry, which are not read
+    assert refused >= 250  # the rest: unknown keys (not read), a word that is a fine name
