@@ -30,7 +30,7 @@ import time
 from collections.abc import Iterable
 from urllib.parse import urlsplit
 
-from flask import current_app, request
+from flask import Flask, current_app, request
 from werkzeug.exceptions import BadRequest, Forbidden, TooManyRequests
 
 HEADER = "X-Pairing-Code"
@@ -48,6 +48,16 @@ def new_pairing_code() -> str:
     """A fresh pairing code for the OLED to show: 8 characters of 32 (40 bits), "K7QM-4XRT"."""
     code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
     return f"{code[:4]}-{code[4:]}"
+
+
+def renew_pairing(app: Flask) -> str:
+    """Give `app` a new pairing code (the box's phone screen asks for one) and return it; the
+    old one stops working at once, and the count of wrong codes starts again."""
+    code = new_pairing_code()
+    app.config["PAIRING_CODE"] = code
+    with _failures_lock:
+        app.extensions["duel"].get("failures", {}).clear()
+    return code
 
 
 def _plain_code(code: str) -> bytes:

@@ -339,7 +339,9 @@ def startup_message(config: Config, server: Any, buttons: Any, pairing: str) -> 
     if config.overhead:
         lines.insert(4, f"  overhead: {config.overhead_source or config.camera.source}")
     if server is not None:
-        lines.append(f"  phone:   {server.url}/  (pairing code {pairing})")
+        # the code itself is never written here: this goes to the system log
+        shown = "on the OLED: hold right, then right" if pairing else "none"
+        lines.append(f"  phone:   {server.url}/  (pairing code {shown})")
     return "\n".join(lines)
 
 
@@ -347,9 +349,11 @@ def _start_web(config: Config, catalog: Catalog, inbox: queue.Queue[Any], app: A
     """The phone pages in a thread of this process; changes go through the loop's queue."""
     try:
         from web import WebServer, create_app
+        from web.security import renew_pairing
 
         flask_app = create_app(config, CATALOG=catalog, CONTROL=LoopControl(inbox))
         app.pairing = str(flask_app.config.get("PAIRING_CODE", ""))
+        app.renew_pairing = lambda: renew_pairing(flask_app)
         server = WebServer(flask_app, config.web.host, config.web.port, config.web.threads)
     except (ImportError, OSError) as failed:  # the device works without its pages
         log.error("phone pages not served: %s", failed)

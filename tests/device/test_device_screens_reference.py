@@ -296,7 +296,7 @@ SCREENS: dict[str, View] = {
         ),
         0,
     ),
-    "phone": PhoneView("http://192.168.1.23:8000/", "482193"),
+    "phone": PhoneView("http://192.168.1.23:8000/", "K7QM-4XRT"),
     "new_game": MessageView("New game?", NEW_GAME_QUESTION),
     "end_civilian": EndView("Ben", "civilian", (59, 64), URL),
     "end_shared": EndView("", "civilian", (61, 61), URL),
