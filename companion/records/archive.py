@@ -22,10 +22,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.engine.cards import Catalog
+from companion.engine.names import check_name
 from companion.records.game import check_record, import_record
 from companion.records.journal import Journal, Record, RecordRefused, dumps, effective_records
 from companion.records.players import add_player, known_players
-from companion.records.reader import check_name, fingerprint
+from companion.records.reader import fingerprint
 from companion.records.replay import replay
 from companion.records.stats import GameFacts
 from companion.records.summaries import (
