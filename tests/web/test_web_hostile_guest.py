@@ -9,10 +9,13 @@ import io
 import json
 import select
 import socket
+import sqlite3
 import struct
+import sys
 import threading
 import urllib.request
 import zlib
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -234,3 +237,83 @@ def test_one_address_holds_at_most_32_connections(app: Flask) -> None:
         finally:
             for sock in slow:
                 sock.close()
+
+
+# --- every write behind the code or our own origin --------------------------------------------
+
+WRITES = [
+    ("POST", f"/games/{CIVILIAN}/undo"), ("POST", f"/games/{CIVILIAN}/players"),
+    ("POST", "/history/import"), ("POST", "/players"), ("POST", "/players/rename"),
+    ("POST", "/scorepad/score.json"), ("POST", "/api/pads"), ("POST", "/scorepad/import"),
+    ("POST", "/scorepad/scan.json"), ("POST", "/scorepad/box.json"),
+    ("DELETE", "/scorepad/box.json"), ("POST", f"/api/games/{CIVILIAN}/undo"),
+    ("POST", f"/api/games/{CIVILIAN}/players"), ("POST", f"/api/games/{CIVILIAN}/correct"),
+    ("POST", "/api/games"),
+]  # fmt: skip
+
+
+def test_the_list_of_writes_is_every_route_that_is_not_a_read(app: Flask) -> None:
+    found = {
+        (method, rule.rule)
+        for rule in app.url_map.iter_rules()
+        for method in (rule.methods or set()) - {"GET", "HEAD", "OPTIONS"}
+    }
+    assert len(found) == len(WRITES)
+
+
+@pytest.mark.parametrize(("method", "path"), WRITES)
+def test_every_write_from_another_site_is_refused_and_changes_nothing(
+    client: FlaskClient, journal: Journal, method: str, path: str
+) -> None:
+    before = export_history(journal)
+    answer = client.open(
+        path,
+        method=method,
+        data=json.dumps({"p1": "Eve", "players": ["Eve"]}),
+        content_type="application/json",
+        headers={"Origin": "http://evil.example"},
+    )
+    assert answer.status_code == 403
+    assert export_history(journal) == before
+
+
+def test_hostile_sheets_to_the_score_route_are_a_422_never_a_500(client: FlaskClient) -> None:
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "family"))
+    from test_family_scorepad_hostile import hostile_sheets  # the family fuzz's sheets
+
+    statuses = []
+    for text in hostile_sheets(200, seed=2025):
+        answer = client.post(
+            "/scorepad/score.json",
+            data=text.encode("utf-8", "surrogatepass"),
+            content_type="application/json",
+            headers=OURS,
+        )
+        assert answer.status_code in (200, 400, 422), text[:200]
+        statuses.append(answer.status_code)
+    assert statuses.count(422) + statuses.count(400) >= 190
+
+
+def test_a_saved_pad_that_no_longer_scores_is_a_409_and_left_out_of_the_statistics(
+    client: FlaskClient, journal: Journal
+) -> None:
+    dice = {"game": "7wonders-dice", "players": [{"name": "Ann", "wonder": 10},
+                                                 {"name": "Bob", "market": 4}]}  # fmt: skip
+    saved = client.post("/api/pads", json=dice, headers={"X-Pairing-Code": CODE})
+    assert saved.status_code == 201
+    overflowing = {**dice, "players": [{"name": "Ann", "wonder": 10**4000}, {"name": "Bob"}]}
+    with sqlite3.connect(journal.path) as db:  # kept by a version that did not bound numbers
+        db.execute(
+            "INSERT INTO pads (saved, game, players, winners, sheet) VALUES (?, ?, ?, ?, ?)",
+            ("2026-03-01T20:00:00Z", "7wonders-dice", '{"names": ["Ann", "Bob"]}',
+             '{"names": ["Ann"]}', json.dumps(overflowing)),
+        )  # fmt: skip
+    bad = saved.get_json()["id"] + 1
+    answer = client.get(f"/scorepad/{bad}.json")
+    assert answer.status_code == 409
+    assert answer.get_json()["error"].startswith(f"Score pad {bad} no longer scores: ")
+    assert client.get(f"/scorepad/{bad}").status_code == 409
+    assert client.get(f"/scorepad/{bad}/sheet").status_code == 200  # the sheet still downloads
+    stats = client.get("/stats.json?game=7wonders-dice")
+    assert stats.status_code == 200
+    assert (stats.get_json()["games"], stats.get_json()["unreadable"]) == (1, 1)
