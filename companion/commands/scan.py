@@ -27,7 +27,7 @@ from companion.vision.decode import DECODERS, DEFAULT_DECODER, Decoder, make_dec
 
 HELP = "Read the card stickers in images or folders of images; --json for a list of objects."
 PARSERS = {"duel": payloads.parse, "7wonders": payloads.parse_family}  # whose stickers to read
-IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".pgm", ".tif", ".tiff", ".webp")
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg")  # read_gray reads PNG and JPEG only
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -67,30 +67,52 @@ def images(paths: list[Path]) -> list[Path]:
     return found
 
 
+MAX_IMAGE_BYTES = 64 * 1024 * 1024  # a photo file; larger is refused unread
+MAX_IMAGE_PIXELS = 50_000_000  # 50 megapixels: any camera's full size; the header is read first
+
+
+def read_gray(path: Path) -> tuple[Any, str]:
+    """The grey image of a PNG or JPEG file, or None and why not: a regular file of at most
+    64 MB whose header declares at most 50 megapixels (measured before decoding)."""
+    import cv2
+    import numpy as np
+
+    from companion.files import FileRefused, read_capped
+    from companion.vision.photo import NotAPhoto, TooLarge, checked_photo
+
+    try:
+        data = read_capped(path, MAX_IMAGE_BYTES)
+        checked_photo(data, MAX_IMAGE_PIXELS)
+    except FileRefused as refused:
+        return None, str(refused)
+    except NotAPhoto:
+        return None, "not a readable image"
+    except TooLarge as refused:
+        return None, str(refused)
+    frame = cv2.imdecode(np.frombuffer(data, dtype=np.uint8), cv2.IMREAD_GRAYSCALE)
+    return (None, "not a readable image") if frame is None else (frame, "")
+
+
 def scan_image(path: Path, decoder: Decoder, game: str = "duel") -> dict[str, Any]:
     """The JSON object of one image: its cards left to right and its foreign codes."""
-    import cv2
-
-    if not path.is_file():
+    if not path.exists():
         return {"image": str(path), "cards": [], "foreign": 0, "error": "no such file"}
-    frame = cv2.imread(str(path), cv2.IMREAD_GRAYSCALE)
+    frame, why = read_gray(path)
     if frame is None:
-        return {"image": str(path), "cards": [], "foreign": 0, "error": "not a readable image"}
+        return {"image": str(path), "cards": [], "foreign": 0, "error": why}
     cards, foreign = read_cards(decoder, frame, PARSERS[game])
     return {"image": str(path), "cards": cards, "foreign": foreign}
 
 
 def scan_structure(path: Path, age: int, decoder: Decoder) -> dict[str, Any]:
     """The JSON object of one overhead image: its 20 positions."""
-    import cv2
-
     from companion.vision.structure import read_structure
 
-    if not path.is_file():
+    if not path.exists():
         return {"image": str(path), "slots": [None] * 20, "error": "no such file"}
-    frame = cv2.imread(str(path), cv2.IMREAD_GRAYSCALE)
+    frame, why = read_gray(path)
     if frame is None:
-        return {"image": str(path), "slots": [None] * 20, "error": "not a readable image"}
+        return {"image": str(path), "slots": [None] * 20, "error": why}
     return {"image": str(path), "slots": list(read_structure(frame, age, decoder).slots)}
 
 
