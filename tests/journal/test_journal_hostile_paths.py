@@ -118,3 +118,21 @@ def test_a_read_only_copy_with_a_pending_wal_is_refused_with_a_sentence(
         "which SQLite cannot read without writing beside it; copy the journal with its -wal "
         "file to a folder that can be written, or open it once where it was made"
     )
+
+
+@pytest.mark.parametrize("command", ["import", "replay"])
+def test_a_command_refuses_a_device_or_a_pipe_unread(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str
+) -> None:
+    from companion.cli import main
+
+    pipe = tmp_path / "pipe.jsonl"
+    os.mkfifo(pipe)  # nobody writes: a plain read would wait for ever
+    journal = tmp_path / "journal.sqlite"
+    for source in (Path("/dev/zero"), pipe):
+        extra = ["--journal", str(journal)] if command == "import" else []
+        assert main([command, str(source), *extra]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1
+        assert "not a regular file (a pipe, a device or a folder)" in err
+    assert not journal.exists()
