@@ -84,7 +84,7 @@ def checked_journal(journal: Path | str) -> None:
     """
     try:
         info = os.stat(journal)
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):  # missing: creating it will say more
         return
     except (OSError, ValueError) as error:  # ValueError: a NUL in the path
         why = getattr(error, "strerror", None) or error

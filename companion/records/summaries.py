@@ -88,8 +88,9 @@ def game_times(journal: Journal, game_id: int, rows: Sequence[Row]) -> tuple[str
     kept = journal.meta(game_id, HISTORY_KEY)
     if isinstance(kept, dict) and isinstance(kept.get("finished"), str):
         minutes = kept.get("minutes")
-        sane = isinstance(minutes, int | float) and math.isfinite(minutes)  # never NaN out
-        return kept["finished"], float(minutes) if sane else None
+        if not isinstance(minutes, int | float) or not math.isfinite(minutes):
+            return kept["finished"], None  # never NaN out
+        return kept["finished"], float(minutes)
     summary = journal.game(game_id)
     finished = summary.finished or (rows[-1].written_at if rows else summary.started)
     if summary.origin != "play" or not rows:
