@@ -242,9 +242,11 @@ def page_json(game_id: int) -> tuple[Response, int]:
 @bp.get("/games/<game:game_id>/review.svg")
 def chart(game_id: int) -> Response:
     """p1's chance to win after every event (in %), drawn by pygal, as an SVG image (the
-    page links it once the review is ready, so this waits for the worker if need be)."""
-    loaded, result = _reviewed(game_id, None)
-    assert result is not None  # `get` waited until the worker was done (or raised)
+    page links it once the review is ready; asked before, it waits no longer than the page
+    does, so that requests for charts cannot hold the server's threads: 503 then)."""
+    loaded, result = _reviewed(game_id, _wait())
+    if result is None:
+        raise ServiceUnavailable("The review of this game is being prepared; ask again soon")
     names = player_names(loaded.summary, loaded.state)
     line = pygal.Line(
         js=[],  # no script from the net: the page shows the chart as an image

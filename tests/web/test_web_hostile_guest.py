@@ -171,6 +171,8 @@ def test_score_pages_of_many_games_start_one_review_worker_with_a_bounded_queue(
         answer = client.get(f"/games/{SCIENCE}/review.json")
         assert answer.status_code == 503
         assert "reviewing other games" in answer.get_json()["error"]
+        app.config["REVIEW_WAIT_SECONDS"] = 0  # a chart asked early holds no thread
+        assert client.get(f"/games/{MILITARY}/review.svg").status_code == 503
     finally:
         release.set()
 
