@@ -32,6 +32,7 @@ SUBCOMMANDS: dict[str, str] = {
     "scorepad": "scorepad",
     "hint": "hint",
     "arena": "arena",
+    "engine": "engine",
 }
 
 

@@ -26,6 +26,7 @@ from types import MappingProxyType
 from typing import Any
 
 from companion.files import FileRefused, read_capped
+from companion.search.player import LEVEL_CHOICES
 
 CONFIG_ENV = "DUEL_COMPANION_CONFIG"
 MAX_CONFIG_BYTES = 64 * 1024  # a configuration file is a few hundred bytes
@@ -37,7 +38,6 @@ DECODERS = ("zxing", "zbar")
 DRIVERS = ("ssd1306", "sh1106", "emulated")
 BUTTON_NAMES = ("left", "select", "right")
 SOLO_SIDES = ("", "p1", "p2")  # solo: the side the box plays ("" nobody: two humans)
-LEVELS = ("easy", "normal", "hard")  # the search player's levels (companion/search/player.py)
 # BCM pins of the 40-pin header that a button may not take, and why.
 RESERVED_PINS = {
     0: "GPIO0 is ID_SD, reserved for HAT EEPROMs",
@@ -106,6 +106,7 @@ class Config:
     """The whole configuration; build it with `load_config` or `Config.defaults`."""
 
     language: str = "en"
+    name: str = "Duel Companion"  # the box's name: the location of the plays it exports
     journal: Path = Path("var/journal.sqlite")
     decoder: str = "zxing"
     guided: bool = False  # enter each age's structure by guided scans (docs/device.md)
@@ -254,6 +255,8 @@ def _config(raw: Mapping[str, Any], base: Config, folder: Path) -> Config:
         values["language"] = _choice(raw, "language", LANGUAGES, "language")
     if "decoder" in raw:
         values["decoder"] = _choice(raw, "decoder", DECODERS, "decoder")
+    if "name" in raw:
+        values["name"] = _box_name(raw)
     if "journal" in raw:
         values["journal"] = _kind_of_path(_path(raw, "journal", "journal", folder), "journal")
     if "guided" in raw:
@@ -266,9 +269,17 @@ def _config(raw: Mapping[str, Any], base: Config, folder: Path) -> Config:
     if "solo" in raw:
         values["solo"] = _choice(raw, "solo", SOLO_SIDES, "solo")
     for key in ("solo_level", "coach_level"):
-        if key in raw:
-            values[key] = _choice(raw, key, LEVELS, key)
+        if key in raw:  # a level's number may be written bare: solo_level = 5
+            given = {key: str(raw[key])} if type(raw[key]) is int else raw
+            values[key] = _choice(given, key, LEVEL_CHOICES, key)
     return replace(base, **values)
+
+
+def _box_name(raw: Mapping[str, Any]) -> str:
+    name = _typed(raw, "name", str, "name")
+    if not name.strip() or len(name) > 60 or not name.isprintable():
+        raise _Refusal("name", f"{name!r} is not a name of 1 to 60 printable characters")
+    return str(name.strip())
 
 
 def _web(raw: Mapping[str, Any], base: WebConfig, folder: Path) -> WebConfig:

@@ -31,7 +31,7 @@ from companion.engine.names import check_name
 from companion.records.game import SCREEN_KEY
 from companion.records.journal import JournalError, UnknownGame
 from companion.records.players import recent_names
-from companion.search.player import LEVELS
+from companion.search.player import level_named
 
 from .access import catalog, get_journal, language, loaded_or_404, summary_or_404
 from .present import live_view, log_view
@@ -85,7 +85,7 @@ def coach_json(game_id: int) -> Response:
     loaded = loaded_or_404(game_id)
     state = loaded.state
     voice = Voice.page(state, language(), loaded.summary.players)
-    level = LEVELS[current_app.config.get("COACH_LEVEL", "normal")]
+    level = level_named(current_app.config.get("COACH_LEVEL", "normal"))
     return jsonify(advice(state, voice, level, seconds=COACH_SECONDS).to_json())
 
 

@@ -24,10 +24,11 @@ from werkzeug.exceptions import BadRequest, NotFound
 from companion.family.catalog import default_family_catalog
 from companion.records.archive import export_history_text, games_csv, summarizer
 from companion.records.journal import Journal
-from companion.records.pad_stats import pad_facts, pads_seen
+from companion.records.pad_stats import pad_facts, statistics_fingerprint
+from companion.records.results import STATS_GAMES
 from companion.records.stats import GameFacts, Tally, matches, select, statistics
 from companion.records.summaries import DUEL, FactsCache, load_facts
-from companion.records.tables import changed_since, journal_state, latest_change
+from companion.records.tables import changed_since, journal_state
 
 from .access import catalog, get_journal, language
 from .charts import Bar, Part, bars, bars_over_time
@@ -36,7 +37,7 @@ from .present import ROW_LABELS
 from .security import require_not_cross_site
 
 bp = Blueprint("stats", __name__)
-GAMES = {DUEL: "7 Wonders Duel", "7wonders": "7 Wonders", "7wonders-dice": "7 Wonders Dice"}
+GAMES = STATS_GAMES
 RESULTS_KEPT = 16
 ROW_CSS = {
     "blue": "c-blue", "green": "c-green", "yellow": "c-yellow", "purple": "c-purple",
@@ -111,22 +112,10 @@ def _cache() -> StatsCache:
     return found
 
 
-def fingerprint(journal: Journal) -> tuple[Any, ...]:
-    """What changes whenever a statistic may: the latest entry of the journal's change log,
-    or (a journal whose tables are not upgraded yet) the finished games with their names."""
-    entry = latest_change(journal)
-    if entry is not None:
-        return ("log", entry, pads_seen(journal))
-    games = journal.query(
-        "SELECT COUNT(*), group_concat(id || players, '|') FROM games WHERE status = 'finished'"
-    )[0]
-    return ("all", hash(games[1]), pads_seen(journal))
-
-
 def _facts(journal: Journal, cache: StatsCache) -> list[GameFacts]:
     """The facts of every finished game; after a change of the journal, the changed games
     are read again (all of them when the journal keeps no change log)."""
-    key = fingerprint(journal)
+    key = statistics_fingerprint(journal)
     with cache.lock:
         if key == cache.fingerprint:
             return cache.facts
@@ -194,7 +183,7 @@ def _stats() -> tuple[tuple[Any, ...], dict[str, Any]]:
     filters = _filters()
     journal = get_journal()
     if journal is None:
-        empty = statistics([], filters["player"])
+        empty = statistics([], filters["player"], filters["game"])
         return (), _named({"filters": filters, **empty, "unreadable": 0})
     cache = _cache()
     facts = _facts(journal, cache)
@@ -202,7 +191,7 @@ def _stats() -> tuple[tuple[Any, ...], dict[str, Any]]:
     with cache.lock:
         entry = cache.counted.get(wanted)
         if entry is None:
-            tally = Tally(filters["player"])
+            tally = Tally(filters["player"], filters["game"])
             for chosen in select(facts, **filters):
                 tally.add(chosen)
             entry = cache.counted[wanted] = Counted(filters, tally)
@@ -216,10 +205,24 @@ def _stats() -> tuple[tuple[Any, ...], dict[str, Any]]:
 
 
 def _named(result: dict[str, Any]) -> dict[str, Any]:
-    """The statistics with the names of the wonders and tokens (in the page's language)."""
+    """The statistics with the names of the wonders, their sides and the progress tokens (in
+    the page's language for the Duel's)."""
+    if result["filters"]["game"] != DUEL:
+        return _family_named(result)
     for rows in (result["wonders"], result["progress_tokens"]):
         for row in rows:
             row["name"] = catalog().name(row["id"], language())
+    return result
+
+
+def _family_named(result: dict[str, Any]) -> dict[str, Any]:
+    """The family game's boards by name, and each side as "Babylon (A)"."""
+    boards = default_family_catalog().wonders
+    for row in result["wonders"]:
+        row["name"] = boards[row["id"]].name if row["id"] in boards else row["id"]
+    for row in result.get("sides", []):
+        board, _, side = row["id"].partition(":")
+        row["name"] = f"{boards[board].name if board in boards else board} ({side})"
     return result
 
 
@@ -234,17 +237,6 @@ def charts(view: dict[str, Any]) -> dict[str, Any]:
         )
         for p in view["players"]
     ]  # fmt: skip
-    victories = [
-        Bar(VICTORY_LABELS.get(kind, kind), (Part(count, f"v-{kind}", "games"),), str(count))
-        for kind, count in view["victories"].items()
-    ]
-    first = view["first_player"]
-    first_bar = Bar(
-        "First player",
-        (Part(first["wins"], "c-win", "wins"), Part(first["shared"], "c-accent", "shared"),
-         Part(first["games"] - first["wins"] - first["shared"], "c-line", "losses")),
-        f"{round(100 * first['rate'])} %",
-    )  # fmt: skip
     average = view["categories"]["average"]
     rows = view["categories"]["rows"]
     categories = [
@@ -259,15 +251,37 @@ def charts(view: dict[str, Any]) -> dict[str, Any]:
     stacks = [
         [Part(p["average"][row], ROW_CSS.get(row, "c-accent"), row) for row in rows] for p in over
     ]
-    return {
+    drawn = {
         "players": bars("Games and wins per player", players),
-        "victories": bars("Victory types", victories),
-        "first": bars("First player's results", [first_bar]),
         "categories": bars("Average points per category", categories),
         "over_time": bars_over_time(
             "Average points per game over time", [p["period"] for p in over], stacks
         ),
         "wonders": _owned_bars("Wonders", view["wonders"]),
+    }
+    if "victories" in view:
+        drawn.update(_duel_charts(view))
+    if "sides" in view:
+        drawn["sides"] = _owned_bars("Wonder sides", view["sides"])
+    return drawn
+
+
+def _duel_charts(view: dict[str, Any]) -> dict[str, Any]:
+    """The charts only a Duel has: victory types, the first player, progress tokens."""
+    victories = [
+        Bar(VICTORY_LABELS.get(kind, kind), (Part(count, f"v-{kind}", "games"),), str(count))
+        for kind, count in view["victories"].items()
+    ]
+    first = view["first_player"]
+    first_bar = Bar(
+        "First player",
+        (Part(first["wins"], "c-win", "wins"), Part(first["shared"], "c-accent", "shared"),
+         Part(first["games"] - first["wins"] - first["shared"], "c-line", "losses")),
+        f"{round(100 * first['rate'])} %",
+    )  # fmt: skip
+    return {
+        "victories": bars("Victory types", victories),
+        "first": bars("First player's results", [first_bar]),
         "tokens": _owned_bars("Progress tokens", view["progress_tokens"]),
     }
 
@@ -320,7 +334,7 @@ def games_export() -> Response:
     filters = _filters()
     journal = get_journal()
     facts = _facts(journal, _cache()) if journal is not None else []
-    response = Response(games_csv(select(facts, **filters)), mimetype="text/csv")
+    response = Response(games_csv(select(facts, **filters), filters["game"]), mimetype="text/csv")
     response.headers["Content-Disposition"] = f'attachment; filename="{filters["game"]}-games.csv"'
     return response
 

@@ -20,7 +20,7 @@ from companion.engine.events import Event, IllegalEvent, event_to_record
 from companion.files import FileRefused, read_capped
 from companion.records.reader import MAX_RECORD_BYTES
 from companion.records.replay import ReplayError, replay_record
-from companion.search.player import LEVELS, NoDecision, suggest
+from companion.search.player import LEVEL_CHOICES, NoDecision, level_named, suggest
 
 HELP = "Suggest the best moves (or answer the pending decision) after a game record."
 
@@ -33,7 +33,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--seconds", type=float, help="stop the search after this many seconds (default: none)"
     )
-    parser.add_argument("--level", default="normal", help=f"{', '.join(LEVELS)} (default normal)")
+    parser.add_argument(
+        "--level", default="3", help="1 (casual) to 5 (strongest); easy, normal, hard are 2, 3, 4"
+    )
     parser.add_argument(
         "--drawn", help="the 3 tokens of a pending Great Library draw, comma-separated"
     )
@@ -41,9 +43,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def main(args: argparse.Namespace) -> int:
     """Print the ranked answers; 2 with one line when there is nothing to answer."""
-    level = LEVELS.get(args.level)
-    if level is None:
-        return _refuse(args.json, f"--level must be one of {', '.join(LEVELS)}, not {args.level!r}")
+    try:
+        level = level_named(args.level)
+    except KeyError:
+        choices = ", ".join(LEVEL_CHOICES)
+        return _refuse(args.json, f"--level must be one of {choices}, not {args.level!r}")
     if args.seconds is not None and not args.seconds > 0:
         return _refuse(args.json, "--seconds must be more than 0")
     path: Path = args.record
@@ -64,17 +68,24 @@ def main(args: argparse.Namespace) -> int:
     except (NoDecision, IllegalEvent) as refused:
         return _refuse(args.json, str(refused))
     if args.json:
-        moves = [{"event": event_to_record(m.event), "win": m.win} for m in answer.moves]
+        moves: list[dict[str, object]] = []
+        for move in answer.moves:
+            entry: dict[str, object] = {"event": event_to_record(move.event), "win": move.win}
+            if move.line:  # a forced win: the record lines of the whole turn chain
+                entry["line"] = [event_to_record(e) for e in move.line]
+            moves.append(entry)
         print(json.dumps({"player": answer.player.value, "moves": moves}))
         return 0
     stats = answer.stats
     print(
-        f"{answer.player} to play ({level.name}: {stats.iterations} iterations, "
+        f"{answer.player} to play (level {level.name}: {stats.iterations} iterations, "
         f"{stats.seconds:.2f} s)"
     )
     for rank, move in enumerate(answer.moves, start=1):
         why = f"  ({move.reason})" if move.reason is not None else ""
         print(f"{rank:2}. {describe(catalog, move.event):40} {move.win:6.0%}{why}")
+        if len(move.line) > 1:
+            print(f"    forced: {', then '.join(describe(catalog, e) for e in move.line)}")
     return 0
 
 

@@ -10,7 +10,11 @@ stands for its images in name order. `--json` prints one list of `{"image": path
 image the 20 positions in layout order (docs/game-record.md), each a card id, "back",
 "empty" or null (cannot tell); `--json` prints a list of `{"image": path, "slots": [20]}`.
 
-Exit status: 0 all images read, 1 some image could not be read, 2 refused arguments.
+Codes of the other game's stickers are foreign too; stderr then says which option reads
+them ("a code is a 7 Wonders card: add --game 7wonders").
+
+Exit status: 0 all images read, 2 refused arguments or some image could not be read (as the
+other commands refuse bad input).
 """
 
 from __future__ import annotations
@@ -27,6 +31,11 @@ from companion.vision.decode import DECODERS, DEFAULT_DECODER, Decoder, make_dec
 
 HELP = "Read the card stickers in images or folders of images; --json for a list of objects."
 PARSERS = {"duel": payloads.parse, "7wonders": payloads.parse_family}  # whose stickers to read
+OTHER_GAME = {  # what to say of a code that is the other game's sticker
+    "duel": ("7 Wonders card", "add --game 7wonders"),
+    "7wonders": ("Duel card", "leave out --game 7wonders"),
+}
+HINT = "_other_game"  # a result's count of the other game's stickers (not in the JSON)
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg")  # read_gray reads PNG and JPEG only
 
 
@@ -101,7 +110,11 @@ def scan_image(path: Path, decoder: Decoder, game: str = "duel") -> dict[str, An
     if frame is None:
         return {"image": str(path), "cards": [], "foreign": 0, "error": why}
     cards, foreign = read_cards(decoder, frame, PARSERS[game])
-    return {"image": str(path), "cards": cards, "foreign": foreign}
+    result: dict[str, Any] = {"image": str(path), "cards": cards, "foreign": foreign}
+    if foreign:
+        other = next(p for name, p in PARSERS.items() if name != game)
+        result[HINT] = len(read_cards(decoder, frame, other)[0])
+    return result
 
 
 def scan_structure(path: Path, age: int, decoder: Decoder) -> dict[str, Any]:
@@ -127,7 +140,7 @@ def structure_text(slots: list[Any], age: int) -> str:
 
 
 def main(args: argparse.Namespace) -> int:
-    """Scan every image; print text or JSON; exit 1 if any image could not be read."""
+    """Scan every image; print text or JSON; exit 2 if any image could not be read."""
     if args.structure != (args.age is not None):
         print("scan: --structure and --age N go together", file=sys.stderr)
         return 2
@@ -141,7 +154,14 @@ def main(args: argparse.Namespace) -> int:
         return _report(
             found, args.json, lambda r: f"{r['image']}:\n{structure_text(r['slots'], args.age)}"
         )
-    return _report([scan_image(path, decoder, args.game) for path in paths], args.json, _cards_text)
+    found = [scan_image(path, decoder, args.game) for path in paths]
+    hints = {str(r["image"]): count for r in found if (count := r.pop(HINT, 0))}
+    status = _report(found, args.json, _cards_text)
+    what, fix = OTHER_GAME[args.game]
+    for image, count in hints.items():
+        codes = f"a code is a {what}" if count == 1 else f"{count} codes are {what}s"
+        print(f"scan: {image}: {codes}: {fix}", file=sys.stderr)
+    return status
 
 
 def _cards_text(result: dict[str, Any]) -> str:
@@ -153,7 +173,8 @@ def _cards_text(result: dict[str, Any]) -> str:
 def _report(
     results: list[dict[str, Any]], as_json: bool, text: Callable[[dict[str, Any]], str]
 ) -> int:
-    """Print the results (JSON, or `text` of each) and each error on stderr; the status."""
+    """Print the results (JSON, or `text` of each) and each error on stderr; the status (2
+    when an image could not be read)."""
     if as_json:
         print(json.dumps(results, indent=2))
     for result in results:
@@ -161,4 +182,4 @@ def _report(
             print(f"scan: {result['image']}: {result['error']}", file=sys.stderr)
         elif not as_json:
             print(text(result))
-    return 1 if any("error" in result for result in results) else 0
+    return 2 if any("error" in result for result in results) else 0

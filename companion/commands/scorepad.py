@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from companion.device import words
 from companion.engine.catalog import CatalogError
 from companion.family.catalog import default_family_catalog
 from companion.family.pad import Pad, pad_to_json, score_sheet
@@ -91,8 +92,7 @@ def render(pad: Pad) -> str:
         ).rstrip()
         for row in rows
     ]
-    winners = pad.result.winners
-    lines += ["", ("Winner: " if len(winners) == 1 else "Shared victory: ") + ", ".join(winners)]
+    lines += ["", words.pad_winner(pad.result)]
     lines += [f"Warning: {w}" for w in pad.warnings]
     for player in pad.result.players:
         lines += ["", player.name + ("" if player.ranked else " (not ranked)")]

@@ -42,6 +42,21 @@ def score_sheet(catalog: FamilyCatalog, raw: Any) -> Pad:
     raise SheetError(f"game: expected {known}, got {game!r}")
 
 
+def nothing_scored(result: Result) -> bool:
+    """Whether every category of every player is 0: a pad where nothing was entered yet."""
+    return all(line.points == 0 for p in result.players for line in p.lines.values())
+
+
+def check_scored(pad: Pad) -> None:
+    """Refuse to keep a pad where nothing was entered (every score 0).
+
+    Raises:
+        SheetError: every score on the pad is 0.
+    """
+    if nothing_scored(pad.result):
+        raise SheetError("Nothing to save: every score on the pad is 0")
+
+
 def pad_to_json(pad: Pad) -> dict[str, Any]:
     """The `scorepad --json` object: ranked players in sheet order, their category scores
     and totals, the winners' names (several for a shared victory), and Dice's warnings."""

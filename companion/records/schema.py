@@ -122,6 +122,17 @@ STEPS: dict[str, str] = {
         CREATE INDEX IF NOT EXISTS game_fingerprints_by_value
             ON game_fingerprints (fingerprint);
     """,
+    # Plays imported from BG Stats or BoardGameGeek (companion.records.logged): a result
+    # without events or sheet, kept as read (`play` is the JSON of a `plays.Play`).
+    "plays-1": """
+        CREATE TABLE IF NOT EXISTS logged_plays (
+            id INTEGER PRIMARY KEY,
+            uuid TEXT NOT NULL UNIQUE,
+            game TEXT NOT NULL,
+            played TEXT NOT NULL,
+            play TEXT NOT NULL
+        );
+    """,
 }
 
 

@@ -4,8 +4,9 @@ player it is measured against.
 `suggest` answers for whoever acts after a state (a move, or the pending decision) using
 public information only: every draw comes from a seed mixed with the public view
 (`view.public_seed`), and every world is a determinization, so the answer is the same when
-the face-down cards are swapped among themselves. Before searching it takes an immediate win
-and sets aside the moves after which the opponent wins at once (when a safe move exists).
+the face-down cards are swapped among themselves. Before searching it plays a forced win
+(`forced.forced_win`: a win within the player's own turn chain) and sets aside the moves
+after which the opponent has one (when a safe move exists).
 """
 
 from __future__ import annotations
@@ -18,9 +19,10 @@ from companion.engine.cards import CardId, Catalog, TokenId, WonderId
 from companion.engine.decisions import decision_events
 from companion.engine.events import Event, KeepLibraryToken, Reveal
 from companion.engine.rules import apply, unrevealed
-from companion.engine.state import GameState, PendingKind, Player
+from companion.engine.state import GameState, PendingKind, Player, Victory
 
 from .determinize import determinize, needs_deal
+from .forced import forced_win, is_exposed
 from .mcts import Node, Stats, Tree, key_of
 from .policy import (
     Reason,
@@ -28,12 +30,13 @@ from .policy import (
     evaluate,
     move_score,
     moves,
-    winning_event,
 )
-from .view import hidden_positions, public_seed
+from .view import known_cards, public_seed
 
 __all__ = [
     "LEVELS",
+    "LEVEL_CHOICES",
+    "NAMES",
     "Answer",
     "Level",
     "NoDecision",
@@ -41,6 +44,7 @@ __all__ = [
     "Suggestion",
     "draft_ranking",
     "greedy_event",
+    "level_named",
     "root_events",
     "suggest",
 ]
@@ -48,19 +52,43 @@ __all__ = [
 
 @dataclass(frozen=True, slots=True)
 class Level:
-    """A strength of the player: its budget only (iterations, and whether it goes on
-    thinking while the human thinks). The same search, policy and evaluation at every level."""
+    """A strength of the player: its search budget (iterations, and whether it goes on
+    thinking while the human thinks), or no search at all (`casual`: level 1)."""
 
     name: str
     iterations: int
     ponder: bool = False
+    casual: bool = False
 
+
+CASUAL_NOISE = 4.0
+"""Level 1 adds a uniform 0..CASUAL_NOISE to each move's worth at a glance (VP-like units):
+it takes a win or a block it sees at once (worth 100 and 50), but between ordinary moves it
+often takes one a little worse than the best, as a casual player does."""
 
 LEVELS: dict[str, Level] = {
-    "easy": Level("easy", 40),
-    "normal": Level("normal", 200),
-    "hard": Level("hard", 800, ponder=True),
+    "1": Level("1", 0, casual=True),
+    "2": Level("2", 40),
+    "3": Level("3", 200),
+    "4": Level("4", 800, ponder=True),
+    "5": Level("5", 1000, ponder=True),
 }
+"""The levels by number; `level_named` also takes the names of 2, 3 and 4."""
+
+NAMES: dict[str, str] = {"easy": "2", "normal": "3", "hard": "4"}
+"""The names the levels had before they were numbered: easy, normal, hard."""
+
+LEVEL_CHOICES: tuple[str, ...] = (*LEVELS, *NAMES)
+"""Every way to name a level: 1 to 5, easy, normal, hard."""
+
+
+def level_named(name: str) -> Level:
+    """The level called `name`: 1 to 5, or easy, normal, hard (2, 3, 4).
+
+    Raises:
+        KeyError: no level has that name.
+    """
+    return LEVELS[NAMES.get(name, name)]
 
 
 class NoDecision(ValueError):
@@ -71,12 +99,14 @@ class NoDecision(ValueError):
 @dataclass(frozen=True, slots=True)
 class Suggestion:
     """One answer: the event (exactly a record line), the estimated chance to win, how
-    often the search tried it, and the main reason."""
+    often the search tried it, the main reason, and for a forced win its line."""
 
     event: Event
     win: float
     visits: int
     reason: Reason | None
+    line: tuple[Event, ...] = ()
+    """A forced win: the events of the whole turn chain, this event first."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,23 +167,19 @@ def suggest(
     player = acting_player(state)
     rng = tree.rng if tree is not None else random.Random(public_seed(state, seed))
     world = determinize(state, rng)
-    hidden = set(hidden_positions(state))
-    known = frozenset(
-        c
-        for i, c in enumerate(state.structure.cards if state.structure is not None else ())
-        if c is not None and i not in hidden
-    )
+    known = known_cards(state)
+    if level.casual:
+        return Answer(player, _casual(world, events, player, rng), Stats(0, 0, 0.0))
     if drawn:  # a Great Library token may be the 6th symbol
         win = next((e for e in events if apply(world, e).winner is player), None)
+        line: tuple[Event, ...] = (win,) if win is not None else ()
     else:
-        win = winning_event(world, known)
-    if win is not None:
+        line = forced_win(world, known) or ()
+    if line:
+        win = line[0]
         rest = [e for e in events if e != win]
-        return Answer(
-            player,
-            (Suggestion(win, 1.0, 0, move_score(world, win)[1]), *_static(world, rest, player)),
-            Stats(0, 0, 0.0),
-        )
+        first = Suggestion(win, 1.0, 0, _win_reason(world, line), line)
+        return Answer(player, (first, *_static(world, rest, player)), Stats(0, 0, 0.0))
     safe, unsafe = _split_safe(world, events, player, known)
     if len(safe) == 1 and not unsafe:
         only = _static(world, safe, player)
@@ -185,22 +211,32 @@ def suggest(
 def _split_safe(
     world: GameState, events: list[Event], player: Player, known: frozenset[CardId]
 ) -> tuple[list[Event], list[Event]]:
-    """The events after which the opponent cannot win at once with a card known now, and
-    the others (all events count as safe when none is)."""
+    """The events after which the opponent has no forced line with cards known now
+    (`forced.is_exposed`: after a play-again move, whatever the rest of the chain), and the
+    others (all events count as safe when none is)."""
     safe: list[Event] = []
     unsafe: list[Event] = []
     for event in events:
-        after = apply(world, event)
-        threat = (
-            not after.finished
-            and acting_player(after) is player.opponent
-            and after.structure is not None
-            and winning_event(after, known) is not None
-        )
-        (unsafe if threat else safe).append(event)
+        exposed = is_exposed(apply(world, event), player, known)
+        (unsafe if exposed else safe).append(event)
     if not safe:
         return events, []
     return safe, unsafe
+
+
+def _win_reason(world: GameState, line: tuple[Event, ...]) -> Reason | None:
+    """The reason of a forced line: its first move's own reason when the line is that move,
+    else the kind of supremacy it ends with (an extra turn first)."""
+    if len(line) == 1:
+        return move_score(world, line[0])[1]
+    end = world
+    for event in line:
+        end = apply(end, event)
+    if end.victory is Victory.MILITARY:
+        return Reason.WINS_MILITARY
+    if end.victory is Victory.SCIENCE:
+        return Reason.WINS_SCIENCE
+    return Reason.EXTRA_TURN
 
 
 def _static(world: GameState, events: list[Event], player: Player) -> tuple[Suggestion, ...]:
@@ -212,6 +248,20 @@ def _static(world: GameState, events: list[Event], player: Player) -> tuple[Sugg
             Suggestion(event, round(evaluate(after, player), 3), 0, move_score(world, event)[1])
         )
     return tuple(sorted(scored, key=lambda s: -s.win))
+
+
+def _casual(
+    world: GameState, events: list[Event], player: Player, rng: random.Random
+) -> tuple[Suggestion, ...]:
+    """Level 1: the answers ranked by their worth at a glance plus noise (no search, no
+    look at the turn chain), each with the evaluation right after it."""
+    noisy = []
+    for event in events:
+        score, why = move_score(world, event)
+        win = round(evaluate(apply(world, event), player), 3)
+        noisy.append((score + rng.random() * CASUAL_NOISE, Suggestion(event, win, 0, why)))
+    noisy.sort(key=lambda pair: -pair[0])
+    return tuple(suggestion for _, suggestion in noisy)
 
 
 class Ponder:

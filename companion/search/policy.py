@@ -1,5 +1,5 @@
-"""The heuristic policy: the moves of a turn, what each is worth at a glance, immediate
-wins and losses, and the evaluation of a position.
+"""The heuristic policy: the moves of a turn, what each is worth at a glance, and the
+evaluation of a position (wins within a turn chain are `forced.py`'s).
 
 Rollouts follow these scores with a little noise instead of uniform random moves: build over
 discard, complete science pairs, answer military pressure, take extra-turn wonders, resources
@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Iterable
 from enum import StrEnum
 
 from companion.engine.cards import Card, CardId, Color, Science, TokenId, Wonder
@@ -23,12 +22,11 @@ from companion.engine.events import (
     Destroy,
     Discard,
     Event,
-    IllegalEvent,
     KeepLibraryToken,
     TakeProgress,
 )
 from companion.engine.pricing import cheapest_payment
-from companion.engine.rules import accessible_cards, apply, available_library_tokens
+from companion.engine.rules import accessible_cards, available_library_tokens
 from companion.engine.scoring import score_sheet
 from companion.engine.state import City, GameState, PendingKind, Player
 
@@ -45,7 +43,7 @@ __all__ = [
     "reason",
     "scored_moves",
     "scored_options",
-    "winning_event",
+    "shields_needed",
 ]
 
 WIN = 100.0
@@ -166,69 +164,6 @@ def decisions(state: GameState, rng: random.Random) -> list[Event]:
     return decision_events(state, pending)
 
 
-# --- Immediate wins ----------------------------------------------------------------------
-
-
-def winning_event(state: GameState, known: frozenset[CardId] | None = None) -> Event | None:
-    """A move or answer that wins the game at once for the player who acts, if any (a card
-    then a pair's token counts); with `known`, only cards in `known` are considered (the
-    cards whose identity was public)."""
-    player = acting_player(state)
-    if state.pending is not None:
-        candidates: Iterable[Event] = (
-            (e for e in decision_events(state, state.pending) if _may_win(state, e, player))
-            if state.pending.kind is not PendingKind.GREAT_LIBRARY
-            else ()
-        )
-    else:
-        candidates = (e for e in moves(state) if _may_win(state, e, player))
-    for event in candidates:
-        card = getattr(event, "card", None)
-        if known is not None and card is not None and card not in known:
-            continue
-        try:
-            after = apply(state, event)
-        except IllegalEvent:
-            continue
-        if after.finished:
-            if after.winner is player:
-                return event
-            continue
-        pending = after.pending
-        if pending is not None and pending.player is player and pending.kind in _FOLLOW_UPS:
-            for answer in decision_events(after, pending):
-                try:
-                    final = apply(after, answer)
-                except IllegalEvent:
-                    continue
-                if final.finished and final.winner is player:
-                    return event
-    return None
-
-
-_FOLLOW_UPS = frozenset({PendingKind.PROGRESS, PendingKind.MAUSOLEUM})
-
-
-def _may_win(state: GameState, event: Event, player: Player) -> bool:
-    """A quick filter: only shields and science can end the game at once."""
-    catalog = state.catalog
-    city = state.city(player)
-    symbols = len(city.symbols)
-    match event:
-        case Build():
-            card = catalog.card(event.card)
-            return bool(card.shields) or (card.science is not None and symbols >= 4)
-        case BuildWonder():
-            wonder = catalog.wonder(event.wonder)
-            return bool(wonder.shields) or (symbols >= 4 and wonder.builds_from_discard)
-        case TakeProgress():
-            return catalog.token(event.token).science is not None
-        case BuildFromDiscard():
-            card = catalog.card(event.card)
-            return bool(card.shields) or card.science is not None
-    return False
-
-
 # --- Scores at a glance ------------------------------------------------------------------
 
 
@@ -278,7 +213,7 @@ def move_score(state: GameState, event: Event) -> tuple[float, Reason | None]:
     return 0.0, None
 
 
-def _shields_needed(state: GameState, player: Player) -> int:
+def shields_needed(state: GameState, player: Player) -> int:
     """Shields `player` still needs to reach the opponent's capital."""
     sign = 1 if player is Player.P1 else -1
     return state.catalog.track.capital - sign * state.position
@@ -302,7 +237,7 @@ def _card_value(state: GameState, player: Player, card: Card) -> tuple[float, Re
             why = Reason.NEW_SYMBOL
     if card.shields:
         shields = card.shields + (1 if STRATEGY in city.tokens and card.color is Color.RED else 0)
-        needed = _shields_needed(state, player)
+        needed = shields_needed(state, player)
         if shields >= needed:
             return WIN, Reason.WINS_MILITARY
         behind = max(0, 9 - needed)  # 9 - needed < 0: the pawn is on our side
@@ -335,7 +270,7 @@ def _denial(state: GameState, player: Player, card: Card) -> tuple[float, Reason
         return BLOCK, Reason.BLOCKS_SCIENCE
     if card.shields:
         shields = card.shields + (1 if STRATEGY in opponent.tokens else 0)
-        if shields >= _shields_needed(state, player.opponent):
+        if shields >= shields_needed(state, player.opponent):
             return BLOCK, Reason.BLOCKS_MILITARY
     if card.science is not None and card.science in opponent.symbols and state.board_tokens:
         return 0.8, Reason.DENIES
@@ -348,7 +283,7 @@ def _wonder_value(state: GameState, player: Player, wonder: Wonder) -> tuple[flo
     value = 1.5 + 0.8 * wonder.points + 0.25 * wonder.coins + 0.15 * wonder.opponent_loses
     why = Reason.WONDER
     if wonder.shields:
-        if wonder.shields >= _shields_needed(state, player):
+        if wonder.shields >= shields_needed(state, player):
             return WIN, Reason.WINS_MILITARY
         value += 1.2 * wonder.shields
     if wonder.extra_turn or "theology" in city.tokens:

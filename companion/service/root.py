@@ -25,7 +25,7 @@ from companion.engine.cards import Catalog
 from companion.engine.state import GameState, Player
 from companion.inputs import Status
 from companion.records.journal import Journal, JournalError
-from companion.search.player import LEVELS, Level
+from companion.search.player import Level, level_named
 from companion.service.bridge import LoopControl
 from companion.service.loop import App, Display, TableFrame, run_loop
 from companion.service.script import feed_script
@@ -243,12 +243,12 @@ def run_service(config: Config, options: ServiceOptions | None = None) -> int:
     catalog = default_catalog()
     journal = open_journal(config.journal)
     display = open_display(config, health)
-    app = App(catalog, journal, display, language=config.language, guided=config.guided,
+    app = App(catalog, journal, display, language=config.language, guided=guided_of(config),
               overhead=config.overhead,
               score_url=score_url_for(lan_address(config.web.host), config.web.port),
               phone_url=phone_url_for(lan_address(config.web.host), config.web.port),
               on_event=opts.on_event, on_undo=opts.on_undo, post=inbox.put,
-              coach=(LEVELS[config.coach_level], COACH_SECONDS),
+              coach=(level_named(config.coach_level), COACH_SECONDS),
               solo=solo_of(config))  # fmt: skip
     threads: list[threading.Thread] = []
     restore: Callable[[], None] = lambda: None  # noqa: E731 - the terminal, if put in cbreak
@@ -286,7 +286,8 @@ def run_service(config: Config, options: ServiceOptions | None = None) -> int:
             above = start_scanner(config, queue.Queue(), health, on_frame=reader,
                                   source=config.overhead_source)  # fmt: skip
         if opts.script is None:
-            print(startup_message(config, server, buttons, app.pairing), file=sys.stderr)
+            shown = startup_message(config, server, buttons, app.pairing, camera=cameras)
+            print(shown, file=sys.stderr)
 
         def ping() -> None:
             if isinstance(display, ReconnectingDisplay):
@@ -313,13 +314,23 @@ def run_service(config: Config, options: ServiceOptions | None = None) -> int:
     return 0
 
 
+def guided_of(config: Config) -> bool:
+    """Whether each age is entered by guided scans: when asked for, and in a solo game
+    without the overhead camera, where the box must know the table to play (table mode
+    tells it only the cards taken)."""
+    return config.guided or (bool(config.solo) and not config.overhead)
+
+
 def solo_of(config: Config) -> tuple[Player, Level] | None:
     """The side the box plays and its level, in a solo game (None: two players)."""
-    return (Player(config.solo), LEVELS[config.solo_level]) if config.solo else None
+    return (Player(config.solo), level_named(config.solo_level)) if config.solo else None
 
 
-def startup_message(config: Config, server: Any, buttons: Any, pairing: str) -> str:
-    """Where a person finds the parts of a running service: screen, buttons, journal, pages."""
+def startup_message(
+    config: Config, server: Any, buttons: Any, pairing: str, *, camera: bool = True
+) -> str:
+    """Where a person finds the parts of a running service: screen, buttons, camera (off:
+    `camera` False, as under --no-camera), journal, pages."""
     if config.display.driver == "emulated":
         screen = (
             f"{config.display.emulated_dir / 'latest.png'} (emulated OLED, rewritten per frame)"
@@ -333,10 +344,10 @@ def startup_message(config: Config, server: Any, buttons: Any, pairing: str) -> 
         "Duel Companion is running (Ctrl+C or SIGTERM stops it).",
         f"  screen:  {screen}",
         f"  buttons: {pins}" if buttons is not None else f"  buttons: {keys}",
-        f"  camera:  {config.camera.source}",
+        f"  camera:  {config.camera.source if camera else 'off (--no-camera)'}",
         f"  journal: {config.journal}",
     ]
-    if config.overhead:
+    if config.overhead and camera:
         lines.insert(4, f"  overhead: {config.overhead_source or config.camera.source}")
     if server is not None:
         # the code itself is never written here: this goes to the system log

@@ -48,12 +48,14 @@ PT_PER_MM = 72 / 25.4
 @dataclass(frozen=True, slots=True)
 class Entry:
     """One sticker to print: the id, its payload, the name and the label printed beside it
-    (the card's age and colour, or what kind of piece it goes on)."""
+    (the card's age and colour, or what kind of piece it goes on), and a note under them (a
+    base-game card's copies: "3+ 4+ players", "copy 1 of 2")."""
 
     id: str
     payload: str
     name: str
     label: str = ""
+    note: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,11 +83,13 @@ def qr_modules(payload: str, error_correction: str = "H") -> np.ndarray:
 GAMES = ("duel", "7wonders")
 
 
-def entries(language: str = "en", game: str = "duel") -> list[Entry]:
+def entries(language: str = "en", game: str = "duel", players: int | None = None) -> list[Entry]:
     """Every sticker of a game (`duel`: data/stickers.toml; `7wonders`: the base game's
-    cards, data/family/stickers.toml) with its name in `language` (English fallback)."""
+    cards, data/family/stickers.toml) with its name in `language` (English fallback). For
+    the base game with `players`, one sticker per card of that game's decks (each guild
+    once: any may be drawn); without, one per card name, noting its copies."""
     if game == "7wonders":
-        return _family_entries(language)
+        return _family_entries(language, players)
     names = tomllib.loads(payloads.read_data_file("names.toml"))
     english, local = names.get("en", {}), names.get(language, {})
     return [
@@ -99,13 +103,32 @@ def entries(language: str = "en", game: str = "duel") -> list[Entry]:
     ]
 
 
-def _family_entries(language: str) -> list[Entry]:
+def _family_entries(language: str, players: int | None) -> list[Entry]:
     cards = default_family_catalog().cards
-    return [
-        Entry(card_id, payload, _name(card.names, language), _family_label(card))
-        for card_id, payload in payloads.family_sticker_table().by_id.items()
-        for card in (cards[CardId(card_id)],)
-    ]
+    found = []
+    for card_id, payload in payloads.family_sticker_table().by_id.items():
+        card = cards[CardId(card_id)]
+        name, label = _name(card.names, language), _family_label(card)
+        if players is None:
+            found.append(Entry(card_id, payload, name, label, copies_note(card)))
+            continue
+        count = card.copies_for(players)
+        for copy in range(1, count + 1):
+            note = f"copy {copy} of {count}" if count > 1 else "1 copy"
+            found.append(Entry(card_id, payload, name, label, note))
+    return found
+
+
+def copies_note(card: FamilyCard) -> str:
+    """The copies of a base-game card by player count, as printed on it: "3+ 4+ players",
+    "I: 3+ 6+; II: 3+ 5+" (Loom), "1 copy, drawn" (a guild)."""
+    if not card.copies:
+        return "1 copy, drawn"
+    ages = [f"{'+ '.join(str(n) for n in counts)}+" for counts in card.copies.values()]
+    if len(ages) == 1:
+        return f"{ages[0]} players"
+    parts = (f"{AGES[age]}: {text}" for age, text in zip(card.copies, ages, strict=True))
+    return "; ".join(part.replace(" ", NBSP) for part in parts)  # one Age a line
 
 
 def _family_label(card: FamilyCard) -> str:
@@ -122,6 +145,7 @@ def _name(names: Mapping[str, str], language: str) -> str:
 
 
 AGES = {1: "I", 2: "II", 3: "III"}
+NBSP = "\u00a0"  # a space the name column does not break a line at
 
 
 def label(sticker_id: str) -> str:
@@ -188,9 +212,11 @@ def _dark_runs(modules: np.ndarray) -> Iterator[tuple[int, int, int]]:
 
 
 def _name_lines(entry: Entry) -> list[str]:
-    """The name (up to 3 lines) and the label below it."""
+    """The name (up to 3 lines), the label below it, then the note (wrapped)."""
     lines = textwrap.wrap(entry.name, 13)[:3] or [entry.name]
-    return [*lines, entry.label] if entry.label else lines
+    if entry.label:
+        lines.append(entry.label)
+    return [*lines, *(line.replace(NBSP, " ") for line in textwrap.wrap(entry.note, 13))]
 
 
 def _title(paper: str, size_mm: float, page: int, pages: int) -> str:

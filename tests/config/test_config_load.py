@@ -140,6 +140,12 @@ def test_file_values_override_and_the_rest_stays_default(tmp_path: Path, pc_mode
     assert config.camera.scan_zone == (0.1, 0.0, 0.9, 1.0)
 
 
+def test_a_level_is_a_number_1_to_5_bare_or_quoted(tmp_path: Path, pc_model: Path) -> None:
+    path = write(tmp_path, 'solo_level = 5\ncoach_level = "1"\n')
+    config = load_config(path, environ={}, model_file=pc_model)
+    assert (config.solo_level, config.coach_level) == ("5", "1")
+
+
 def test_relative_paths_are_relative_to_the_file(tmp_path: Path, pc_model: Path) -> None:
     folder = tmp_path / "etc"
     folder.mkdir()

@@ -59,7 +59,7 @@ def test_the_table_shows_totals_winner_and_where_points_came_from(
     assert _run(tmp_path, sheet(ANN, BOB, CID))[0] == 0
     out = capsys.readouterr().out
     assert "total        20   20   18" in out
-    assert "Winner: Ann" in out
+    assert "Tie on 20: Ann wins on coins, 5 to 4" in out  # a tie on points, Ann's 5 coins
     assert "Olympia copies Workers Guild from Cid: +1 VP" in out
     assert "Scientists Guild counted as a compass: 13 VP" in out
 

@@ -90,7 +90,10 @@ def test_hint_answers_a_great_library_from_the_tokens_drawn(
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["--level", "expert"], "--level must be one of easy, normal, hard, not 'expert'"),
+        (
+            ["--level", "expert"],
+            "--level must be one of 1, 2, 3, 4, 5, easy, normal, hard, not 'expert'",
+        ),
         (["--seconds", "0"], "--seconds must be more than 0"),
     ],
 )
@@ -118,7 +121,7 @@ def test_hint_text_names_the_moves(tmp_path: Path, capsys: pytest.CaptureFixture
     path = write(tmp_path, RECORD.read_text().splitlines()[:12])
     assert main(["hint", str(path), "--level", "easy"]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[0].startswith("p2 to play (easy: 40 iterations")
+    assert out[0].startswith("p2 to play (level 2: 40 iterations")
     assert out[1].startswith(" 1. ")
     assert any(" discard " in line or " build " in line for line in out[1:])
 
@@ -159,9 +162,11 @@ def test_arena_command_prints_the_tally(capsys: pytest.CaptureFixture[str]) -> N
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["--a", "greedy", "--b", "random"], "--a must be one of easy, normal, hard, not 'greedy'"),
+        (["--a", "greedy", "--b", "random"],
+         "--a must be one of 1, 2, 3, 4, 5, easy, normal, hard or cmd:PROGRAM, not 'greedy'"),
         (["--a", "easy", "--b", "bob"],
-         "--b must be one of easy, normal, hard, greedy, random, not 'bob'"),
+         "--b must be one of 1, 2, 3, 4, 5, easy, normal, hard, greedy, random or cmd:PROGRAM, "
+         "not 'bob'"),
         (["--a", "easy", "--b", "random", "--games", "0"], "--games must be at least 1"),
     ],
 )  # fmt: skip

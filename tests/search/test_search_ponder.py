@@ -81,5 +81,5 @@ def test_nothing_to_ponder_after_the_game(catalog: Catalog) -> None:
     assert ponder.tree is None and ponder.think(10) == 0 and ponder.iterations == 0
 
 
-def test_only_the_hard_level_ponders() -> None:
-    assert [name for name, level in LEVELS.items() if level.ponder] == ["hard"]
+def test_only_levels_4_and_5_ponder() -> None:
+    assert [name for name, level in LEVELS.items() if level.ponder] == ["4", "5"]

@@ -390,7 +390,7 @@ def test_scan_structure_refusals(tmp_path: Path, capsys: pytest.CaptureFixture[s
     (tmp_path / "bad.png").write_text("not an image")
     status, out, err = run(capsys, "--structure", "--age", "1", str(image),
                            str(tmp_path / "bad.png"), "--json")  # fmt: skip
-    assert status == 1
+    assert status == 2  # bad input, as every command says it
     blank, bad = json.loads(out)
     assert blank["slots"] == [None] * 20  # no sticker: nothing can be told
     assert bad["error"] == "not a readable image"

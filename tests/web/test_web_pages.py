@@ -120,7 +120,7 @@ def test_a_civilian_tie_says_how_blue_cards_decided(
     )
     monkeypatch.setattr(web.present, "score_sheet", lambda state: even)
     result = client.get(f"/games/{CIVILIAN}/score.json").get_json()["result"]
-    assert result["tie_break"] == "Tie on 37 points, decided on blue cards: Ann 12, Ben 9"
+    assert result["tie_break"] == "Tie on 37: Ann wins on blue cards, 12 to 9"
 
 
 def test_live_board_shows_the_state_of_the_game_being_played(
