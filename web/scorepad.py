@@ -191,6 +191,7 @@ def scores() -> str:
     """The pad page's winner line and score table for the sheet in the body, as HTML (the
     table is drawn by one template, `scorepad/_table.html`); a sheet that cannot be a real
     game yet (the page is being filled in) answers its one-line refusal in place of both."""
+    require_same_origin_api()
     sheet = _sheet_body()
     try:
         scored = score_sheet(default_family_catalog(), sheet)

@@ -82,7 +82,8 @@ def test_hundreds_of_hostile_history_files_are_refused_in_one_line_writing_nothi
             text = json.dumps(with_value(history, where, rng.choice(HOSTILE)))
         file.write_text(text, encoding="utf-8", errors="surrogatepass")
         before = snapshot(journal)
-        status = import_record.main(Namespace(record=file, journal=journal, config=None))
+        given = Namespace(record=file, bgstats=None, bgg_xml=None, journal=journal, config=None)
+        status = import_record.main(given)
         out = capsys.readouterr()
         label = (number, where, text[:120])
         if status == 0:  # a key the import does not read, or an empty (unnamed) name

@@ -246,7 +246,8 @@ def test_one_address_holds_at_most_32_connections(app: Flask) -> None:
 WRITES = [
     ("POST", f"/games/{CIVILIAN}/undo"), ("POST", f"/games/{CIVILIAN}/players"),
     ("POST", "/history/import"), ("POST", "/players"), ("POST", "/players/rename"),
-    ("POST", "/scorepad/score.json"), ("POST", "/api/pads"), ("POST", "/scorepad/import"),
+    ("POST", "/scorepad/score.json"), ("POST", "/scorepad/scores"), ("POST", "/api/pads"),
+    ("POST", "/scorepad/import"),
     ("POST", "/scorepad/scan.json"), ("POST", "/scorepad/box.json"),
     ("DELETE", "/scorepad/box.json"), ("POST", f"/api/games/{CIVILIAN}/undo"),
     ("POST", f"/api/games/{CIVILIAN}/players"), ("POST", f"/api/games/{CIVILIAN}/correct"),
