@@ -161,7 +161,7 @@ def run_table(
     from hardware.oled import EmulatedOled
     from web import live
 
-    level = player.LEVELS[level_name]
+    level = player.level_named(level_name)
     phone_seconds = live.COACH_SECONDS
     catalog = default_catalog()
     games = positions(catalog, count, seed)

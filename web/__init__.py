@@ -69,8 +69,10 @@ def create_app(config: Config, **overrides: Any) -> Flask:
     """The phone pages, reading the journal that the device loop writes.
 
     Overrides (Flask config keys): `JOURNAL`, `LANGUAGE`, `CATALOG`, `PAIRING_CODE`,
-    `CONTROL`, `POLL_SECONDS`, `COACH_LEVEL`, `TESTING`, `STATS_WARM_UP` (count the statistics in a
-    background thread at start; default: when not testing), ...
+    `CONTROL`, `POLL_SECONDS`, `COACH_LEVEL`, `OVERHEAD` (a callable giving the last
+    overhead reading as PNG bytes, or None: the live page shows it), `TESTING`,
+    `STATS_WARM_UP` (count the statistics in a background thread at start; default: when
+    not testing), ...
     """
     app = Flask(__name__)
     catalog = overrides.pop("CATALOG", None) or default_catalog()
@@ -127,6 +129,7 @@ def _template_globals() -> dict[str, Any]:
     return {
         "csrf_token": security.csrf_token(),
         "poll_seconds": current_app.config["POLL_SECONDS"],
+        "overhead": current_app.config.get("OVERHEAD") is not None,
     }
 
 

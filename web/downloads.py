@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from flask import Response, current_app, request
 
 PIECE = 64 * 1024  # bytes sent at a time
+KEPT = 4  # downloads kept at once (the history, a few CSVs of chosen filters), oldest dropped
 
 
 @dataclass
@@ -42,16 +43,23 @@ class Downloads:
         with self._lock:
             making = self._making.setdefault(name, threading.Lock())
         with making:
-            kept = self._kept.get(name)
+            with self._lock:
+                kept = self._kept.get(name)
             if kept is not None and kept.state == state:
                 return kept.gzipped
-            self._kept.pop(name, None)  # the old one is freed before the new one is made
+            with self._lock:
+                self._kept.pop(name, None)  # the old one is freed before the new one is made
             packer = zlib.compressobj(6, zlib.DEFLATED, 31)  # 31: a gzip header
             parts = [packer.compress(text.encode()) for text in make()]
             parts.append(packer.flush())
             data = b"".join(parts)
-            self._kept[name] = Kept(state, data)
-            self.made += 1
+            with self._lock:
+                self._kept[name] = Kept(state, data)
+                while len(self._kept) > KEPT:
+                    gone = next(iter(self._kept))
+                    del self._kept[gone]
+                    self._making.pop(gone, None)
+                self.made += 1
             return data
 
 

@@ -40,6 +40,7 @@ from companion.family import dice
 from companion.family.cards import CardId, FamilyCatalog, Side
 from companion.family.catalog import default_family_catalog
 from companion.family.pad import (
+    CATEGORY_LABELS,
     Pad,
     check_scored,
     nothing_scored,
@@ -66,14 +67,6 @@ bp = Blueprint("scorepad", __name__)
 AGE_LABELS = {1: "Age I", 2: "Age II", 3: "Age III"}
 COLOR_ORDER = (Color.BROWN, Color.GREY, Color.BLUE, Color.GREEN, Color.YELLOW, Color.RED,
                Color.PURPLE)  # fmt: skip
-CATEGORY_LABELS = {
-    "military": "Military", "treasury": "Treasury", "wonders": "Wonder", "civilian": "Civilian",
-    "science": "Science", "commercial": "Commercial", "guilds": "Guilds", "edifice": "Edifice",
-    # 7 Wonders Dice's buildings (companion.family.dice), in the order of its sheet
-    "warehouse": "Warehouse", "gold_reserve": "Gold reserve", "wonder": "Wonder",
-    "barracks": "Barracks", "agora": "Agora", "market": "Market", "university": "University",
-    "guild_court": "Guild court",
-}  # fmt: skip
 TOKEN_LABELS = {DEFEAT: "a defeat token, -1", **{
     points: f"a victory token of {AGE_LABELS[age]}, +{points}"
     for age, points in VICTORY_TOKENS.items()

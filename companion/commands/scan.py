@@ -6,9 +6,13 @@ stands for its images in name order. `--json` prints one list of `{"image": path
 [ids], "foreign": n}` objects in the order given; an image that cannot be read gets `"error"`
 (and empty cards) instead of stopping the run.
 
-`scan --structure --age N IMAGE...` reads overhead views of age N's structure instead: per
-image the 20 positions in layout order (docs/game-record.md), each a card id, "back",
-"empty" or null (cannot tell); `--json` prints a list of `{"image": path, "slots": [20]}`.
+`scan --structure --age N [--known KNOWN.json] IMAGE...` reads overhead views of age N's
+structure instead: per image the 20 positions in layout order (docs/game-record.md), each a
+card id, "back", "empty" or null (cannot tell); `--json` prints a list of `{"image": path,
+"slots": [20]}`. KNOWN is what was known of the structure the moment before the last card
+was taken: a JSON list of 20 entries in the same order, a card id where that card lay face
+up, "back" where a face-down card lay, "empty" where the card had been taken (so a view may
+show one more position empty, and the cards it uncovered turned up).
 
 Codes of the other game's stickers are foreign too; stderr then says which option reads
 them ("a code is a 7 Wonders card: add --game 7wonders").
@@ -22,7 +26,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -50,6 +54,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--age", type=int, choices=(1, 2, 3), help="the age of the structure")
     parser.add_argument(
+        "--known",
+        type=Path,
+        metavar="KNOWN.json",
+        help="with --structure: what was known before the last card was taken (20 entries: "
+        'card id, "back" or "empty")',
+    )
+    parser.add_argument(
         "--game",
         choices=sorted(PARSERS),
         default="duel",
@@ -76,6 +87,7 @@ def images(paths: list[Path]) -> list[Path]:
     return found
 
 
+MAX_KNOWN_BYTES = 64 * 1024  # a KNOWN file: 20 short entries
 MAX_IMAGE_BYTES = 64 * 1024 * 1024  # a photo file; larger is refused unread
 MAX_IMAGE_PIXELS = 50_000_000  # 50 megapixels: any camera's full size; the header is read first
 
@@ -117,8 +129,11 @@ def scan_image(path: Path, decoder: Decoder, game: str = "duel") -> dict[str, An
     return result
 
 
-def scan_structure(path: Path, age: int, decoder: Decoder) -> dict[str, Any]:
-    """The JSON object of one overhead image: its 20 positions."""
+def scan_structure(
+    path: Path, age: int, decoder: Decoder, known: Sequence[str] | None = None
+) -> dict[str, Any]:
+    """The JSON object of one overhead image: its 20 positions (`known`: what was known
+    before the last card was taken, `structure.parse_known`'s entries)."""
     from companion.vision.structure import read_structure
 
     if not path.exists():
@@ -126,7 +141,27 @@ def scan_structure(path: Path, age: int, decoder: Decoder) -> dict[str, Any]:
     frame, why = read_gray(path)
     if frame is None:
         return {"image": str(path), "slots": [None] * 20, "error": why}
-    return {"image": str(path), "slots": list(read_structure(frame, age, decoder).slots)}
+    slots = read_structure(frame, age, decoder, known=known).slots
+    return {"image": str(path), "slots": list(slots)}
+
+
+def read_known(path: Path, age: int) -> tuple[str, ...]:
+    """The KNOWN file: 20 entries in layout order.
+
+    Raises:
+        ValueError: one line saying what is wrong with the file.
+    """
+    from companion.files import FileRefused, read_capped
+    from companion.vision.structure import parse_known
+
+    try:
+        entries = json.loads(read_capped(path, MAX_KNOWN_BYTES).decode("utf-8"))
+    except FileRefused as refused:
+        raise ValueError(f"cannot read it ({refused.why})") from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise ValueError(f"not JSON ({str(error).splitlines()[0]})") from None
+    known = parse_known(entries, age)
+    return tuple(str(entry) for entry in known)
 
 
 def structure_text(slots: list[Any], age: int) -> str:
@@ -144,13 +179,23 @@ def main(args: argparse.Namespace) -> int:
     if args.structure != (args.age is not None):
         print("scan: --structure and --age N go together", file=sys.stderr)
         return 2
+    if args.known is not None and not args.structure:
+        print("scan: --known goes with --structure --age N", file=sys.stderr)
+        return 2
+    known = None
+    if args.known is not None:
+        try:
+            known = read_known(args.known, args.age)
+        except ValueError as bad:
+            print(f"scan: --known {args.known}: {bad}", file=sys.stderr)
+            return 2
     paths = images(args.paths)
     if not paths:
         print("scan: no images in the folders given", file=sys.stderr)
         return 2
     decoder = make_decoder(args.decoder)
     if args.structure:
-        found = [scan_structure(path, args.age, decoder) for path in paths]
+        found = [scan_structure(path, args.age, decoder, known) for path in paths]
         return _report(
             found, args.json, lambda r: f"{r['image']}:\n{structure_text(r['slots'], args.age)}"
         )

@@ -578,6 +578,9 @@ def _table(ui: UiState, state: GameState, table: Table, ctx: Context) -> Step:
     if ui.mode is Mode.GUIDED:
         return _table_deal(shown, ui, state, table, ctx)
     seen = overhead.what_left(state, table)
+    asked = guided.reveal_position(state) if ui.mode is Mode.REVEAL else None
+    if seen.reveal is None and asked is not None and table.slots[asked] is None:
+        return _notice(ui, state, ctx, words.CAMERA_CANNOT_TELL)  # the card to turn up
     if seen.reveal is not None and ui.mode is not Mode.CARD:
         step = _confirm(replace(ui, notice=""), state, seen.reveal, ctx)
         if shown.mode is Mode.FEEDBACK and step.event is not None:  # said after the action
@@ -613,8 +616,18 @@ def _table(ui: UiState, state: GameState, table: Table, ctx: Context) -> Step:
 def _table_deal(shown: UiState, ui: UiState, state: GameState, table: Table, ctx: Context) -> Step:
     """A new age seen from above: its face-up cards in layout order, as far as they are read,
     become the guided entry (the rest is scanned by hand); complete, the deal is recorded.
-    Nothing more than what was entered (or a reading that disagrees): `shown` stays."""
-    entries = overhead.deal_entries(state, table.slots) if table.age == state.age else ()
-    if len(entries) <= len(ui.dealt) or entries[: len(ui.dealt)] != ui.dealt:
+    Nothing more than what was entered (or a reading that disagrees): `shown` stays. When
+    the view cannot tell the card the screen asks for next, the bottom line says so."""
+    if table.age != state.age:
         return _show(shown, state, ctx)
-    return _enter_all(ui, state, entries, ctx)
+    entries = overhead.deal_entries(state, table.slots)
+    if len(entries) <= len(ui.dealt) or entries[: len(ui.dealt)] != ui.dealt:
+        asked = shown.mode is Mode.GUIDED and entries[: len(ui.dealt)] == ui.dealt
+        if asked and overhead.first_untold(state, table.slots, len(ui.dealt)) is not None:
+            return _notice(shown, state, ctx, words.CAMERA_CANNOT_TELL)
+        return _show(shown, state, ctx)
+    step = _enter_all(ui, state, entries, ctx)
+    untold = overhead.first_untold(state, table.slots, len(entries)) is not None
+    if untold and step.event is None and step.ui.mode is Mode.GUIDED:  # the card asked next
+        return _notice(step.ui, state, ctx, words.CAMERA_CANNOT_TELL)
+    return step

@@ -175,6 +175,9 @@ def turn_up(where: str) -> str:
 STILL_COVERED = "still covered"  # a card taken that was not accessible: "Baths: still covered"
 FINISH_CHOICE = "Finish the choice first"  # a card taken while a decision of the rules waits
 CAMERA_READS_DEAL = "or let the camera read it"  # under the guided entry's prompt
+# the position the screen asks for is one the view from above cannot tell (a hand, glare, a
+# card laid over its sticker): the phone's live page shows the view, outlined
+CAMERA_CANNOT_TELL = "Camera can't tell it"
 
 
 def to_take(count: int) -> str:

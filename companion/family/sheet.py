@@ -9,10 +9,11 @@ never a float, a boolean or a list; names follow the players' rule (`engine.name
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from companion.engine.cards import Color
+from companion.engine.catalog import did_you_mean
 from companion.engine.names import check_name
 from companion.family.cards import CardId, FamilyCard, FamilyCatalog, Side, WonderId
 from companion.family.table import (
@@ -149,7 +150,10 @@ def _city(catalog: FamilyCatalog, raw: dict[str, Any], where: str, edifice: bool
     _keys(raw, PLAYER_KEYS, where)
     wonder = catalog.wonders.get(WonderId(str(raw.get("wonder"))))
     if wonder is None:
-        raise SheetError(f"{where}: wonder: unknown wonder {shown(raw.get('wonder'))}")
+        names: dict[str, Iterable[str]] = {w: b.names.values() for w, b in catalog.wonders.items()}
+        given = raw.get("wonder")
+        meant = did_you_mean(given, names) if isinstance(given, str) and len(given) < 100 else ""
+        raise SheetError(f"{where}: wonder: unknown wonder {shown(given)}{meant}")
     side_raw: Any = raw.get("side")
     try:
         side = Side(side_raw)
@@ -184,7 +188,12 @@ def _cards(catalog: FamilyCatalog, raw: Any, where: str) -> tuple[FamilyCard, ..
         card = catalog.cards.get(CardId(card_id)) if isinstance(card_id, str) else None
         if card is None:
             what = "unknown card" if isinstance(card_id, str) else "expected a card id, got"
-            raise SheetError(f"{where}: cards: {what} {shown(card_id)}")
+            names: dict[str, Iterable[str]] = {
+                c: k.names.values() for c, k in catalog.cards.items()
+            }
+            hint = isinstance(card_id, str) and len(card_id) < 100  # no guess for a long text
+            meant = did_you_mean(card_id, names) if hint else ""
+            raise SheetError(f"{where}: cards: {what} {shown(card_id)}{meant}")
         cards.append(card)
     if len(set(raw)) != len(raw):
         twice = next(c for c in raw if raw.count(c) > 1)

@@ -25,7 +25,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 import cv2
@@ -55,6 +55,8 @@ class TableScene:
     foreign: int  # foreign QR codes in view
     deal: list[str]  # the card dealt at each position, in layout order
     taken: list[int]  # the positions gone, in the order they were taken
+    covered: list[bool] = field(default_factory=lambda: [False] * 20)  # a card laid over
+    # part of the slot's face-up code (laid by hand, off its place): no reader can read it
     col_mm: float = 23.0  # the layout's half-card step as laid on this table
     row_mm: float = 34.0  # how far apart its rows were laid
 
@@ -313,6 +315,42 @@ def hand_laid(seed: int, spread: float, model: TableModel) -> HandLaid:
     return HandLaid(col, row, shifts, turns, offsets)
 
 
+def _code_on(
+    outline: np.ndarray, offset: tuple[float, float], code: Sequence[tuple[float, float]]
+) -> np.ndarray:
+    """The corners of the code of a card lying at `outline` (its corners, mm), its sticker
+    put `offset` mm off its place."""
+    origin, right, _, bottom = outline
+    u = (right - origin) / np.linalg.norm(right - origin)
+    v = (bottom - origin) / np.linalg.norm(bottom - origin)
+    return np.array([origin + u * (x + offset[0]) + v * (y + offset[1]) for x, y in code])
+
+
+def _covered(codes: dict[int, np.ndarray], lying: list[tuple[int, np.ndarray]]) -> list[bool]:
+    """Per position, whether a card laid after it lies over part of its code (a card laid
+    by hand a few mm off its place, on a row laid close): no reader can read that sticker."""
+    covered = [False] * 20
+    k = 4.0  # px per mm of the raster the shapes are drawn on
+    for index, corners in codes.items():
+        low = corners.min(axis=0) - 1
+        size = (np.ceil((corners.max(axis=0) + 1 - low) * k)).astype(int)
+        code = np.zeros((size[1], size[0]), np.uint8)
+        cv2.fillConvexPoly(code, np.round((corners - low) * k).astype(np.int32), 1)
+        later = False
+        for other, outline in lying:
+            if other == index:
+                later = True
+                continue
+            if not later:
+                continue
+            over = np.zeros_like(code)
+            cv2.fillConvexPoly(over, np.round((outline - low) * k).astype(np.int32), 1)
+            if (over & code).sum() > k * k:  # more than about a square millimetre
+                covered[index] = True
+                break
+    return covered
+
+
 def _moment(age: int, moment: Moment, rng: random.Random) -> int:
     """How many cards have been taken at `moment`."""
     ranges = {"start": (0, 2), "middle": (3, 12), "late": (13, 18), "any": (0, 18)}
@@ -332,15 +370,16 @@ def random_table(
     deal: Sequence[str] | None = None,
     taken: Collection[int] | None = None,
     spread: float = 0.0,
+    laid: HandLaid | None = None,
 ) -> TableScene:
     """A top view of an age's structure drawn from `seed` (the same seed gives the same table
     at every resolution and sticker size). `difficulty` "hard" turns the camera any way,
     tilts it more and dims, blurs and glares the frame; "occluded" always has a hand over the
     structure (`hands` forces a hand or none). `deal` (20 ids in layout order) and `taken`
     (positions gone) put a given game's table on the drawn one (the device-flow tests).
-    `spread` (0 to 1) lays the structure by hand (`hand_laid`)."""
+    `spread` (0 to 1) lays the structure by hand (`hand_laid`); `laid` lays it so."""
     model = table_model()
-    laid = hand_laid(seed, spread, model)
+    laid = laid or hand_laid(seed, spread, model)
     rng = random.Random(f"{seed}:table")
     age = age or rng.choice((1, 2, 3))
     catalog = default_catalog()
@@ -407,6 +446,8 @@ def random_table(
         foreign = 1
     # the structure, row after row (each row lies over the one before)
     truth: list[str] = []
+    lying: list[tuple[int, np.ndarray]] = []  # each card's outline (mm), in the order laid
+    codes: dict[int, np.ndarray] = {}  # each face-up card's code (mm)
     for position, card_id in zip(layout.positions, cards, strict=True):
         if position.index in gone:
             truth.append("empty")
@@ -423,7 +464,12 @@ def random_table(
         dx, dy = laid.shifts[position.index]
         jitter = (x + dx + rng.gauss(0, 1.0), y + dy + rng.gauss(0, 1.0))
         turn = laid.turns[position.index] + rng.gauss(0, 1.2)
-        _put(frame, alpha, tex, _card_corners(jitter, turn, model), plane_to_frame)
+        outline = _card_corners(jitter, turn, model)
+        _put(frame, alpha, tex, outline, plane_to_frame)
+        lying.append((position.index, outline))
+        if truth[-1] != "back":
+            codes[position.index] = _code_on(outline, laid.sticker_offsets[position.index], code)
+    covered = _covered(codes, lying)
     # a hand over the structure
     hidden = [False] * 20
     if hands if hands is not None else (difficulty == "occluded" or rng.random() < 0.25):
@@ -457,6 +503,7 @@ def random_table(
         foreign=foreign,
         deal=cards,
         taken=order,
+        covered=covered,
         col_mm=laid.col_mm,
         row_mm=laid.row_mm,
     )
