@@ -35,6 +35,7 @@ from companion.records.seat_stats import (
     latest_games,
     newly_finished,
     seat_tally,
+    unreadable_games,
 )
 from companion.records.stats import GameFacts, Tally, matches, select, statistics
 from companion.records.summaries import DUEL, FactsCache, load_facts
@@ -250,7 +251,8 @@ def _stats() -> tuple[tuple[Any, ...], dict[str, Any]]:
                 cache.charts.pop(gone, None)
         if entry.result is None:
             entry.result = _named({"filters": filters, **entry.tally.result()})
-        return wanted, {**entry.result, "unreadable": cache.unreadable()}
+        left_out = cache.unreadable() + len(unreadable_games(journal))
+        return wanted, {**entry.result, "unreadable": left_out}
 
 
 def _named(result: dict[str, Any]) -> dict[str, Any]:

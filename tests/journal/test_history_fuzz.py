@@ -82,7 +82,9 @@ def test_hundreds_of_hostile_history_files_are_refused_in_one_line_writing_nothi
             text = json.dumps(with_value(history, where, rng.choice(HOSTILE)))
         file.write_text(text, encoding="utf-8", errors="surrogatepass")
         before = snapshot(journal)
-        given = Namespace(record=file, bgstats=None, bgg_xml=None, journal=journal, config=None)
+        given = Namespace(
+            record=file, bgstats=None, bgg_xml=None, journal=journal, config=None, json=False
+        )
         status = import_record.main(given)
         out = capsys.readouterr()
         label = (number, where, text[:120])

@@ -64,18 +64,19 @@ def test_a_date_filter_that_is_no_date_is_a_400(stats_client: FlaskClient, value
 def test_statistics_answer_with_a_stored_row_they_cannot_read(
     stats_client: FlaskClient, stats_journal: Journal
 ) -> None:
-    with sqlite3.connect(stats_journal.path) as db:
-        (text,) = db.execute("SELECT summary FROM game_summaries WHERE game_id = 1").fetchone()
-        spoiled = {**json.loads(text), "finished": "garbage"}
-        db.execute(
-            "UPDATE game_summaries SET summary = ? WHERE game_id = 1", (json.dumps(spoiled),)
-        )
+    with sqlite3.connect(stats_journal.path) as db:  # as an older program might have kept them
+        for game, finished in ((1, "garbage"), (2, "2026-02-30T20:00:00Z")):
+            query = "SELECT summary FROM game_summaries WHERE game_id = ?"
+            (text,) = db.execute(query, (game,)).fetchone()
+            spoiled = {**json.loads(text), "finished": finished}
+            update = "UPDATE game_summaries SET summary = ? WHERE game_id = ?"
+            db.execute(update, (json.dumps(spoiled), game))
     for path in ("/stats.json", "/stats.json?since=2026-01-01", "/stats", "/export/games.csv"):
         assert stats_client.get(path).status_code == 200, path
     answer = stats_client.get("/stats.json").get_json()
-    assert (answer["games"], answer["unreadable"]) == (4, 1)
+    assert (answer["games"], answer["unreadable"]) == (3, 2)
     page = stats_client.get("/stats").get_data(as_text=True)
-    assert "1 stored game could not be read and is left out." in page
+    assert "2 stored games could not be read and are left out." in page
 
 
 def test_a_history_with_a_bad_name_is_refused_from_the_phone_and_writes_nothing(
