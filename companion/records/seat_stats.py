@@ -25,8 +25,9 @@ from companion.records.tables import has_table
 
 def readable(alias: str) -> str:
     """The SQL test of a seat row the statistics can count: its finishing date a real date
-    (SQLite's `date` with a modifier gives it back unchanged) of the years 1970 to 2100. A row kept by an
-    older program with "garbage" or "9999-99-99" is left out and counted (`unreadable_games`)."""
+    (SQLite's `date` with a modifier gives it back unchanged) of the years 1970 to 2100. A row
+    kept by an older program with "garbage" or "9999-99-99" is left out and counted
+    (`unreadable_games`)."""
     day = f"substr({alias}.finished, 1, 10)"
     years = f"substr({alias}.finished, 1, 4) BETWEEN '1970' AND '2100'"
     return f"(date({day}, '+0 days') IS {day} AND {years})"  # "+0 days": Feb 30 is Mar 2
