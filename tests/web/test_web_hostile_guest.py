@@ -320,3 +320,6 @@ def test_a_saved_pad_that_no_longer_scores_is_a_409_and_left_out_of_the_statisti
     stats = client.get("/stats.json?game=7wonders-dice")
     assert stats.status_code == 200
     assert (stats.get_json()["games"], stats.get_json()["unreadable"]) == (1, 1)
+    csv_text = client.get("/export/games.csv?game=7wonders-dice").get_data(as_text=True)
+    assert csv_text.count("\n") == 1 + 2  # the head, and the two seats of the pad that scores
+    assert client.get("/export/history.json").status_code == 200
