@@ -19,7 +19,6 @@ without a CORS preflight, which this server never grants.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import hmac
 import ipaddress
@@ -161,14 +160,17 @@ def require_not_cross_site() -> None:
         raise Forbidden("Cross-site request refused: open this from the companion's own pages")
 
 
+LOCAL_SUFFIXES = ("", ".local", ".lan", ".home", ".home.arpa", ".localdomain", ".internal",
+                  ".fritz.box")  # fmt: skip
+"""How home routers and mDNS name a machine of the network: `<host name><suffix>`."""
+
+
 def own_names() -> frozenset[str]:
-    """The names this box answers to besides its addresses: localhost and its host name
-    (also with `.local`, as mDNS announces it, and fully qualified)."""
-    name = socket.gethostname().lower()
-    names = {"localhost", name, f"{name}.local"}
-    with contextlib.suppress(OSError):  # a resolver that fails: the short names still do
-        names.add(socket.getfqdn().lower())
-    return frozenset(n for n in names if n)
+    """The names this box answers to besides its addresses: localhost, and its host name as
+    the home network names it (`LOCAL_SUFFIXES`). No lookup is made (a Pi without a name
+    server would wait on it)."""
+    name = socket.gethostname().lower().split(".")[0]
+    return frozenset({"localhost", *(f"{name}{suffix}" for suffix in LOCAL_SUFFIXES if name)})
 
 
 def host_name(host: str) -> str:
