@@ -79,11 +79,15 @@ def main(args: argparse.Namespace) -> int:
     if players is not None and not 2 <= players <= 7:
         return _refuse(f"--players {players}: the base game is for 3 to 7 players (or 2)")
     entries = stickers.entries(args.language, args.game, players)
+    subject = stickers.SUBJECT
+    if args.game == "7wonders":
+        count = f"{players} players: {len(entries)} stickers" if players else "one per card"
+        subject = f"7 Wonders stickers ({count})"
     try:
         if kind == "png" and out.suffix.lower() != ".png":
             written = _single_pngs(entries, out, args.size)
         else:
-            written = _sheets(entries, out, kind, args.paper, args.size)
+            written = _sheets(entries, out, kind, args.paper, args.size, subject)
     except (OSError, ValueError) as failed:
         return _refuse(str(failed))
     print(
@@ -97,20 +101,21 @@ def main(args: argparse.Namespace) -> int:
 
 
 def _sheets(
-    entries: list[stickers.Entry], out: Path, kind: str, paper: str, size: float
+    entries: list[stickers.Entry], out: Path, kind: str, paper: str, size: float, subject: str
 ) -> list[Path]:
     pages = stickers.layout(entries, size, paper)
     if not out.parent.is_dir():
         raise OSError(f"no folder {out.parent}")
     if kind == "pdf":
-        out.write_bytes(stickers.pdf_document(pages, size, paper))
+        out.write_bytes(stickers.pdf_document(pages, size, paper, subject))
         return [out]
     paths = stickers.page_paths(out, len(pages))
     for number, (page, path) in enumerate(zip(pages, paths, strict=True), 1):
         if kind == "svg":
-            path.write_text(stickers.svg_page(page, size, paper, number, len(pages)), "utf-8")
+            svg = stickers.svg_page(page, size, paper, number, len(pages), subject)
+            path.write_text(svg, "utf-8")
         else:
-            image = stickers.png_page(page, size, paper, number, len(pages))
+            image = stickers.png_page(page, size, paper, number, len(pages), subject=subject)
             image.save(path, dpi=(stickers.DPI, stickers.DPI))
     return paths
 

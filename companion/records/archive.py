@@ -450,26 +450,30 @@ def games_csv(facts: Sequence[GameFacts], kind: str = DUEL) -> str:
 
 
 FAMILY_HEAD = ("pad_id", "game", "variant", "expansions", "saved", "seat", "player", "rank",
-               "result", "wonder", "side", "stages")  # fmt: skip
+               "result")  # fmt: skip
+BOARD_HEAD = ("wonder", "side", "stages")  # the base game's boards (7 Wonders Dice has none)
 FAMILY_ROWS = {"7wonders": (*CATEGORIES, EDIFICE), "7wonders-dice": dice.BUILDINGS}
 
 
 def family_csv(facts: Sequence[GameFacts]) -> str:
     """One CSV row per player per saved score pad: the variant, the expansions, the player's
-    rank and result, their board (wonder, side, stages built), every category and the total.
-    A category the pad does not have (Edifice without the expansion) is left empty."""
+    rank and result, their board (wonder, side, stages built; not in 7 Wonders Dice, whose
+    `wonder` is a category), every category and the total. A category the pad does not have
+    (Edifice without the expansion) is left empty."""
     rows = list(FAMILY_ROWS.get(facts[0].game, ())) if facts else list(CATEGORIES)
+    boards = not facts or facts[0].game != dice.GAME
     out = io.StringIO()
     writer = _SafeWriter(csv.writer(out, lineterminator="\n"))
-    writer.writerow([*FAMILY_HEAD, *rows, "total"])
+    writer.writerow([*FAMILY_HEAD, *(BOARD_HEAD if boards else ()), *rows, "total"])
     for game in facts:
         for seat in game.seats:
             result = ("shared" if game.shared else "win") if seat.won else "loss"
+            board = (" ".join(seat.wonders), seat.side, "" if seat.stages is None else seat.stages)
             writer.writerow(
                 [
                     game.id - PAD_IDS, game.game, game.variant, " ".join(game.expansions),
                     game.finished, seat.seat, seat.name, seat.rank, result,
-                    " ".join(seat.wonders), seat.side, "" if seat.stages is None else seat.stages,
+                    *(board if boards else ()),
                     *(seat.scores.get(row, "") for row in rows), seat.total,
                 ]
             )  # fmt: skip
