@@ -390,16 +390,24 @@ def box_stop() -> tuple[Response, int]:
 
 
 def _listed_pads() -> list[dict[str, Any]]:
-    """The saved pads as the history lists them: each with its game's name and winner line."""
+    """The saved pads as the history lists them: each with its game's name and winner line
+    (a pad kept before its numbers were bounded says that it no longer scores)."""
     catalog = default_family_catalog()
     return [
         {
             **pad.to_json(),
             "game_name": STATS_GAMES[_kind(pad.game, pad.sheet)],
-            "winner_line": words.pad_winner(score_sheet(catalog, pad.sheet).result),
+            "winner_line": _winner_line(catalog, pad),
         }
         for pad in _saved_pads()
     ]
+
+
+def _winner_line(catalog: FamilyCatalog, pad: SavedPad) -> str:
+    try:
+        return words.pad_winner(score_sheet(catalog, pad.sheet).result)
+    except SheetError:
+        return "No longer scores (its sheet still downloads)"
 
 
 def _kind(game: str, sheet: Any) -> str:
