@@ -938,6 +938,14 @@ def read_structure(
             is not None
         ):
             slots[p.index] = None
+    # what was known tells a face-down card still covered: `known` is the moment before the
+    # last card was taken, so of two cards that lay over it one at least lies there still
+    # (a hand over them all, the view tells none of them)
+    if known is not None:
+        for p in layout.positions:
+            over = sum(1 for i in p.covered_by if known[i] != EMPTY)
+            if slots[p.index] is None and not p.face_up and known[p.index] is None and over > 1:
+                slots[p.index] = BACK
     # a fit strays with the distance from the cards it was made on (far more when they lie
     # on one row, or the steps are off by a little per row): a position more than a row away
     # from every card placed is not told empty from how it looks (generated hand-laid frame
