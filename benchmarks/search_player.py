@@ -40,7 +40,7 @@ from companion.engine.catalog import default_catalog
 from companion.engine.state import GameState, Player
 from companion.play.arena import Tally, arena
 from companion.play.simulate import play
-from companion.search.player import LEVELS, suggest
+from companion.search.player import LEVEL_CHOICES, LEVELS, suggest
 
 
 def _pair(job: tuple[str, str, int]) -> tuple[int, list[str], dict[str, int], float]:
@@ -330,7 +330,7 @@ def main() -> int:
     table.add_argument("--positions", type=int, default=30)
     table.add_argument("--seed", type=int, default=0)
     table.add_argument("--clients", type=int, default=3, help="phones polling the live page")
-    table.add_argument("--level", default="normal", choices=sorted(LEVELS))
+    table.add_argument("--level", default="normal", choices=LEVEL_CHOICES)
     table.add_argument("--seconds", type=float, default=COACH_SECONDS,
                        help="the coach's clock limit (default the device's; 0: none)")  # fmt: skip
     table.add_argument("--out", type=Path, required=True)

@@ -17,8 +17,11 @@ from typing import Any
 from companion.device import words
 from companion.engine.catalog import CatalogError
 from companion.family.catalog import default_family_catalog
-from companion.family.pad import Pad, pad_to_json, score_sheet
+from companion.family.pad import CATEGORY_LABELS, Pad, pad_to_json, score_sheet
 from companion.family.sheet import SheetError
+from companion.files import FileRefused, read_capped
+
+MAX_SHEET_BYTES = 1024 * 1024  # a sheet of 7 players is a few KB
 
 HELP = "Score a 7 Wonders or 7 Wonders Dice score sheet (JSON): table, winners and reasons."
 
@@ -51,9 +54,9 @@ def read_sheet(path: Path) -> Any:
         SheetError: the file cannot be read or is not JSON (one line).
     """
     try:
-        text = path.read_bytes().decode("utf-8-sig")
-    except OSError as bad:
-        raise SheetError(f"cannot read the file: {bad.strerror or bad}") from None
+        text = read_capped(path, MAX_SHEET_BYTES).decode("utf-8-sig")
+    except FileRefused as refused:
+        raise SheetError(str(refused)) from None
     except UnicodeDecodeError:
         raise SheetError("not UTF-8 text (a score sheet is JSON)") from None
     try:
@@ -62,6 +65,8 @@ def read_sheet(path: Path) -> Any:
         raise SheetError(f"not JSON: line {bad.lineno} column {bad.colno}: {bad.msg}") from None
     except RecursionError:
         raise SheetError("not a score sheet: nested too deeply") from None
+    except ValueError:  # Python's cap on the digits of an integer (4300)
+        raise SheetError("not a score sheet: a number of thousands of digits") from None
 
 
 def _refuse(as_json: bool, message: str) -> int:
@@ -72,13 +77,18 @@ def _refuse(as_json: bool, message: str) -> int:
     return 2
 
 
+def label(key: str) -> str:
+    """A row's name as the pad says it ("Gold reserve" for gold_reserve)."""
+    return CATEGORY_LABELS.get(key, key)
+
+
 def render(pad: Pad) -> str:
     """The score table, the winners and the reasons, as text."""
     players = pad.result.ranked
     keys = list(players[0].lines)
     rows = [["", *(p.name for p in players)]]
-    rows += [[key, *(str(p.lines[key].points) for p in players)] for key in keys]
-    rows.append(["total", *(str(p.total) for p in players)])
+    rows += [[label(key), *(str(p.lines[key].points) for p in players)] for key in keys]
+    rows.append(["Total", *(str(p.total) for p in players)])
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     lines = [
         "  ".join(
@@ -93,6 +103,6 @@ def render(pad: Pad) -> str:
         lines += ["", player.name + ("" if player.ranked else " (not ranked)")]
         for key, line in player.lines.items():
             for part in line.parts:
-                lines.append(f"  {key}: {part.points:+d} {part.reason}")
-            lines += [f"  {key}: {note}" for note in line.notes]
+                lines.append(f"  {label(key)}: {part.points:+d} {part.reason}")
+            lines += [f"  {label(key)}: {note}" for note in line.notes]
     return "\n".join(lines) + "\n"

@@ -16,6 +16,16 @@ from companion.family.sheet import SheetError
 
 GAMES = (sheet.GAME, dice.GAME)
 
+CATEGORY_LABELS = {
+    "military": "Military", "treasury": "Treasury", "wonders": "Wonder", "civilian": "Civilian",
+    "science": "Science", "commercial": "Commercial", "guilds": "Guilds", "edifice": "Edifice",
+    # 7 Wonders Dice's buildings (companion.family.dice), in the order of its sheet
+    "warehouse": "Warehouse", "gold_reserve": "Gold reserve", "wonder": "Wonder",
+    "barracks": "Barracks", "agora": "Agora", "market": "Market", "university": "University",
+    "guild_court": "Guild court",
+}  # fmt: skip
+"""Each row of a score table as the pad and the command name it (the keys are the JSON's)."""
+
 
 @dataclass(frozen=True, slots=True)
 class Pad:

@@ -13,12 +13,18 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from companion.engine.cards import RESOURCES, Catalog
-from companion.engine.catalog import default_catalog
-from companion.engine.events import Event, IllegalEvent, event_from_record, event_to_record
+from companion.engine.cards import MYTHOLOGIES, RESOURCES, Catalog
+from companion.engine.catalog import catalog_names, default_catalog, did_you_mean
+from companion.engine.events import (
+    Event,
+    IllegalEvent,
+    Setup,
+    event_from_record,
+    event_to_record,
+)
 from companion.engine.pricing import unit_prices
 from companion.engine.rules import accessible_cards, apply, new_game
-from companion.engine.scoring import ROWS, score_sheet
+from companion.engine.scoring import PANTHEON_ROWS, ROWS, score_sheet
 from companion.engine.state import GameState, Phase, Player
 from companion.records.reader import Numbered, Record, RecordRefused, read_records, undo_targets
 
@@ -82,14 +88,42 @@ def replay(catalog: Catalog, numbered: Sequence[Numbered], *, label: str = "line
             continue
         try:
             event = event_from_record(record)
+            if isinstance(event, Setup) and event.expansions and before.catalog.pantheon is None:
+                before = stack[-1] = new_game(default_catalog(event.expansions))
             after = apply(before, event)
         except IllegalEvent as refused:
-            raise RecordRefused(str(refused), number, label=label) from None
+            reason = str(refused) + _meant(catalog, record)
+            raise RecordRefused(reason, number, label=label) from None
         stack.append(after)
         records.append(event_to_record(event))
         steps.append(Step(number, record, before, after))
     undone = frozenset(targets.values())
     return Replay(tuple(steps), tuple(stack), tuple(records), undone)
+
+
+def _meant(catalog: Catalog, record: Record) -> str:
+    """ " (did you mean 'lumber_yard'?)" when a value of a refused record is no id of the
+    catalog but a name of one ("Lumber Yard") or close to one; else ""."""
+    names = catalog_names(catalog)
+    for text in _texts(record):
+        if text not in names and text not in ("p1", "p2") and (hint := did_you_mean(text, names)):
+            return hint
+    return ""
+
+
+def _texts(value: Any, key: str = "") -> Iterable[str]:
+    """The strings of a record that may name a card, wonder or token (not its type or
+    names)."""
+    if key in ("type", "players"):
+        return
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, list):
+        for item in value:
+            yield from _texts(item)
+    elif isinstance(value, dict):
+        for inner, item in value.items():
+            yield from _texts(item, inner)
 
 
 def read_events(lines: Iterable[str]) -> list[tuple[int, Event | None]]:
@@ -128,6 +162,7 @@ def state_to_json(state: GameState) -> dict[str, Any]:
     sheet = score_sheet(state)
     winner = "shared" if state.shared else (state.winner.value if state.winner else None)
     players: dict[str, Any] = {}
+    rows = ROWS if state.pantheon is None else PANTHEON_ROWS
     for player in Player:
         city, opponent = state.city(player), state.city(player.opponent)
         score = sheet.of(player)
@@ -140,7 +175,7 @@ def state_to_json(state: GameState) -> dict[str, Any]:
             "wonders_unbuilt": list(city.wonders_unbuilt),
             "progress_tokens": sorted(city.tokens),
             "trade_prices": {r.value: p for r, p in zip(RESOURCES, prices, strict=True)},
-            "score": {**{row: score.row(row) for row in ROWS}, "total": score.total},
+            "score": {**{row: score.row(row) for row in rows}, "total": score.total},
         }
     pending = state.pending
     structure = state.structure
@@ -162,4 +197,27 @@ def state_to_json(state: GameState) -> dict[str, Any]:
         if structure is None
         else {"cards": list(structure.cards), "accessible": list(accessible_cards(state))},
         "players": players,
+    } | ({} if state.pantheon is None else {"pantheon": _pantheon_json(state)})
+
+
+def _pantheon_json(state: GameState) -> dict[str, Any]:
+    """The Pantheon's part of the state object: the spaces, the tokens and pieces held,
+    the cards activated, and how many divinities each Mythology deck has left."""
+    pantheon = state.pantheon
+    assert pantheon is not None
+    return {
+        "spaces": list(pantheon.spaces),
+        "decks_left": {m: len(deck) for m, deck in zip(MYTHOLOGIES, pantheon.decks, strict=True)},
+        "tokens_on_structure": [[position, token] for position, token in pantheon.on_structure],
+        "minerva": pantheon.minerva,
+        "snake": pantheon.snake,
+        "players": {
+            player.value: {
+                "mythology_tokens": list(pantheon.mythology_tokens[i]),
+                "offering_tokens": list(pantheon.offerings[i]),
+                "astarte_coins": pantheon.astarte[i],
+                "activated": list(pantheon.activated[i]),
+            }
+            for i, player in enumerate(Player)
+        },
     }

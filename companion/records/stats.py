@@ -193,7 +193,8 @@ class Tally:
         self.rows: list[str] = []
         self.days: dict[str, list[Any]] = {}  # day -> [games, seats, [sums per row + total]]
         self.owned: dict[str, dict[str, list[int]]] = {"wonders": {}, "tokens": {}, "sides": {}}
-        self.timed: list[tuple[float, int, GameFacts]] = []
+        self.timed: dict[bool, list[tuple[float, int, GameFacts]]] = {True: [], False: []}
+        """The longest (True) and shortest (False) games with real times, the few kept."""
 
     def add(self, facts: GameFacts) -> None:
         """Count one finished game (chosen by the same filters as the others)."""
@@ -225,7 +226,15 @@ class Tally:
                     counts[0] += 1
                     counts[1] += won
         if facts.minutes is not None:
-            self.timed.append((facts.minutes, facts.id, facts))
+            self.time(facts)
+
+    def time(self, facts: GameFacts) -> None:
+        """Keep a game with real times if it is among the longest or the shortest."""
+        assert facts.minutes is not None
+        for longest, kept in self.timed.items():
+            entry = (facts.minutes, facts.id, facts)
+            chosen = sorted([*kept, entry], key=lambda t: (t[0], t[1]), reverse=longest)
+            self.timed[longest] = chosen[:EXTREMES]
 
     def _players(self, facts: GameFacts) -> None:
         named = sorted((seat for seat in facts.seats if seat.name), key=lambda s: s.name)
@@ -395,7 +404,6 @@ class Tally:
 
     def _extremes(self, *, longest: bool) -> list[dict[str, Any]]:
         """The longest (or shortest) games in minutes, among games with real times."""
-        chosen = sorted(self.timed, key=lambda t: (t[0], t[1]), reverse=longest)[:EXTREMES]
         return [
             {
                 "id": facts.id,
@@ -406,7 +414,7 @@ class Tally:
                 "winners": [seat.name for seat in facts.seats if seat.won],
                 "victory": "shared" if facts.shared else facts.victory,
             }
-            for _, _, facts in chosen
+            for _, _, facts in self.timed[longest]
         ]
 
 

@@ -21,7 +21,16 @@ from companion.engine.rules import apply
 from companion.engine.state import GameState, Player
 
 from .determinize import Worlds, deal_if_needed
-from .policy import acting_player, evaluate, move_score, moves, policy_event, scored_options
+from .policy import (
+    SCIENCE_MINDED,
+    acting_player,
+    evaluate,
+    light_event,
+    move_score,
+    moves,
+    policy_event,
+    scored_options,
+)
 
 __all__ = ["EXPLORATION", "ROLLOUT_PLIES", "Node", "Stats", "Tree", "key_of", "search"]
 
@@ -35,6 +44,22 @@ ROLLOUT_PLIES = 12
 """Events a rollout plays before the position is scored (or until the game ends)."""
 PRIOR_VISITS = 0
 """Visits a new node starts with, valued by `evaluate` right after its move (0: none)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """How a search searches: UCB's exploration constant, the rollout (`plies` events of the
+    heuristic policy then `evaluate`, or with `plies` 0 a light playout to the end of the
+    game, scored by its result), and whether the tree stops at the end of the age (the next
+    age's deal is random: nodes beyond it would mix unrelated deals)."""
+
+    exploration: float = EXPLORATION
+    plies: int = ROLLOUT_PLIES
+    age_bound: bool = False
+
+
+TRUNCATED = Settings()
+"""The search of levels 2 to 4: 12 heuristic plies, then the evaluation."""
 
 
 @dataclass(slots=True, eq=False)
@@ -95,8 +120,15 @@ class Tree:
     Given `root` (the node of `state` in an earlier search: pondering), its statistics are
     kept and the new iterations add to them."""
 
-    def __init__(self, state: GameState, rng: random.Random, root: Node | None = None) -> None:
+    def __init__(
+        self,
+        state: GameState,
+        rng: random.Random,
+        root: Node | None = None,
+        settings: Settings = TRUNCATED,
+    ) -> None:
         self.state = state
+        self.settings = settings
         self.rng = rng
         self.root = root if root is not None else Node(None, None)
         self.kept = self.root.visits
@@ -129,78 +161,99 @@ class Tree:
         while done < iterations:
             done += 1
             world = worlds.draw(rng)
-            self.rollout_events += self._iterate(root, world, rng, root_events, root_keys)
+            self.rollout_events += _iterate(root, world, rng, root_events, root_keys, self.settings)
             if seconds is not None and clock() - start >= seconds:
                 break
         self.iterations += done
         self.seconds += clock() - start
         return done
 
-    @staticmethod
-    def _iterate(
-        root: Node,
-        world: GameState,
-        rng: random.Random,
-        root_events: list[Event] | None,
-        root_keys: list[Hashable] | None,
-    ) -> int:
-        """One iteration on the determinization `world`: descend, expand one node, roll
-        out, back up. The rollout events played."""
-        path = [root]
-        node = root
-        while not world.finished:
-            scored: list[tuple[Event, float]] | None = None
-            if node is root and root_events is not None:
-                legal = root_events  # scored below only while some are untried
-            elif world.pending is None:
-                legal = moves(world)  # likewise
-            else:
-                scored = scored_options(world, rng)
-                legal = [e for e, _ in scored]
-            if not legal:
-                break
-            keys = root_keys if node is root and root_keys is not None else _keys(legal)
-            children = node.children
-            untried = -1  # the untried move the heuristic likes most (the first of equals)
-            best = -math.inf
-            for index, key in enumerate(keys):
-                known = children.get(key)
-                if known is not None:
-                    known.available += 1
-                    continue
-                score = (
-                    scored[index][1] if scored is not None else move_score(world, legal[index])[0]
-                )
-                if score > best:
-                    best, untried = score, index
-            mover = acting_player(world)
-            if untried >= 0:
-                event = legal[untried]
-                child = Node(event, mover, available=1)
-                children[keys[untried]] = child
-                world = step(world, event, rng)
-                if PRIOR_VISITS:  # the evaluation right after the move, as a few visits
-                    child.visits = PRIOR_VISITS
-                    child.reward = PRIOR_VISITS * evaluate(world, mover)
-                path.append(child)
-                break
-            event, child = _select(children, legal, keys)
+
+def _iterate(
+    root: Node,
+    world: GameState,
+    rng: random.Random,
+    root_events: list[Event] | None,
+    root_keys: list[Hashable] | None,
+    settings: Settings,
+) -> int:
+    """One iteration on the determinization `world`: descend, expand one node, roll
+    out, back up. The rollout events played."""
+    path = [root]
+    node = root
+    age = world.age if settings.age_bound else 0
+    while not world.finished and (not age or world.age == age):
+        scored: list[tuple[Event, float]] | None = None
+        if node is root and root_events is not None:
+            legal = root_events  # scored below only while some are untried
+        elif world.pending is None:
+            legal = moves(world)  # likewise
+        else:
+            scored = scored_options(world, rng)
+            legal = [e for e, _ in scored]
+        if not legal:
+            break
+        keys = root_keys if node is root and root_keys is not None else _keys(legal)
+        children = node.children
+        untried = -1  # the untried move the heuristic likes most (the first of equals)
+        best = -math.inf
+        for index, key in enumerate(keys):
+            known = children.get(key)
+            if known is not None:
+                known.available += 1
+                continue
+            score = scored[index][1] if scored is not None else move_score(world, legal[index])[0]
+            if score > best:
+                best, untried = score, index
+        mover = acting_player(world)
+        if untried >= 0:
+            event = legal[untried]
+            child = Node(event, mover, available=1)
+            children[keys[untried]] = child
             world = step(world, event, rng)
+            if PRIOR_VISITS:  # the evaluation right after the move, as a few visits
+                child.visits = PRIOR_VISITS
+                child.reward = PRIOR_VISITS * evaluate(world, mover)
             path.append(child)
-            node = child
-        plies = 0
-        while not world.finished and plies < ROLLOUT_PLIES:
-            chosen = policy_event(world, rng)
-            if chosen is None:
-                break
-            world = step(world, chosen, rng)
-            plies += 1
-        value = evaluate(world, Player.P1)
-        root.visits += 1
-        for visited in path[1:]:
-            visited.visits += 1
-            visited.reward += value if visited.player is Player.P1 else 1.0 - value
-        return plies
+            break
+        event, child = _select(children, legal, keys, settings.exploration)
+        world = step(world, event, rng)
+        path.append(child)
+        node = child
+    if not settings.plies:
+        world, plies = _playout(world, rng)
+    else:
+        world, plies = _rollout(world, rng, settings.plies)
+    value = evaluate(world, Player.P1)
+    root.visits += 1
+    for visited in path[1:]:
+        visited.visits += 1
+        visited.reward += value if visited.player is Player.P1 else 1.0 - value
+    return plies
+
+
+def _rollout(world: GameState, rng: random.Random, plies: int) -> tuple[GameState, int]:
+    """Up to `plies` events of the heuristic policy (fewer when the game ends); the
+    position reached and the events played."""
+    played = 0
+    while not world.finished and played < plies:
+        chosen = policy_event(world, rng)
+        if chosen is None:
+            break
+        world = step(world, chosen, rng)
+        played += 1
+    return world, played
+
+
+def _playout(world: GameState, rng: random.Random) -> tuple[GameState, int]:
+    """A light playout to the end of the game, each player science-minded or not at
+    random (`policy.SCIENCE_MINDED`); the final position and the events played."""
+    science = (rng.random() < SCIENCE_MINDED, rng.random() < SCIENCE_MINDED)
+    played = 0
+    while not world.finished:
+        world = step(world, light_event(world, rng, science), rng)
+        played += 1
+    return world, played
 
 
 def search(
@@ -221,7 +274,7 @@ def search(
 
 
 def _select(
-    children: dict[Hashable, Node], legal: list[Event], keys: list[Hashable]
+    children: dict[Hashable, Node], legal: list[Event], keys: list[Hashable], exploration: float
 ) -> tuple[Event, Node]:
     """UCB among the legal children (`keys[i]` is `legal[i]`'s), with availability counts
     (ISMCTS)."""
@@ -230,7 +283,7 @@ def _select(
     best = -math.inf
     for index, key in enumerate(keys):
         child = children[key]
-        score = child.mean + EXPLORATION * math.sqrt(math.log(child.available) / child.visits)
+        score = child.mean + exploration * math.sqrt(math.log(child.available) / child.visits)
         if score > best:
             best, best_index, best_child = score, index, child
     return legal[best_index], best_child

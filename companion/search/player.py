@@ -23,7 +23,7 @@ from companion.engine.state import GameState, PendingKind, Player, Victory
 
 from .determinize import determinize, needs_deal
 from .forced import forced_win, is_exposed
-from .mcts import Node, Stats, Tree, key_of
+from .mcts import TRUNCATED, Node, Settings, Stats, Tree, key_of
 from .policy import (
     Reason,
     acting_player,
@@ -59,6 +59,7 @@ class Level:
     iterations: int
     ponder: bool = False
     casual: bool = False
+    settings: Settings = TRUNCATED
 
 
 CASUAL_NOISE = 4.0
@@ -71,7 +72,7 @@ LEVELS: dict[str, Level] = {
     "2": Level("2", 40),
     "3": Level("3", 200),
     "4": Level("4", 800, ponder=True),
-    "5": Level("5", 1000, ponder=True),
+    "5": Level("5", 6000, ponder=True),
 }
 """The levels by number; `level_named` also takes the names of 2, 3 and 4."""
 
@@ -185,7 +186,7 @@ def suggest(
         only = _static(world, safe, player)
         return Answer(player, only, Stats(0, 0, 0.0))
     if tree is None:
-        tree = Tree(state, rng)
+        tree = Tree(state, rng, settings=level.settings)
     tree.run(level.iterations, seconds=seconds, root_events=safe)
     root, stats = tree.root, tree.stats()
     ranked: list[Suggestion] = []
@@ -272,7 +273,7 @@ class Ponder:
     Not thread-safe by itself: one thread at a time calls `think` or `answer` (the device
     stops its pondering thread before it asks for the answer)."""
 
-    def __init__(self, state: GameState, seed: int = 0) -> None:
+    def __init__(self, state: GameState, seed: int = 0, settings: Settings = TRUNCATED) -> None:
         self.state = state
         self.tree: Tree | None = None
         """None when there is nothing to search (game over, no deal, a Great Library draw)."""
@@ -281,7 +282,8 @@ class Ponder:
         except NoDecision:
             return
         if events:
-            self.tree = Tree(state, random.Random(public_seed(state, seed, "ponder")))
+            rng = random.Random(public_seed(state, seed, "ponder"))
+            self.tree = Tree(state, rng, settings=settings)
 
     @property
     def iterations(self) -> int:
@@ -320,7 +322,7 @@ class Ponder:
                 if node is not None and not isinstance(event, Reveal):
                     node = node.children.get(key_of(event))
             if node is not None and node.visits:
-                kept = Tree(state, self.tree.rng, node)
+                kept = Tree(state, self.tree.rng, node, self.tree.settings)
         return suggest(state, level, seed, seconds=seconds, drawn=drawn, tree=kept)
 
 

@@ -12,7 +12,7 @@ import math
 import random
 from enum import StrEnum
 
-from companion.engine.cards import Card, CardId, Color, Science, TokenId, Wonder
+from companion.engine.cards import Card, CardId, Catalog, Color, Science, TokenId, Wonder
 from companion.engine.decisions import decision_events
 from companion.engine.events import (
     Build,
@@ -37,6 +37,7 @@ __all__ = [
     "decisions",
     "evaluate",
     "library_draw",
+    "light_event",
     "move_score",
     "moves",
     "policy_event",
@@ -399,6 +400,70 @@ def policy_event(state: GameState, rng: random.Random) -> Event | None:
 
 _BUILD, _DISCARD, _WONDER = 0, 1, 2
 """The kinds of a turn's move in `policy_event`."""
+
+
+WONDER_SHARE = 0.5
+BUILD_SHARE = 0.85
+"""A light playout's turn: a wonder below WONDER_SHARE of a uniform draw, a build below
+BUILD_SHARE, else a discard (a wonder or a build it cannot afford falls to the next)."""
+SCIENCE_MINDED = 0.5
+"""How often a player of a light playout goes for science (builds a green card it can)."""
+ECONOMY_AGE = 1
+"""The age in which a light playout's player first builds production or trade it can afford."""
+
+
+def light_event(state: GameState, rng: random.Random, science: tuple[bool, bool]) -> Event:
+    """A light playout's next event: cheap and random, but with a plan. A decision: Law
+    for a science-minded player, else a random answer, and who begins the next age is the
+    chooser. A turn: a science-minded player (`science[0]` for p1) builds a green card it
+    can afford; in age 1 a player builds a brown, grey or yellow card it can afford; else a
+    random accessible card goes to a random affordable wonder, a build or the discard pile
+    (WONDER_SHARE, BUILD_SHARE)."""
+    pending = state.pending
+    if pending is not None:
+        actor = pending.player
+        if pending.kind is PendingKind.NEXT_AGE:
+            return ChooseStarter(actor, actor)
+        options = decisions(state, rng)
+        if science[0 if actor is Player.P1 else 1]:
+            for option in options:
+                if getattr(option, "token", None) == LAW:
+                    return option
+        return options[int(rng.random() * len(options))]
+    player = state.current
+    catalog = state.catalog
+    city, opponent = state.city(player), state.city(player.opponent)
+    coins = city.coins
+    cards = accessible_cards(state)
+    if science[0 if player is Player.P1 else 1] or state.age == ECONOMY_AGE:
+        wanted = _GREEN if science[0 if player is Player.P1 else 1] else _ECONOMY
+        start = int(rng.random() * len(cards))
+        for offset in range(len(cards)):
+            card = catalog.card(cards[(start + offset) % len(cards)])
+            if card.color in wanted and _affordable(catalog, city, opponent, card, coins):
+                return Build(player, card.id)
+    card = catalog.card(cards[int(rng.random() * len(cards))])
+    roll = rng.random()
+    if roll < WONDER_SHARE and city.wonders_unbuilt:
+        unbuilt = city.wonders_unbuilt
+        wonder = catalog.wonder(unbuilt[int(rng.random() * len(unbuilt))])
+        if _affordable(catalog, city, opponent, wonder, coins):
+            return BuildWonder(player, wonder.id, card.id)
+    if roll < BUILD_SHARE and _affordable(catalog, city, opponent, card, coins):
+        return Build(player, card.id)
+    return Discard(player, card.id)
+
+
+def _affordable(
+    catalog: Catalog, city: City, opponent: City, item: Card | Wonder, coins: int
+) -> bool:
+    """Whether `city` can pay for `item` now."""
+    return cheapest_payment(catalog, city, opponent, item).total <= coins
+
+
+_GREEN = frozenset({Color.GREEN})
+_ECONOMY = frozenset({Color.BROWN, Color.GREY, Color.YELLOW})
+LAW = TokenId("law")
 
 
 SCALE = 7.0

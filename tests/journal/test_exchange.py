@@ -77,12 +77,14 @@ def test_bgstats_round_trip_through_an_empty_journal_gives_the_same_file(
 ) -> None:
     out, other = tmp_path / "plays.json", tmp_path / "other.sqlite"
     export(source, "--bgstats", "--out", str(out), capsys=capsys)
-    assert main(["import", "--bgstats", str(out), "--journal", str(other)]) == 0
+    assert main(["import", "--bgstats", str(out), "--journal", str(other), "--json"]) == 0
     assert json.loads(capsys.readouterr().out) == {"added": 7, "already": 0, "skipped": []}
     assert export(other, "--bgstats", capsys=capsys) == out.read_text()
-    assert main(["import", "--bgstats", str(out), "--journal", str(other)]) == 0  # again
+    assert main(["import", "--bgstats", str(out), "--journal", str(other), "--json"]) == 0  # again
     assert json.loads(capsys.readouterr().out) == {"added": 0, "already": 7, "skipped": []}
-    assert main(["import", "--bgstats", str(out), "--journal", str(source)]) == 0  # its source
+    assert (
+        main(["import", "--bgstats", str(out), "--journal", str(source), "--json"]) == 0
+    )  # its source
     assert json.loads(capsys.readouterr().out)["added"] == 0
 
 
@@ -91,7 +93,7 @@ def test_a_hand_written_bgstats_backup_imports_the_known_games_and_names_the_oth
 ) -> None:
     journal = tmp_path / "j.sqlite"
     backup = EXPECTED / "bgstats-backup.json"
-    assert main(["import", "--bgstats", str(backup), "--journal", str(journal)]) == 0
+    assert main(["import", "--bgstats", str(backup), "--journal", str(journal), "--json"]) == 0
     answer = json.loads(capsys.readouterr().out)
     assert answer == {"added": 2, "already": 0, "skipped": [{"game": "Catan", "plays": 2}]}
     with Journal.open(journal, readonly=True) as opened:
@@ -111,7 +113,7 @@ def test_a_hand_written_bgstats_backup_imports_the_known_games_and_names_the_oth
                  PlayerResult("Gus", None, 3, winner=False, start=False)),
         expansions=("edifice",),
     )  # fmt: skip
-    assert main(["import", "--bgstats", str(backup), "--journal", str(journal)]) == 0
+    assert main(["import", "--bgstats", str(backup), "--journal", str(journal), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["already"] == 2
 
 
@@ -134,10 +136,10 @@ def test_bgg_round_trip_through_an_empty_journal_gives_the_same_file(
 ) -> None:
     out, other = tmp_path / "plays.xml", tmp_path / "other.sqlite"
     export(source, "--bgg-xml", "--out", str(out), capsys=capsys)
-    assert main(["import", "--bgg-xml", str(out), "--journal", str(other)]) == 0
+    assert main(["import", "--bgg-xml", str(out), "--journal", str(other), "--json"]) == 0
     assert json.loads(capsys.readouterr().out) == {"added": 7, "already": 0, "skipped": []}
     assert export(other, "--bgg-xml", capsys=capsys) == out.read_text()
-    assert main(["import", "--bgg-xml", str(out), "--journal", str(source)]) == 0
+    assert main(["import", "--bgg-xml", str(out), "--journal", str(source), "--json"]) == 0
     assert json.loads(capsys.readouterr().out) == {"added": 0, "already": 7, "skipped": []}
 
 
@@ -146,7 +148,7 @@ def test_a_hand_written_bgg_plays_file_imports_the_known_games(
 ) -> None:
     journal = tmp_path / "j.sqlite"
     plays = EXPECTED / "bgg-plays.xml"
-    assert main(["import", "--bgg-xml", str(plays), "--journal", str(journal)]) == 0
+    assert main(["import", "--bgg-xml", str(plays), "--journal", str(journal), "--json"]) == 0
     answer = json.loads(capsys.readouterr().out)
     assert answer == {"added": 2, "already": 0, "skipped": [{"game": "Azul", "plays": 1}]}
     with Journal.open(journal, readonly=True) as opened:
@@ -165,7 +167,7 @@ def test_a_hand_written_bgg_plays_file_imports_the_known_games(
     assert [(p.name, p.score, p.rank, p.winner, p.start) for p in base.players] == [
         ("Finn", 51, 2, False, False), ("Gus", 57, 1, True, False), ("Eve", 51, 2, False, False),
     ]  # fmt: skip
-    assert main(["import", "--bgg-xml", str(plays), "--journal", str(journal)]) == 0
+    assert main(["import", "--bgg-xml", str(plays), "--journal", str(journal), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["already"] == 2
 
 
@@ -267,11 +269,11 @@ def test_history_round_trip_through_an_empty_journal_gives_the_same_files(
     with_plays = tmp_path / "with-plays.sqlite"  # a box that imported plays too
     build(_catalog(), with_plays).close()
     assert main(["import", "--bgstats", str(EXPECTED / "bgstats-backup.json"),
-                 "--journal", str(with_plays)]) == 0  # fmt: skip
+                 "--journal", str(with_plays), "--json"]) == 0  # fmt: skip
     capsys.readouterr()
     out, other = tmp_path / "history.json", tmp_path / "other.sqlite"
     export(with_plays, "--history", "--out", str(out), capsys=capsys)
-    assert main(["import", str(out), "--journal", str(other)]) == 0
+    assert main(["import", str(out), "--journal", str(other), "--json"]) == 0
     done = json.loads(capsys.readouterr().out)
     assert (done["added"], done["pads"], done["plays"]) == ([1, 2, 3, 4, 5], 2, 2)
     assert export(other, "--history", capsys=capsys) == out.read_text()
@@ -279,12 +281,66 @@ def test_history_round_trip_through_an_empty_journal_gives_the_same_files(
         assert export(other, *options, capsys=capsys) == export(
             with_plays, *options, capsys=capsys
         ), options
-    assert main(["import", str(out), "--journal", str(other)]) == 0  # again: nothing added
+    assert main(["import", str(out), "--journal", str(other), "--json"]) == 0  # again: nothing
     again = json.loads(capsys.readouterr().out)
     assert (again["added"], again["pads"], again["plays"]) == ([], 0, 0)
+    # in words: the games, score pads and plays of a history
+    assert main(["import", str(out), "--journal", str(tmp_path / "third.sqlite")]) == 0
+    assert capsys.readouterr().out == (
+        "Added games 1 to 5 to third.sqlite; added 2 score pads; added 2 plays.\n"
+    )
 
 
 def _catalog() -> Catalog:
     from companion.engine.catalog import default_catalog
 
     return default_catalog()
+
+
+def test_the_plays_import_says_what_it_did_in_words(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    journal = tmp_path / "j.sqlite"
+    backup = str(EXPECTED / "bgstats-backup.json")
+    assert main(["import", "--bgstats", backup, "--journal", str(journal)]) == 0
+    assert capsys.readouterr().out == (
+        "Added 2 plays to j.sqlite; skipped 2 plays of Catan (not a game the box keeps).\n"
+    )
+    assert main(["import", "--bgstats", backup, "--journal", str(journal)]) == 0
+    assert capsys.readouterr().out == (
+        "Nothing added; 2 plays already there; skipped 2 plays of Catan (not a game the box "
+        "keeps).\n"
+    )
+
+
+def test_a_dice_pad_has_its_rows_in_the_csv_and_its_play(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from companion.family.catalog import default_family_catalog
+    from companion.records.pads import save_pad
+
+    # Ann: wonder 6 + barracks 3 (printed 3, no defence) = 9; Bob: market 5 + the Agora 1
+    # and its bonus 3 = 9, 2 unused coins against Ann's 0: Bob wins the tie
+    ann = {"name": "Ann", "wonder": 6, "barracks": [[3, 0]]}
+    bob = {"name": "Bob", "market": 5, "agora": 1, "agora_first": True, "unused_coins": 2}
+    dice = {"game": "7wonders-dice", "players": [ann, bob]}
+    path = tmp_path / "dice.sqlite"
+    with Journal.create(path) as journal:
+        save_pad(journal, default_family_catalog(), dice)
+        saved = journal.query("SELECT saved FROM pads")[0][0]
+    head = (  # no board in Dice: its "wonder" is a category
+        "pad_id,game,variant,expansions,saved,seat,player,rank,result,"
+        "warehouse,gold_reserve,wonder,barracks,agora,market,university,guild_court,total"
+    )
+    assert export(path, "--csv", "--game", "7wonders-dice", capsys=capsys).splitlines() == [
+        head,
+        f"1,7wonders-dice,,,{saved},1,Ann,2,loss,0,0,6,3,0,0,0,0,9",
+        f"1,7wonders-dice,,,{saved},2,Bob,1,win,0,0,0,0,4,5,0,0,9",
+    ]
+    plays = json.loads(export(path, "--bgstats", capsys=capsys))
+    assert [g["name"] for g in plays["games"]] == ["7 Wonders Dice"]
+    assert plays["plays"][0]["comments"] == (
+        "Ann 9: warehouse 0, gold reserve 0, wonder 6, barracks 3, agora 0, market 0, "
+        "university 0, guild court 0. Bob 9: warehouse 0, gold reserve 0, wonder 0, barracks 0, "
+        "agora 4, market 5, university 0, guild court 0."
+    )

@@ -156,6 +156,8 @@ def test_a_game_finished_after_a_visit_is_counted_at_the_next(
     assert stats_client.get("/stats.json").get_json()["games"] == 5
     assert stats_client.get("/stats.json?player=Ann").get_json()["games"] == 3
     before = stats_client.get("/stats.json").get_json()["victories"]
+    counted = stats_client.application.extensions["duel"]["stats"].counted
+    everyone = next(e.tally for e in counted.values() if e.filters["player"] is None)
     # A game not in the journal yet (the same record again would be named, not added):
     # the partial-deal golden game, a civilian victory, between Ann and Ben.
     path = Path(__file__).parents[1] / "records" / "partial_deals_civilian_win.jsonl"
@@ -165,6 +167,7 @@ def test_a_game_finished_after_a_visit_is_counted_at_the_next(
     after = stats_client.get("/stats.json").get_json()
     assert after["games"] == 6
     assert after["victories"] == {**before, "civilian": before["civilian"] + 1}
+    assert any(e.tally is everyone for e in counted.values())  # added to, not counted again
     # The new game was added to the kept tallies: the same as counting all again.
     fresh = create_app(Config.defaults(journal=stats_journal.path), CATALOG=catalog, TESTING=True)
     for query in ("", "?player=Ann", "?player=Cleo"):

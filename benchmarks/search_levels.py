@@ -1,0 +1,214 @@
+"""The levels of the search player: matches between them (seats swapped on paired deals),
+the CPU each side spends a move, and the Elo table drawn from the matches.
+
+Run a match (each writes one JSON file), then the table from every file:
+
+    .venv/bin/python benchmarks/search_levels.py match --a 2 --b 1 --games 400 --out m.json
+    .venv/bin/python benchmarks/search_levels.py elo m1.json m2.json ...
+
+Players: the levels 1 to 5 (`companion.search.player.LEVELS`), `greedy`, `random`, and the
+search variants in `VARIANTS` (named for what they change, to measure a change against the
+level it would replace). A match plays games 2k and 2k + 1 on the setup and deals of
+`seed + k`, A as p1 then as p2, as `duel-companion arena` does; a shared victory counts
+half. CPU per move: `time.process_time` around each of a side's answers.
+
+Elo: each pairing's score s gives a difference of -400 log10(1/s - 1), its 95 % interval
+from the Wilson interval of s (a score of 0 or 1 gives an open bound). The table chains the
+ratings along the pairings given, `random` at 0 (or the first player named).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from pathlib import Path
+
+from companion.engine.cards import TokenId
+from companion.engine.catalog import default_catalog
+from companion.engine.events import Event
+from companion.engine.state import GameState, Player
+from companion.play.arena import play_game, wilson
+from companion.search.mcts import Settings
+from companion.search.player import LEVELS, Level, greedy_event, root_events, suggest
+
+VARIANTS: dict[str, Level] = {
+    "4-age": replace(LEVELS["4"], name="4-age", settings=Settings(age_bound=True)),
+    "full-200": Level("full-200", 200, settings=Settings(exploration=0.7, plies=0)),
+    "full-400": Level("full-400", 400, settings=Settings(exploration=0.7, plies=0)),
+    "full-800": Level("full-800", 800, settings=Settings(exploration=0.7, plies=0)),
+    "full-200-age": Level(
+        "full-200-age", 200, settings=Settings(exploration=0.7, plies=0, age_bound=True)
+    ),
+    "full-400-age": Level(
+        "full-400-age", 400, settings=Settings(exploration=0.7, plies=0, age_bound=True)
+    ),
+    "trunc-6000": Level("trunc-6000", 6000),
+    "full-3000": Level("full-3000", 3000, settings=Settings(exploration=0.7, plies=0)),
+    "full-3000-age": Level(
+        "full-3000-age", 3000, settings=Settings(exploration=0.7, plies=0, age_bound=True)
+    ),
+}
+"""Search variants measured against the levels (see BENCHMARKS.md, "Search levels")."""
+
+Chooser = Callable[[GameState, Sequence[TokenId] | None], Event]
+
+
+def player(
+    name: str, seed: int, clock: list[float], estimates: list[tuple[Player, float]]
+) -> Chooser:
+    """The player `name`, drawing from `seed`; each answer's CPU time is added to `clock`
+    (`clock[0]` seconds, `clock[1]` answers), and a searching level's estimated chance to
+    win with the move it plays to `estimates` (with the player it is for)."""
+    rng = random.Random(seed)
+    level = VARIANTS.get(name) or LEVELS.get(name)
+
+    def choose(state: GameState, drawn: Sequence[TokenId] | None) -> Event:
+        start = time.process_time()
+        if level is not None:
+            answer = suggest(state, level, seed, drawn=drawn)
+            event = answer.moves[0].event
+            if not level.casual and len(answer.moves) > 1:  # a real choice
+                estimates.append((answer.player, answer.moves[0].win))
+        elif name == "greedy":
+            event = greedy_event(state, rng, drawn)
+        elif name == "random":
+            event = rng.choice(root_events(state, drawn))
+        else:
+            raise SystemExit(f"unknown player {name!r}")
+        clock[0] += time.process_time() - start
+        clock[1] += 1
+        return event
+
+    return choose
+
+
+def match(a: str, b: str, games: int, seed: int) -> dict[str, object]:
+    """`games` games of `a` against `b` (seats swapped on paired deals): A's results and
+    both sides' CPU per move."""
+    catalog = default_catalog()
+    results: list[str] = []
+    clocks = {a: [0.0, 0.0], b: [0.0, 0.0]} if a != b else {a: [0.0, 0.0]}
+    calibration: list[tuple[float, float]] = []
+    for number in range(games):
+        pair_seed = seed + number // 2
+        a_seat = Player.P1 if number % 2 == 0 else Player.P2
+        estimates: list[tuple[Player, float]] = []
+        one = player(a, pair_seed * 2 + 1, clocks[a], estimates)
+        two = player(b, pair_seed * 2 + 2, clocks[b], estimates)
+        players = (one, two) if a_seat is Player.P1 else (two, one)
+        final, _ = play_game(catalog, players, pair_seed)
+        results.append("shared" if final.shared else "win" if final.winner is a_seat else "loss")
+        for who, win in estimates:
+            calibration.append((win, 0.5 if final.shared else float(final.winner is who)))
+        print(f"{number + 1}/{games} {results[-1]}", file=sys.stderr, flush=True)
+    wins, shared = results.count("win"), results.count("shared")
+    score = (wins + shared / 2) / games
+    low, high = wilson(score, games)
+    cpu = {name: (c[0] / c[1] if c[1] else 0.0) for name, c in clocks.items()}
+    return {
+        "a": a, "b": b, "games": games, "seed": seed, "wins": wins, "losses":
+        results.count("loss"), "shared": shared, "score": score, "interval": [low, high],
+        "cpu_per_move": cpu, "calibration": calibration,
+    }  # fmt: skip
+
+
+def elo(score: float) -> float:
+    """The Elo difference of a score rate (infinite at 0 or 1)."""
+    if score <= 0.0:
+        return -math.inf
+    if score >= 1.0:
+        return math.inf
+    return -400.0 * math.log10(1.0 / score - 1.0)
+
+
+def table(matches: list[dict[str, object]]) -> str:
+    """The Markdown table of the pairings (A's score, interval, Elo difference with its
+    interval, CPU per move) and the chained ratings."""
+    lines = [
+        "| A | B | games | A's score | 95 % interval | Elo A - B | 95 % interval | "
+        "CPU s/move A | CPU s/move B |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    ratings: dict[str, float] = {}
+    for m in matches:
+        a, b = str(m["a"]), str(m["b"])
+        score = float(m["score"])  # type: ignore[arg-type]
+        low, high = m["interval"]  # type: ignore[misc]
+        cpu: dict[str, float] = m["cpu_per_move"]  # type: ignore[assignment]
+        lines.append(
+            f"| {a} | {b} | {m['games']} | {score:.1%} | {low:.1%} to {high:.1%} | "
+            f"{elo(score):+.0f} | {elo(low):+.0f} to {elo(high):+.0f} | "
+            f"{cpu[a]:.4f} | {cpu[b]:.4f} |"
+        )
+        if not ratings:
+            ratings[b] = 0.0
+        if b in ratings and a not in ratings:
+            ratings[a] = ratings[b] + elo(score)
+        elif a in ratings and b not in ratings:
+            ratings[b] = ratings[a] - elo(score)
+    lines += ["", "| player | Elo (chained) |", "| --- | --- |"]
+    lines += [f"| {name} | {rating:+.0f} |" for name, rating in ratings.items()]
+    return "\n".join(lines)
+
+
+def calibration(matches: list[dict[str, object]]) -> str:
+    """The Markdown table of the searching players' estimated chance to win (with the move
+    played) against the result, per tenth, and the Brier score."""
+    pairs: list[tuple[float, float]] = []
+    for m in matches:
+        pairs += [(float(w), float(r)) for w, r in m.get("calibration", [])]  # type: ignore[attr-defined]
+    lines = [
+        "| estimate | answers | mean estimate | won (a shared victory half) | gap |",
+        "| --- | --- | --- | --- | --- |",
+    ]
+    for tenth in range(10):
+        low, high = tenth / 10, (tenth + 1) / 10
+        inside = [(w, r) for w, r in pairs if low <= w < high or (tenth == 9 and w == 1.0)]
+        if not inside:
+            lines.append(f"| {low:.1f}-{high:.1f} | 0 | | | |")
+            continue
+        estimate = sum(w for w, _ in inside) / len(inside)
+        won = sum(r for _, r in inside) / len(inside)
+        lines.append(
+            f"| {low:.1f}-{high:.1f} | {len(inside)} | {estimate:.1%} | {won:.1%} | "
+            f"{(won - estimate) * 100:+.1f} points |"
+        )
+    brier = sum((w - r) ** 2 for w, r in pairs) / len(pairs) if pairs else 0.0
+    lines += ["", f"Brier score over {len(pairs)} answers: {brier:.3f}"]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parts = parser.add_subparsers(dest="part", required=True)
+    one = parts.add_parser("match", help="one match, written as JSON")
+    one.add_argument("--a", required=True)
+    one.add_argument("--b", required=True)
+    one.add_argument("--games", type=int, default=40)
+    one.add_argument("--seed", type=int, default=0)
+    one.add_argument("--out", type=Path)
+    many = parts.add_parser("elo", help="the table from match files")
+    many.add_argument("files", nargs="+", type=Path)
+    args = parser.parse_args(argv)
+    if args.part == "match":
+        result = match(args.a, args.b, args.games, args.seed)
+        text = json.dumps(result)
+        if args.out is not None:
+            args.out.write_text(text + "\n", encoding="utf-8")
+        print(text)
+        return 0
+    matches = [json.loads(path.read_text(encoding="utf-8")) for path in args.files]
+    print(table(matches))
+    print()
+    print(calibration(matches))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,81 @@
+"""Light playouts to the end of the game, and a tree that stops at the end of the age."""
+
+from __future__ import annotations
+
+import random
+
+from companion.engine.cards import CardId, Catalog, Color
+from companion.engine.events import Build, IllegalEvent
+from companion.engine.rules import accessible_cards, apply
+from companion.engine.state import GameState
+from companion.play.simulate import play
+from companion.search.determinize import deal_if_needed, determinize
+from companion.search.mcts import Node, Settings, Tree
+from companion.search.policy import light_event
+
+
+def states_of_random_games(catalog: Catalog, seeds: range) -> list[GameState]:
+    return [
+        state
+        for seed in seeds
+        for state in play(catalog, random.Random(seed), check=False).states[2::7]
+        if state.structure is not None and not state.finished
+    ]
+
+
+def test_a_light_playout_plays_legal_events_to_the_end(catalog: Catalog) -> None:
+    rng = random.Random(0)
+    for state in states_of_random_games(catalog, range(3)):
+        world = determinize(state, rng)
+        for _ in range(300):  # a game has far fewer events
+            if world.finished:
+                break
+            world = deal_if_needed(apply(world, light_event(world, rng, (True, False))), rng)
+        assert world.finished
+
+
+def test_a_science_minded_player_builds_the_green_card_it_can(catalog: Catalog) -> None:
+    state = next(
+        s
+        for s in states_of_random_games(catalog, range(10))
+        if s.pending is None and s.age > 1 and _affordable_greens(s)
+    )
+    greens = _affordable_greens(state)
+    rng = random.Random(1)
+    for _ in range(10):
+        event = light_event(state, rng, (True, True))
+        assert event.type == "build" and getattr(event, "card", None) in greens
+
+
+def _affordable_greens(state: GameState) -> set[CardId]:
+    """The green cards the player to move can take and build now (the engine says so)."""
+    found = set()
+    for card_id in accessible_cards(state):
+        if state.catalog.card(card_id).color is not Color.GREEN:
+            continue
+        try:
+            apply(state, Build(state.current, card_id))
+        except IllegalEvent:
+            continue
+        found.add(card_id)
+    return found
+
+
+def test_an_age_bound_tree_has_no_node_after_the_age(catalog: Catalog) -> None:
+    # 3 cards before the end of age 1: a tree of 400 iterations would reach age 2's moves
+    game = play(catalog, random.Random(2), check=False)
+    state = next(s for s in game.states if s.age == 1 and s.taken == 17 and s.pending is None)
+    ages: dict[bool, set[int]] = {}
+    for bound in (False, True):
+        tree = Tree(state, random.Random(0), settings=Settings(plies=0, age_bound=bound))
+        tree.run(400)
+        ages[bound] = {catalog.card(c).age for c in _cards(tree.root)}
+    assert ages[False] == {1, 2}
+    assert ages[True] == {1}
+
+
+def _cards(node: Node) -> list[CardId]:
+    found = [CardId(str(getattr(node.event, "card", "")))] if hasattr(node.event, "card") else []
+    for child in node.children.values():
+        found += _cards(child)
+    return found
