@@ -79,9 +79,9 @@ def main(args: argparse.Namespace) -> int:
     )
     for rank, move in enumerate(answer.moves, start=1):
         why = f"  ({move.reason})" if move.reason is not None else ""
-        print(f"{rank:2}. {describe(catalog, move.event):40} {move.win:6.0%}{why}")
+        print(f"{rank:2}. {describe(state.catalog, move.event):40} {move.win:6.0%}{why}")
         if len(move.line) > 1:
-            print(f"    forced: {', then '.join(describe(catalog, e) for e in move.line)}")
+            print(f"    forced: {', then '.join(describe(state.catalog, e) for e in move.line)}")
     return 0
 
 
@@ -91,9 +91,11 @@ def describe(catalog: Catalog, event: Event) -> str:
     kind = str(record["type"])
     if kind == "wonder":
         return f"wonder {catalog.name(record['wonder'])} with {catalog.name(record['card'])}"
-    for key in ("card", "token"):
+    for key in ("card", "token", "divinity", "wonder"):
         if key in record:
             return f"{kind} {catalog.name(record[key])}"
+    if kind == "activate":  # Pantheon: the card on that space
+        return f"activate space {record['space']}"
     if kind == "next_age":
         return f"{record['starter']} begins the next age"
     return str(kind)
