@@ -21,10 +21,10 @@ from companion.engine.events import Event, IllegalEvent, KeepLibraryToken, Revea
 from companion.engine.rules import apply, unrevealed
 from companion.engine.state import PANTHEON_DECISIONS, GameState, PendingKind, Player, Victory
 
+from . import pantheon
 from .determinize import determinize, needs_deal
 from .forced import forced_win, is_exposed
 from .mcts import TRUNCATED, Node, Settings, Stats, Tree, key_of
-from .pantheon import answers_drawn, chance_draw
 from .policy import (
     Reason,
     acting_player,
@@ -142,7 +142,7 @@ def root_events(state: GameState, drawn: Sequence[TokenId] | None = None) -> lis
             return events
         if pending.kind in PANTHEON_DECISIONS:
             try:
-                return answers_drawn(state, pending, drawn)
+                return pantheon.answers_drawn(state, pending, drawn)
             except IllegalEvent:
                 raise
             except ValueError as needed:  # the draw is chance: it must be given
@@ -207,7 +207,7 @@ def suggest(
     for node in tried:
         assert node.event is not None
         event = node.event
-        if chance_draw(event) is not None:  # the known draw (Great Library, Pantheon)
+        if pantheon.chance_draw(event) is not None:  # the known draw (Great Library, Pantheon)
             event = next(e for e in safe if key_of(e) == key_of(event))
         ranked.append(
             Suggestion(event, round(node.mean, 3), node.visits, move_score(world, event)[1])
