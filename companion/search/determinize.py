@@ -34,10 +34,13 @@ class Worlds:
     def __init__(self, state: GameState) -> None:
         self.state = state
         self.draws: list[tuple[list[int], tuple[CardId, ...]]] = []
-        self.divinities = bool(hidden_spaces(state))
-        """Pantheon, Age I: divinities lie face down on the Pantheon."""
         pending = state.pending
         pantheon = state.pantheon
+        self.divinities = bool(hidden_spaces(state)) or (
+            pantheon is not None and any(t is not None for t in pantheon.tops)
+        )
+        """Pantheon: divinities face down on the Pantheon (Age I), or a deck's top known to
+        the table (put back by a draw or the Gate: known to one player, or to both)."""
         self.keep: frozenset[str] = frozenset()
         if pantheon is not None and pending is not None and pantheon.to_place:
             self.keep = frozenset(pantheon.to_place[:1])  # the deck being drawn from

@@ -93,8 +93,9 @@ def hidden_hades() -> tuple[GameState, GameState]:
     return state, swapped
 
 
-def test_worlds_draw_the_opponents_face_down_divinity_among_its_mythology() -> None:
+def test_worlds_draw_the_opponents_face_down_divinity_and_hide_the_deck_top() -> None:
     state, _ = hidden_hades()
+    assert state.pantheon is not None and state.pantheon.tops[1] == "aphrodite"  # put back
     worlds = Worlds(state)
     rng = random.Random(0)
     drawn = Counter()
@@ -104,6 +105,7 @@ def test_worlds_draw_the_opponents_face_down_divinity_among_its_mythology() -> N
         assert pantheon is not None
         drawn[pantheon.spaces[4]] += 1
         greek = pantheon.decks[1]
+        assert pantheon.tops[1] is None  # p2's card put back is not known to p1
         assert sorted((*greek, pantheon.spaces[4])) == ["aphrodite", "hades", "zeus"]
     assert set(drawn) == {"aphrodite", "hades", "zeus"}
 
