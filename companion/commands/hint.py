@@ -4,7 +4,9 @@ search player's answers for whoever acts after a game record, best first.
 The answer uses public information only: it is the same when the face-down cards of a
 `deal` are swapped among themselves, and the same for the same `--seed` (without
 `--seconds`, which stops the search by the clock). `--drawn A,B,C` gives the 3 tokens of a
-pending Great Library draw. A refused record or nothing to answer exits 2 with one line.
+pending Great Library draw (Pantheon: the 2 divinities a Mythology token draws, Enki's 2
+tokens, the cards the Gate turns up). A refused record or nothing to answer exits 2 with one
+line.
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ from pathlib import Path
 from companion.engine.cards import Catalog, TokenId
 from companion.engine.catalog import default_catalog
 from companion.engine.events import Event, IllegalEvent, event_to_record
+from companion.files import FileRefused, read_capped
+from companion.records.reader import MAX_RECORD_BYTES
 from companion.records.replay import ReplayError, replay_record
 from companion.search.player import LEVEL_CHOICES, NoDecision, level_named, suggest
 
@@ -35,7 +39,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--level", default="3", help="1 (casual) to 5 (strongest); easy, normal, hard are 2, 3, 4"
     )
     parser.add_argument(
-        "--drawn", help="the 3 tokens of a pending Great Library draw, comma-separated"
+        "--drawn",
+        help="the tokens (or divinities) of a pending Great Library or Pantheon draw, "
+        "comma-separated",
     )
 
 
@@ -50,9 +56,11 @@ def main(args: argparse.Namespace) -> int:
         return _refuse(args.json, "--seconds must be more than 0")
     path: Path = args.record
     try:
-        text = path.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as bad:
-        return _refuse(args.json, f"cannot read {path}: {getattr(bad, 'strerror', None) or bad}")
+        text = read_capped(path, MAX_RECORD_BYTES).decode("utf-8-sig")
+    except FileRefused as refused:
+        return _refuse(args.json, f"cannot read {path}: {refused.why}")
+    except UnicodeDecodeError:
+        return _refuse(args.json, f"{path}: not UTF-8 text (a game record is JSON Lines)")
     catalog = default_catalog()
     try:
         state = replay_record(text.splitlines(), catalog)[-1]
@@ -79,9 +87,9 @@ def main(args: argparse.Namespace) -> int:
     )
     for rank, move in enumerate(answer.moves, start=1):
         why = f"  ({move.reason})" if move.reason is not None else ""
-        print(f"{rank:2}. {describe(catalog, move.event):40} {move.win:6.0%}{why}")
+        print(f"{rank:2}. {describe(state.catalog, move.event):40} {move.win:6.0%}{why}")
         if len(move.line) > 1:
-            print(f"    forced: {', then '.join(describe(catalog, e) for e in move.line)}")
+            print(f"    forced: {', then '.join(describe(state.catalog, e) for e in move.line)}")
     return 0
 
 
@@ -91,9 +99,11 @@ def describe(catalog: Catalog, event: Event) -> str:
     kind = str(record["type"])
     if kind == "wonder":
         return f"wonder {catalog.name(record['wonder'])} with {catalog.name(record['card'])}"
-    for key in ("card", "token"):
+    for key in ("card", "token", "divinity", "wonder"):
         if key in record:
             return f"{kind} {catalog.name(record[key])}"
+    if kind == "activate":  # Pantheon: the card on that space
+        return f"activate space {record['space']}"
     if kind == "next_age":
         return f"{record['starter']} begins the next age"
     return str(kind)

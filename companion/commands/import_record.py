@@ -28,15 +28,15 @@ from typing import Any
 
 from companion.config import ConfigError, load_config
 from companion.engine.catalog import default_catalog
-from companion.family import dice
-from companion.family import sheet as pad_sheet
 from companion.family.catalog import default_family_catalog
+from companion.files import FileRefused, read_capped
 from companion.records.archive import (
     MAX_HISTORY_BYTES,
     Imported,
     check_history,
     check_pads_and_plays,
     import_history,
+    other_file,
     parsed_history,
 )
 from companion.records.bggxml import PlaysRefused, read_plays
@@ -83,16 +83,19 @@ def main(args: argparse.Namespace) -> int:
         return import_plays_file(given[0], journal_path, bgstats=bgstats, as_json=args.json)
     path: Path = args.record
     try:
-        with path.open("rb") as file:
-            data = file.read(MAX_HISTORY_BYTES + 1)
-    except OSError as bad:
-        return _refuse(f"cannot read {path}: {bad.strerror or bad}")
-    history = parsed_history(data) if len(data) <= MAX_HISTORY_BYTES else None
+        data = read_capped(path, MAX_HISTORY_BYTES)
+    except FileRefused as refused:
+        return _refuse(f"{path}: {refused}")
+    history = parsed_history(data)
     if history is not None:
         return _import_history(path, journal_path, history, args.json)
-    if (game := _score_sheet_game(data)) is not None:
-        return _refuse(f"{path}: a {game} score sheet, not a game record: score it with "
-                       f"duel-companion scorepad {path}")  # fmt: skip
+    if (other := other_file(data)) is not None:
+        kind, what = other
+        if kind == "sheet":
+            return _refuse(f"{path}: {what}, not a game record: score it with "
+                           f"duel-companion scorepad {path}")  # fmt: skip
+        return _refuse(f"{path}: {what}, not a game record: import it with "
+                       f"duel-companion import --{kind} {path}")  # fmt: skip
     catalog = default_catalog()
     try:
         lines = decode_record(data)  # the one reader: 256 KB at most, UTF-8
@@ -109,18 +112,6 @@ def main(args: argparse.Namespace) -> int:
         return _refuse(f"{path}: {refused}")
     _told(Imported(added=[game_id]), journal_path, as_json=args.json)
     return 0
-
-
-def _score_sheet_game(data: bytes) -> str | None:
-    """The game of a score pad's sheet ("7 Wonders", "7 Wonders Dice"), or None."""
-    try:
-        sheet = json.loads(data)
-    except (ValueError, RecursionError):  # not JSON (a record's lines), or nested too deeply
-        return None
-    game = sheet.get("game") if isinstance(sheet, dict) else None
-    if not isinstance(game, str):
-        return None
-    return {pad_sheet.GAME: "7 Wonders", dice.GAME: "7 Wonders Dice"}.get(game)
 
 
 def _told(done: Imported, journal_path: Path, *, as_json: bool) -> None:
@@ -185,12 +176,9 @@ def import_plays_file(
     """Add the plays of a BG Stats backup (or a BoardGameGeek plays file) that the journal does
     not hold; say what was done (as JSON with `as_json`)."""
     try:
-        with path.open("rb") as file:
-            data = file.read(MAX_HISTORY_BYTES + 1)
-    except OSError as bad:
-        return _refuse(f"cannot read {path}: {bad.strerror or bad}")
-    if len(data) > MAX_HISTORY_BYTES:
-        return _refuse(f"{path}: larger than {MAX_HISTORY_BYTES // 2**20} MiB")
+        data = read_capped(path, MAX_HISTORY_BYTES)  # a regular file, the history's cap
+    except FileRefused as refused:
+        return _refuse(f"{path}: {refused}")
     try:
         plays, skipped = _read_plays(data, bgstats=bgstats)  # refused before the journal opens
         with (

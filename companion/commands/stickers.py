@@ -6,6 +6,10 @@ players ("3+ 4+ players"); with `--players N`, one sticker for every card of an 
 game ("copy 1 of 2"), each guild once (any may be drawn). Identical copies carry the same
 sticker.
 
+`--expansion pantheon` prints the stickers of the Pantheon expansion's new components only
+(Grand Temples, its two wonders and three progress tokens, the divinities and the Gate): the
+base game's sheet is printed without it.
+
 `--out stickers.pdf` (or .svg, .png) writes sheets for A4 or US Letter at an exact sticker
 size, the name beside each code; several SVG or PNG pages become stickers-1.svg,
 stickers-2.svg ... `--format png --out DIR` writes one PNG per sticker, DIR/<id>.png, at 300 dpi.
@@ -17,7 +21,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from companion.engine.catalog import LANGUAGES
+from companion.engine.catalog import EXPANSIONS, LANGUAGES
+from companion.engine.plural import plural
 from companion.vision import stickers
 
 HELP = "Print the QR stickers: sheets (PDF, SVG, PNG) or one PNG per sticker (--format png)."
@@ -25,7 +30,7 @@ FORMATS = ("pdf", "svg", "png")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """--out, --format, --paper, --size, --language, --game, --players."""
+    """--out, --format, --paper, --size, --language, --game, --players, --expansion."""
     parser.add_argument(
         "--out",
         type=Path,
@@ -61,6 +66,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help="with --game 7wonders: a sticker for every card of an N-player game (2 to 7)",
     )
+    parser.add_argument(
+        "--expansion",
+        choices=EXPANSIONS,
+        help="pantheon: the stickers of the Pantheon expansion's new components only",
+    )
 
 
 def main(args: argparse.Namespace) -> int:
@@ -78,16 +88,25 @@ def main(args: argparse.Namespace) -> int:
         return _refuse("--players is for --game 7wonders (a Duel sheet has one sticker each)")
     if players is not None and not 2 <= players <= 7:
         return _refuse(f"--players {players}: the base game is for 3 to 7 players (or 2)")
-    entries = stickers.entries(args.language, args.game, players)
+    if args.expansion and args.game != "duel":
+        return _refuse("--expansion pantheon is for Duel's stickers, not --game 7wonders")
+    if args.expansion:
+        entries = stickers.pantheon_entries(args.language)
+    else:
+        entries = stickers.entries(args.language, args.game, players)
+    subject = stickers.SUBJECT
+    if args.game == "7wonders":
+        count = f"{players} players: {len(entries)} stickers" if players else "one per card"
+        subject = f"7 Wonders stickers ({count})"
     try:
         if kind == "png" and out.suffix.lower() != ".png":
             written = _single_pngs(entries, out, args.size)
         else:
-            written = _sheets(entries, out, kind, args.paper, args.size)
+            written = _sheets(entries, out, kind, args.paper, args.size, subject)
     except (OSError, ValueError) as failed:
         return _refuse(str(failed))
     print(
-        f"wrote {len(written)} file(s): {', '.join(str(p) for p in written[:3])}"
+        f"wrote {plural(len(written), 'file')}: {', '.join(str(p) for p in written[:3])}"
         f"{' ...' if len(written) > 3 else ''}"
     )
     if players is not None:
@@ -97,20 +116,21 @@ def main(args: argparse.Namespace) -> int:
 
 
 def _sheets(
-    entries: list[stickers.Entry], out: Path, kind: str, paper: str, size: float
+    entries: list[stickers.Entry], out: Path, kind: str, paper: str, size: float, subject: str
 ) -> list[Path]:
     pages = stickers.layout(entries, size, paper)
     if not out.parent.is_dir():
         raise OSError(f"no folder {out.parent}")
     if kind == "pdf":
-        out.write_bytes(stickers.pdf_document(pages, size, paper))
+        out.write_bytes(stickers.pdf_document(pages, size, paper, subject))
         return [out]
     paths = stickers.page_paths(out, len(pages))
     for number, (page, path) in enumerate(zip(pages, paths, strict=True), 1):
         if kind == "svg":
-            path.write_text(stickers.svg_page(page, size, paper, number, len(pages)), "utf-8")
+            svg = stickers.svg_page(page, size, paper, number, len(pages), subject)
+            path.write_text(svg, "utf-8")
         else:
-            image = stickers.png_page(page, size, paper, number, len(pages))
+            image = stickers.png_page(page, size, paper, number, len(pages), subject=subject)
             image.save(path, dpi=(stickers.DPI, stickers.DPI))
     return paths
 

@@ -292,7 +292,7 @@ def run_service(config: Config, options: ServiceOptions | None = None) -> int:
     inbox: queue.Queue[Any] = queue.Queue()
     stop = threading.Event()
     health = Health()
-    catalog = default_catalog()
+    catalog = default_catalog(("pantheon",))  # the setup asks whether Pantheon is played
     journal = open_journal(config.journal)
     display = open_display(config, health)
     app = App(catalog, journal, display, language=config.language, guided=guided_of(config),
@@ -403,7 +403,9 @@ def startup_message(
     if config.overhead and camera:
         lines.insert(4, f"  overhead: {config.overhead_source or config.camera.source}")
     if server is not None:
-        lines.append(f"  phone:   {server.url}/  (pairing code {pairing})")
+        # the code itself is never written here: this goes to the system log
+        shown = "on the OLED: hold right, then right" if pairing else "none"
+        lines.append(f"  phone:   {server.url}/  (pairing code {shown})")
     return "\n".join(lines)
 
 
@@ -414,12 +416,14 @@ def _start_web(
     the live page shows the last overhead reading when the box plays from above."""
     try:
         from web import WebServer, create_app
+        from web.security import renew_pairing
 
         overhead = picture.png if config.overhead else None
         version = (lambda: picture.version) if config.overhead else None
         flask_app = create_app(config, CATALOG=catalog, CONTROL=LoopControl(inbox),
                                OVERHEAD=overhead, OVERHEAD_VERSION=version)  # fmt: skip
         app.pairing = str(flask_app.config.get("PAIRING_CODE", ""))
+        app.renew_pairing = lambda: renew_pairing(flask_app)
         server = WebServer(flask_app, config.web.host, config.web.port, config.web.threads)
     except (ImportError, OSError) as failed:  # the device works without its pages
         log.error("phone pages not served: %s", failed)

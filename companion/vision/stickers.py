@@ -103,6 +103,37 @@ def entries(language: str = "en", game: str = "duel", players: int | None = None
     ]
 
 
+def pantheon_entries(language: str = "en") -> list[Entry]:
+    """The stickers of the Pantheon expansion's new components (data/pantheon/stickers.toml):
+    Grand Temples, its two wonders and three progress tokens, the divinities and the Gate,
+    with their names in `language` (English fallback)."""
+    catalog = default_catalog(("pantheon",))
+    return [
+        Entry(
+            any_id,
+            payload,
+            catalog.name(any_id, language),
+            pantheon_label(any_id),
+        )
+        for any_id, payload in payloads.pantheon_sticker_table().by_id.items()
+    ]
+
+
+def pantheon_label(sticker_id: str) -> str:
+    """What a Pantheon sticker goes on: "Age III, purple" (a Grand Temple), a divinity's
+    mythology ("Greek"), "Gate", "Wonder", "Progress token"."""
+    catalog = default_catalog(("pantheon",))
+    pantheon = catalog.pantheon
+    assert pantheon is not None
+    if catalog.is_card(sticker_id):
+        return f"Age {AGES[3]}, {catalog.card(sticker_id).color.value}"
+    if pantheon.is_divinity(sticker_id):
+        return catalog.name(pantheon.divinity(sticker_id).mythology)
+    if sticker_id == pantheon.gate:
+        return "Gate"
+    return "Wonder" if catalog.is_wonder(sticker_id) else "Progress token"
+
+
 def _family_entries(language: str, players: int | None) -> list[Entry]:
     cards = default_family_catalog().cards
     found = []
@@ -219,9 +250,13 @@ def _name_lines(entry: Entry) -> list[str]:
     return [*lines, *(line.replace(NBSP, " ") for line in textwrap.wrap(entry.note, 13))]
 
 
-def _title(paper: str, size_mm: float, page: int, pages: int) -> str:
+SUBJECT = "Duel Companion stickers"
+"""What a sheet holds, at the start of its title line ("7 Wonders, 4 players: 88 stickers")."""
+
+
+def _title(paper: str, size_mm: float, page: int, pages: int, subject: str = SUBJECT) -> str:
     return (
-        f"Duel Companion stickers, {size_mm:g} mm, {paper.upper()}, page {page}/{pages}. "
+        f"{subject}, {size_mm:g} mm, {paper.upper()}, page {page}/{pages}. "
         "Print at 100 %: the line below is 100 mm."
     )
 
@@ -229,7 +264,9 @@ def _title(paper: str, size_mm: float, page: int, pages: int) -> str:
 # --- SVG --------------------------------------------------------------------------------------
 
 
-def svg_page(page: list[Placed], size_mm: float, paper: str, number: int, count: int) -> str:
+def svg_page(
+    page: list[Placed], size_mm: float, paper: str, number: int, count: int, subject: str = SUBJECT
+) -> str:
     """One page as SVG in millimetre user units."""
     width, height = PAPERS[paper]
     out = [
@@ -237,7 +274,7 @@ def svg_page(page: list[Placed], size_mm: float, paper: str, number: int, count:
         f'viewBox="0 0 {width} {height}">',
         f'<rect width="{width}" height="{height}" fill="#fff"/>',
         f'<text x="{MARGIN_MM}" y="{MARGIN_MM + 2}" font-family="Helvetica, Arial, sans-serif" '
-        f'font-size="2.6">{escape(_title(paper, size_mm, number, count))}</text>',
+        f'font-size="2.6">{escape(_title(paper, size_mm, number, count, subject))}</text>',
         f'<line x1="{MARGIN_MM}" y1="{MARGIN_MM + 4}" x2="{MARGIN_MM + 100}" '
         f'y2="{MARGIN_MM + 4}" stroke="#000" stroke-width="0.3"/>',
     ]
@@ -279,7 +316,9 @@ def _svg_sticker(placed: Placed, size_mm: float) -> str:
 # --- PDF --------------------------------------------------------------------------------------
 
 
-def pdf_document(pages: list[list[Placed]], size_mm: float, paper: str) -> bytes:
+def pdf_document(
+    pages: list[list[Placed]], size_mm: float, paper: str, subject: str = SUBJECT
+) -> bytes:
     """A compressed PDF (fpdf2), one page per list, in vector with the Helvetica core font."""
     from fpdf import FPDF
 
@@ -292,7 +331,8 @@ def pdf_document(pages: list[list[Placed]], size_mm: float, paper: str) -> bytes
     for number, page in enumerate(pages, 1):
         pdf.add_page()
         pdf.set_font("Helvetica", size=7.4)
-        pdf.text(MARGIN_MM, MARGIN_MM + 2, _latin1(_title(paper, size_mm, number, len(pages))))
+        title = _title(paper, size_mm, number, len(pages), subject)
+        pdf.text(MARGIN_MM, MARGIN_MM + 2, _latin1(title))
         pdf.set_line_width(0.3)
         pdf.line(MARGIN_MM, MARGIN_MM + 4, MARGIN_MM + 100, MARGIN_MM + 4)
         pdf.set_font("Helvetica", size=NAME_PT)
@@ -347,7 +387,13 @@ def sticker_png(payload: str, size_mm: float = DEFAULT_SIZE_MM, dpi: int = DPI) 
 
 
 def png_page(
-    page: list[Placed], size_mm: float, paper: str, number: int, count: int, dpi: int = DPI
+    page: list[Placed],
+    size_mm: float,
+    paper: str,
+    number: int,
+    count: int,
+    dpi: int = DPI,
+    subject: str = SUBJECT,
 ) -> Image.Image:
     """One page drawn at `dpi` (grayscale)."""
     width, height = PAPERS[paper]
@@ -357,7 +403,7 @@ def png_page(
     title_font = ImageFont.load_default(size=max(8, round(7.4 / 72 * dpi)))
     draw.text(
         (_px(MARGIN_MM, dpi), _px(MARGIN_MM - 0.5, dpi)),
-        _title(paper, size_mm, number, count),
+        _title(paper, size_mm, number, count, subject),
         font=title_font,
         fill=0,
     )

@@ -311,3 +311,36 @@ def test_the_plays_import_says_what_it_did_in_words(
         "Nothing added; 2 plays already there; skipped 2 plays of Catan (not a game the box "
         "keeps).\n"
     )
+
+
+def test_a_dice_pad_has_its_rows_in_the_csv_and_its_play(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from companion.family.catalog import default_family_catalog
+    from companion.records.pads import save_pad
+
+    # Ann: wonder 6 + barracks 3 (printed 3, no defence) = 9; Bob: market 5 + the Agora 1
+    # and its bonus 3 = 9, 2 unused coins against Ann's 0: Bob wins the tie
+    ann = {"name": "Ann", "wonder": 6, "barracks": [[3, 0]]}
+    bob = {"name": "Bob", "market": 5, "agora": 1, "agora_first": True, "unused_coins": 2}
+    dice = {"game": "7wonders-dice", "players": [ann, bob]}
+    path = tmp_path / "dice.sqlite"
+    with Journal.create(path) as journal:
+        save_pad(journal, default_family_catalog(), dice)
+        saved = journal.query("SELECT saved FROM pads")[0][0]
+    head = (  # no board in Dice: its "wonder" is a category
+        "pad_id,game,variant,expansions,saved,seat,player,rank,result,"
+        "warehouse,gold_reserve,wonder,barracks,agora,market,university,guild_court,total"
+    )
+    assert export(path, "--csv", "--game", "7wonders-dice", capsys=capsys).splitlines() == [
+        head,
+        f"1,7wonders-dice,,,{saved},1,Ann,2,loss,0,0,6,3,0,0,0,0,9",
+        f"1,7wonders-dice,,,{saved},2,Bob,1,win,0,0,0,0,4,5,0,0,9",
+    ]
+    plays = json.loads(export(path, "--bgstats", capsys=capsys))
+    assert [g["name"] for g in plays["games"]] == ["7 Wonders Dice"]
+    assert plays["plays"][0]["comments"] == (
+        "Ann 9: warehouse 0, gold reserve 0, wonder 6, barracks 3, agora 0, market 0, "
+        "university 0, guild court 0. Bob 9: warehouse 0, gold reserve 0, wonder 0, barracks 0, "
+        "agora 4, market 5, university 0, guild court 0."
+    )

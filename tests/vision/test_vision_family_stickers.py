@@ -66,7 +66,7 @@ def test_scan_says_to_add_game_7wonders_for_base_game_stickers(
     Image.fromarray(frame).save(image)
     assert main(["scan", str(image)]) == 0
     captured = capsys.readouterr()
-    assert captured.out == f"{image}: no card (2 foreign code(s) ignored)\n"
+    assert captured.out == f"{image}: no card (2 foreign codes ignored)\n"
     assert captured.err == f"scan: {image}: 2 codes are 7 Wonders cards: add --game 7wonders\n"
     # the JSON keeps its keys; the hint is on stderr
     assert main(["scan", "--json", str(image)]) == 0
@@ -103,6 +103,11 @@ def test_a_sheet_for_four_players_has_a_sticker_for_every_card(
     assert main(["stickers", "--game", "7wonders", "--players", "4", "--out", str(out)]) == 0
     assert "88 stickers: every card of a 4-player game" in capsys.readouterr().out
     assert out.read_bytes().startswith(b"%PDF")
+    # the sheet's title line says it
+    svg = tmp_path / "four.svg"
+    assert main(["stickers", "--game", "7wonders", "--players", "4", "--out", str(svg)]) == 0
+    first = (tmp_path / "four-1.svg").read_text(encoding="utf-8")
+    assert ">7 Wonders stickers (4 players: 88 stickers), 20 mm, A4, page 1/2." in first
 
 
 @pytest.mark.parametrize(

@@ -54,3 +54,16 @@ def test_the_bg_stats_twin_of_an_unknown_game_is_404(catalog: Catalog, tmp_path:
     assert client.get("/scorepad/9/bgstats.json").status_code == 404
     data = client.get("/scorepad/2/bgstats.json").get_json()["data"]
     assert data["comments"].startswith("Two-player variant with the Free City.")
+
+
+def test_a_journal_without_the_seats_table_is_counted_from_its_summaries(
+    catalog: Catalog, tmp_path: Path
+) -> None:
+    build(catalog, tmp_path / "new.sqlite").close()
+    new = create_app(Config.defaults(journal=tmp_path / "new.sqlite"), TESTING=True)
+    expected = new.test_client().get("/stats.json?player=Ann").get_json()
+    with build(catalog, tmp_path / "old.sqlite") as old, old.transaction() as db:
+        db.execute("DROP TABLE stat_items")  # as a journal written by an older program
+        db.execute("DROP TABLE stat_seats")
+    old_app = create_app(Config.defaults(journal=tmp_path / "old.sqlite"), TESTING=True)
+    assert old_app.test_client().get("/stats.json?player=Ann").get_json() == expected

@@ -90,7 +90,7 @@ def test_family_statistics_name_boards_and_sides(browser: Any, exchange_server: 
     expect(page.locator("#games-count")).to_have_text("1")
     expect(page.locator("#victories")).to_have_count(0)  # the Duel's ideas are not shown
     expect(page.locator("#first")).to_have_count(0)
-    ranks = page.locator("#players tr[data-label] td[data-name='rank']")
+    ranks = page.locator("#players tr[data-label] td.rank")
     expect(ranks).to_have_text(["1.0", "2.0", "3.0"])  # Bob, Ann, Cid
     page.locator("#wonders summary").click()
     expect(page.locator("#wonders tr[data-label]").first).to_contain_text("The Colossus of Rhodes")
