@@ -155,10 +155,8 @@ def summary(rows: list[dict[str, Any]], command: str) -> str:
         "the structure), or it *told* the position and the box still asked (none wanted). "
         "Proposed, still lying there: the box proposed a card nobody had taken (nothing is "
         "recorded unless a player confirms it; the players here confirm only the card they "
-        "take next, and go back otherwise): the last card of an age, which alone in the "
-        "view cannot be told (too few cards to place the structure), and a card seen "
-        "before that is no longer seen is taken for gone. Reading / frame: the median of "
-        "the games' mean (the load of the machine included).",
+        "take next, and go back otherwise). Reading / frame: the median of the games' "
+        "mean (the load of the machine included).",
     ]
     told = [f"game {r['game']} (spread {r['spread']:g}): {t}" for r in rows for t in r["told"]]
     if told:
