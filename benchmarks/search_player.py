@@ -67,7 +67,7 @@ def run_arena(a: str, b: str, games: int, seed: int, out: Path, jobs: int = 1) -
     progress = out.with_suffix(".progress")
     progress.write_text("")
     wins = losses = shared = 0
-    victories: dict[str, int] = {"military": 0, "science": 0, "civilian": 0}
+    victories: dict[str, int] = {"military": 0, "science": 0, "civilian": 0, "forfeit": 0}
     cpu = 0.0
     pairs = [(a, b, seed + k) for k in range(games // 2)]
     with multiprocessing.get_context("fork").Pool(jobs) as pool:

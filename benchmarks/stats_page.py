@@ -189,13 +189,14 @@ def main() -> int:
         *results,
         "",
         "How: each finished game leaves a summary row (`game_summaries`) when its last event "
-        "is written, so statistics never replay games. The page keeps a running tally per "
-        "filter (the last 16): a change log kept by SQLite triggers names the games changed "
-        "since its last look, and when they are newly finished games (the usual change) only "
-        "they are read and added; any other change (a rename, an undo) counts again from the "
-        "kept facts. At start, the app reads every summary (one query, one JSON parse) in a "
-        "background thread, so the first phone normally finds the statistics ready; the first "
-        "row is that work done inside a request. The load average while measuring was "
+        "is written, and SQLite triggers keep a row per seat beside it (`stat_seats`), so "
+        "statistics never replay games and keep none in memory: the statistics of a filter "
+        "are one SQL statement (companion/records/seat_stats.py), kept for the last 16 "
+        "filters until the journal changes (a change log kept by triggers tells). At start, "
+        "a background thread counts the default statistics, so the first phone normally "
+        "finds them ready; the first row is that work done inside a request. The memory "
+        'and first requests of every filter: "Statistics memory". The load average while '
+        "measuring was "
         f"{os.getloadavg()[0]:.1f} on 2 cores (other helpers' tests), so these times are "
         "several times what the same machine gives idle.",
     ]

@@ -1,15 +1,16 @@
 """Overhead sweep: the positions told wrongly over many generated top views (must be 0).
 
 Run: .venv/bin/python benchmarks/structure_sweep.py [--start 0] [--stop 300]
-     [--resolution 2304x1296] [--hands any|yes|no]
+     [--resolution 2304x1296] [--hands any|yes|no] [--spread 0]
 
 Each seed in [start, stop) at both difficulties ("fine", "hard"), read twice as
 benchmarks/structure_read.py reads it: from the frame alone (`duel-companion scan
 --structure`) and as the device knows (`known=scene.known`, `taken=scene.taken_cards`).
 Prints the reads, the positions told right and wrong, and every read with a wrong position
 (seed:difficulty:reading, then position, told, truth, under a hand). The tests' seeds are
-among them (the benchmark's are 200000+). Split a long sweep with --start/--stop to use
-both cores.
+among them (the benchmark's are 200000+). `--spread` lays the structures by hand
+(`table_synth.hand_laid`: 1 is rows 50-60 % of a card apart, gaps of 1-4 mm, cards turned
+and shifted). Split a long sweep with --start/--stop to use both cores.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ def main() -> None:
     parser.add_argument("--stop", type=int, default=300)
     parser.add_argument("--resolution", choices=sorted(RESOLUTIONS), default="2304x1296")
     parser.add_argument("--hands", choices=sorted(HANDS), default="any")
+    parser.add_argument("--spread", type=float, default=0.0)
     args = parser.parse_args()
     decoder = make_decoder("zxing")
     reads = right = wrong = 0
@@ -41,8 +43,9 @@ def main() -> None:
     for seed in range(args.start, args.stop):
         for difficulty in ("fine", "hard"):
             scene = random_table(
-                seed, resolution=args.resolution, difficulty=difficulty, hands=HANDS[args.hands]
-            )
+                seed, resolution=args.resolution, difficulty=difficulty, hands=HANDS[args.hands],
+                spread=args.spread,
+            )  # fmt: skip
             for reading, known, taken in (
                 ("alone", None, []),
                 ("known", scene.known, scene.taken_cards),
@@ -64,7 +67,8 @@ def main() -> None:
                 if misses:
                     bad.append(f"{seed}:{difficulty}:{reading} {misses}")
     print(
-        f"seeds {args.start}-{args.stop - 1}, {args.resolution}, hands {args.hands}: "
+        f"seeds {args.start}-{args.stop - 1}, {args.resolution}, hands {args.hands}, "
+        f"spread {args.spread:g}: "
         f"{reads} reads, {right} positions told right, {wrong} told wrongly"
     )
     for line in bad:

@@ -32,6 +32,7 @@ SUBCOMMANDS: dict[str, str] = {
     "scorepad": "scorepad",
     "hint": "hint",
     "arena": "arena",
+    "engine": "engine",
 }
 
 
@@ -63,7 +64,8 @@ def build_parser(argv: Sequence[str]) -> argparse.ArgumentParser:
     """The top-level parser; only the chosen subcommand's module is imported."""
     parser = argparse.ArgumentParser(
         prog="duel-companion",
-        description="Bookkeeping for a physical game of 7 Wonders Duel.",
+        description="Bookkeeping for a physical game of 7 Wonders Duel, and score pads for "
+        "the 7 Wonders family (the base game for 2 to 7 players, Edifice, 7 Wonders Dice).",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {version()}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)

@@ -102,6 +102,7 @@ class Config:
     """The whole configuration; build it with `load_config` or `Config.defaults`."""
 
     language: str = "en"
+    name: str = "Duel Companion"  # the box's name: the location of the plays it exports
     journal: Path = Path("var/journal.sqlite")
     decoder: str = "zxing"
     guided: bool = False  # enter each age's structure by guided scans (docs/device.md)
@@ -246,6 +247,8 @@ def _config(raw: Mapping[str, Any], base: Config, folder: Path) -> Config:
         values["language"] = _choice(raw, "language", LANGUAGES, "language")
     if "decoder" in raw:
         values["decoder"] = _choice(raw, "decoder", DECODERS, "decoder")
+    if "name" in raw:
+        values["name"] = _box_name(raw)
     if "journal" in raw:
         values["journal"] = _path(raw, "journal", "journal", folder)
     if "guided" in raw:
@@ -262,6 +265,13 @@ def _config(raw: Mapping[str, Any], base: Config, folder: Path) -> Config:
             given = {key: str(raw[key])} if type(raw[key]) is int else raw
             values[key] = _choice(given, key, LEVEL_CHOICES, key)
     return replace(base, **values)
+
+
+def _box_name(raw: Mapping[str, Any]) -> str:
+    name = _typed(raw, "name", str, "name")
+    if not name.strip() or len(name) > 60 or not name.isprintable():
+        raise _Refusal("name", f"{name!r} is not a name of 1 to 60 printable characters")
+    return str(name.strip())
 
 
 def _web(raw: Mapping[str, Any], base: WebConfig, folder: Path) -> WebConfig:

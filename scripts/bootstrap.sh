@@ -51,6 +51,29 @@ if [ ! -x .venv/bin/python ] && ! "$python" -c 'import ensurepip' 2>/dev/null; t
     missing+=("python3-venv")
 fi
 packages=$(printf '%s ' "${missing[@]-}" | xargs)
+
+# apt-get "$@", tried again while another apt holds one of its locks (up to $apt_wait s)
+apt_wait=${BOOTSTRAP_APT_WAIT:-600}
+apt_retry() {
+    local waited=0 output status
+    while true; do
+        output=$("${apt[@]}" "$@" 2>&1) && status=0 || status=$?
+        if [ "$status" = 0 ]; then
+            return 0
+        fi
+        if ! grep -qiE "could not get lock|unable to lock|unable to acquire" <<<"$output" \
+            || [ "$waited" -ge "$apt_wait" ]; then
+            printf '%s\n' "$output" >&2
+            [ "$waited" -ge "$apt_wait" ] && echo "bootstrap: apt stayed busy for $waited s" >&2
+            return "$status"
+        fi
+        if [ "$waited" = 0 ]; then
+            echo "bootstrap: apt is busy (automatic updates?); waiting up to $apt_wait s" >&2
+        fi
+        sleep 10
+        waited=$((waited + 10))
+    done
+}
 if [ -n "$packages" ]; then
     if [ "$(id -u)" = 0 ]; then
         apt=(apt-get)
@@ -60,12 +83,16 @@ if [ -n "$packages" ]; then
         echo "bootstrap: please install these Debian packages first: $packages" >&2
         exit 1
     fi
-    # a fresh machine often runs its automatic updates first: wait for apt's lock (up to
-    # 10 minutes) instead of failing with "Could not get lock"
+    # a fresh machine often runs its automatic updates first: wait for apt's locks (up to
+    # 10 minutes) instead of failing with "Could not get lock". DPkg::Lock::Timeout waits
+    # for dpkg's lock only; `apt-get update` takes the package lists' lock, so a refusal
+    # naming a lock is tried again every 10 seconds.
     apt+=(-o DPkg::Lock::Timeout=600)
+    export DEBIAN_FRONTEND=noninteractive
     echo "bootstrap: installing $packages"
-    "${apt[@]}" update -qq
-    DEBIAN_FRONTEND=noninteractive "${apt[@]}" install -y -qq $packages >/dev/null
+    apt_retry update -qq
+    read -ra package_list <<<"$packages"
+    apt_retry install -y -qq "${package_list[@]}"
 fi
 
 if [ ! -x .venv/bin/python ]; then
@@ -73,8 +100,26 @@ if [ ! -x .venv/bin/python ]; then
 fi
 extras=""
 [ "$want_test" = 1 ] && extras="[test]"
-.venv/bin/python -m pip install --quiet --disable-pip-version-check --upgrade pip
-.venv/bin/python -m pip install --quiet --disable-pip-version-check -e ".${extras}"
+# Installed already for these build files and extras, with the engine built for its sources
+# as they are (or the pure engine asked for): nothing to do. Else install, which compiles
+# the engine again (a minute or two).
+stamp_file=.venv/bootstrap-installed
+stamp="$(cat pyproject.toml setup.py | sha256sum | cut -d" " -f1) extras=$extras"
+stamp="$stamp pure=${DUEL_COMPANION_PURE_ENGINE:-}"
+if [ -f "$stamp_file" ] && [ "$(cat "$stamp_file")" = "$stamp" ] \
+    && .venv/bin/python -c 'import sys
+from companion import engine_loader as loader
+sys.exit(not (loader.pure_requested() or loader.compiled_is_current()))' 2>/dev/null; then
+    echo "bootstrap: the companion is installed and current; nothing to do"
+else
+    rm -f "$stamp_file"
+    pip=(.venv/bin/python -m pip install --quiet --disable-pip-version-check)
+    "${pip[@]}" --upgrade pip
+    # setuptools warns on every editable install that a folder named like the package may
+    # shadow it (ten lines): the checkout is that folder, on purpose
+    PYTHONWARNINGS="ignore:Editable installation" "${pip[@]}" -e ".${extras}"
+    echo "$stamp" > "$stamp_file"
+fi
 engine=$(.venv/bin/python -c 'from companion.engine_loader import engine_is_compiled as c
 print("compiled" if c() else "pure Python")')
 echo "bootstrap: ready (.venv; rules engine: $engine)"

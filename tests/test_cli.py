@@ -25,6 +25,16 @@ def test_the_top_level_help_lists_every_subcommand_with_its_help(
         assert f"{name} {help_text}" in shown
 
 
+def test_the_top_level_help_says_the_family_score_pads_too(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    shown = " ".join(capsys.readouterr().out.split())
+    assert "Bookkeeping for a physical game of 7 Wonders Duel, and score pads for the 7 " in shown
+    assert "(the base game for 2 to 7 players, Edifice, 7 Wonders Dice)" in shown
+
+
 @pytest.mark.parametrize("name", list(SUBCOMMANDS))
 def test_every_subcommand_answers_help(name: str, capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exited:

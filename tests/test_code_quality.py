@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -78,6 +79,19 @@ def test_only_the_service_and_the_web_command_import_the_parts_and_the_pages() -
         outside = [n for n in imported_modules(path) if n.split(".")[0] in ("web", "hardware")]
         relative = str(path.relative_to(ROOT))
         assert not outside or relative in allowed, f"{relative} imports {outside}"
+
+
+SQL = re.compile(r"\b(SELECT|INSERT INTO|UPDATE \w+ SET|DELETE FROM|CREATE TABLE)\b")
+
+
+def test_the_journals_sql_is_written_only_behind_records() -> None:
+    outside = [
+        path
+        for folder in ("companion", "web", "hardware")
+        for path in (ROOT / folder).rglob("*.py")
+        if "records" not in path.relative_to(ROOT).parts and SQL.search(path.read_text())
+    ]
+    assert outside == []
 
 
 def test_imported_modules_sees_relative_and_absolute_imports(tmp_path: Path) -> None:

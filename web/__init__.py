@@ -32,10 +32,23 @@ from werkzeug.wrappers import Response
 
 from companion.config import Config
 from companion.engine.catalog import default_catalog
+from companion.engine.plural import noun_for, plural
 from companion.records.journal import JournalError
 from companion.records.reader import MAX_RECORD_BYTES
 
-from . import api, compress, history, live, players, review, scorepad, scoring, security, stats
+from . import (
+    api,
+    bgstats,
+    compress,
+    history,
+    live,
+    players,
+    review,
+    scorepad,
+    scoring,
+    security,
+    stats,
+)
 from .access import close_journal, get_journal, wants_json
 from .control import JournalControl
 from .present import Unreplayable
@@ -56,8 +69,10 @@ def create_app(config: Config, **overrides: Any) -> Flask:
     """The phone pages, reading the journal that the device loop writes.
 
     Overrides (Flask config keys): `JOURNAL`, `LANGUAGE`, `CATALOG`, `PAIRING_CODE`,
-    `CONTROL`, `POLL_SECONDS`, `COACH_LEVEL`, `TESTING`, `STATS_WARM_UP` (count the statistics in a
-    background thread at start; default: when not testing), ...
+    `CONTROL`, `POLL_SECONDS`, `COACH_LEVEL`, `OVERHEAD` (a callable giving the last
+    overhead reading as PNG bytes, or None: the live page shows it), `TESTING`,
+    `STATS_WARM_UP` (count the statistics in a background thread at start; default: when
+    not testing), ...
     """
     app = Flask(__name__)
     catalog = overrides.pop("CATALOG", None) or default_catalog()
@@ -71,6 +86,7 @@ def create_app(config: Config, **overrides: Any) -> Flask:
         POLL_SECONDS=2.0,
         PAIRING_FAILURES_PER_MINUTE=10,
         COACH_LEVEL=config.coach_level,
+        BOX_NAME=config.name,
     )
     app.config.update(overrides)
     app.config.setdefault("CONTROL", JournalControl(app.config["JOURNAL"], catalog))
@@ -84,11 +100,14 @@ def create_app(config: Config, **overrides: Any) -> Flask:
     app.register_blueprint(stats.bp)
     app.register_blueprint(players.bp)
     app.register_blueprint(scorepad.bp)
+    app.register_blueprint(bgstats.bp)
     app.register_blueprint(api.bp, url_prefix="/api")
     app.register_error_handler(HTTPException, _http_error)
     app.register_error_handler(JournalError, _journal_error)
     app.register_error_handler(Unreplayable, _unreplayable)
     app.context_processor(_template_globals)
+    app.add_template_filter(plural)  # "{{ n|plural('game') }}": 1 game, 3 games
+    app.add_template_filter(noun_for)  # the noun alone, beside a number shown apart
     app.after_request(_headers)
     app.after_request(compress.gzip_response)
     app.add_url_rule("/", "index", _index)
@@ -109,6 +128,7 @@ def _template_globals() -> dict[str, Any]:
     return {
         "csrf_token": security.csrf_token(),
         "poll_seconds": current_app.config["POLL_SECONDS"],
+        "overhead": current_app.config.get("OVERHEAD") is not None,
     }
 
 

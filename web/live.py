@@ -58,6 +58,20 @@ def board_fragment(game_id: int) -> str:
     return render_template("live/_board.html", view=view)
 
 
+@bp.get("/games/<game:game_id>/overhead.png")
+def overhead_picture(game_id: int) -> Response:
+    """The last overhead reading as a picture: the view with each position of the structure
+    outlined and named (404 when the box does not play from above or has read nothing)."""
+    summary_or_404(game_id)
+    picture = current_app.config.get("OVERHEAD")
+    data = picture() if picture is not None else None
+    if data is None:
+        raise NotFound("no reading from above yet")
+    response = Response(data, mimetype="image/png")
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
 @bp.get("/games/<game:game_id>.json")
 def board_json(game_id: int) -> Response:
     """The JSON twin of the live board."""

@@ -15,6 +15,7 @@ from companion.device.guided import asked
 from companion.device.overhead import offers
 from companion.device.words import Voice
 from companion.engine.cards import Catalog, Color, Counted
+from companion.engine.decisions import DECISIONS
 from companion.engine.events import event_from_record
 from companion.engine.pricing import unit_prices
 from companion.engine.rules import cards_left
@@ -218,15 +219,15 @@ def _result(
     winner = "shared" if state.shared else (state.winner.value if state.winner else None)
     result: dict[str, Any] = {"finished": True, "winner": winner, "victory": victory}
     if winner == "shared":
-        result["text"] = "Shared victory: the same total and the same blue points"
+        result["text"] = f"{words.SHARED}: the same total and the same blue points"
     else:
         assert winner is not None
         result["text"] = words.winner_text(names[winner], victory)
     one, two = scores["p1"], scores["p2"]
-    if victory == "civilian" and one.total == two.total:
-        result["tie_break"] = (
-            f"Tie on {one.total} points, decided on blue cards: "
-            f"{names['p1']} {one.blue}, {names['p2']} {two.blue}"
+    if victory == "civilian" and one.total == two.total and winner != "shared":
+        won, lost = (one, two) if winner == "p1" else (two, one)
+        result["tie_break"] = words.tie_broken(
+            one.total, names[str(winner)], "blue cards", won.blue, lost.blue
         )
     if victory in ("military", "science"):
         result["moment"] = _moment(catalog, lang, loaded, names, str(victory))
@@ -315,15 +316,6 @@ def _asked(state: GameState, screen: Mapping[str, Any] | None) -> dict[str, str]
     return None if found is None else {"title": found[0], "text": found[1]}
 
 
-PENDING_WORDS = {
-    "progress": "choose a progress token",
-    "destroy": "choose a card to destroy",
-    "mausoleum": "choose a card from the discard pile",
-    "great_library": "keep one of three progress tokens",
-    "next_age": "choose who begins the next age",
-}
-
-
 def _turn_text(state: GameState, names: dict[str, str]) -> str:
     if state.finished:
         return "Game over"
@@ -331,16 +323,15 @@ def _turn_text(state: GameState, names: dict[str, str]) -> str:
         return "Waiting for the setup"
     if state.pending is not None:
         who = names[state.pending.player.value]
-        return f"{who} must {PENDING_WORDS.get(state.pending.kind.value, 'decide')}"
+        return f"{who} must {DECISIONS[state.pending.kind].asks}"
     return f"{names[state.current.value]} to play"
 
 
 def _track(catalog: Catalog, state: GameState, names: dict[str, str]) -> dict[str, Any]:
     """The conflict pawn and the loot tokens still on the board, as 19 cells from -9 to 9."""
-    zones = catalog.track.zones
     loot = {}
-    for signed in state.loot:  # a token lies where its zone begins, as the engine counts it
-        zone = next((z for z in zones if z.first == abs(signed)), None)
+    for signed in state.loot:
+        zone = catalog.track.loot_token_at(signed)
         if zone is not None:
             loot[signed] = zone.loot
     cells = [
@@ -364,7 +355,7 @@ def history_view(
         default = words.DEFAULT_NAMES
         names = {p: summary.players.get(p) or default[i] for i, p in enumerate(("p1", "p2"))}
         if summary.winner == "shared":
-            result = "Shared victory"
+            result = words.SHARED
         elif summary.winner:
             result = words.winner_text(names[summary.winner], summary.victory)
         else:

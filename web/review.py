@@ -9,6 +9,9 @@ worker thread, never inside a request: the score page of a finished game starts 
 screen's QR code leads there), and the review page waits for it at most
 `REVIEW_WAIT_SECONDS` (app config, default 1.5) before it shows that the review is being
 prepared and reloads itself. Reviews are kept per game and journal position (the last 8).
+
+No path answers 500: a game that cannot be reviewed (no move played yet, or a review that
+failed) gets a page with one sentence saying why (`Unreviewable`), and its JSON twin says so.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from typing import Any
 import pygal
 from flask import Blueprint, Response, current_app, jsonify, render_template
 
-from companion.engine.events import event_from_record, event_to_record
+from companion.engine.events import IllegalEvent, event_from_record, event_to_record
 from companion.engine.rules import apply
 from companion.search.player import Level
 from companion.search.review import MoveReview, Review, review
@@ -42,13 +45,21 @@ WAIT_SECONDS = 1.5
 """How long the review page waits for the worker before it shows "being prepared"."""
 
 
+NO_MOVE = "Nothing to review yet: no move has been played."
+
+
+class Unreviewable(Exception):
+    """A game that has no review; the message is one sentence saying why."""
+
+
 class Reviews:
-    """Reviews searched one at a time in worker threads, kept per (game, seq)."""
+    """Reviews searched one at a time in worker threads, kept per (game, seq), with the
+    reason of each review that could not be made."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._search = threading.Lock()  # one review searched at a time: the box plays too
-        self._done: OrderedDict[tuple[int, int], Review] = OrderedDict()
+        self._done: OrderedDict[tuple[int, int], Review | Unreviewable] = OrderedDict()
         self._running: dict[tuple[int, int], threading.Event] = {}
 
     def start(self, loaded: Loaded) -> threading.Event:
@@ -71,7 +82,13 @@ class Reviews:
 
     def get(self, loaded: Loaded, wait: float | None) -> Review | None:
         """The review of `loaded`, waiting for the worker up to `wait` seconds (None: until
-        it is done); None if it is not ready by then."""
+        it is done); None if it is not ready by then.
+
+        Raises:
+            Unreviewable: the game has no review (no move played, or the review failed).
+        """
+        if not any(r.get("type") not in ("setup", "deal", "reveal") for r in loaded.records):
+            raise Unreviewable(NO_MOVE)
         finished = self.start(loaded)
         finished.wait(wait)
         key = (loaded.summary.id, loaded.seq)
@@ -79,8 +96,8 @@ class Reviews:
             found = self._done.get(key)
             if found is not None:
                 self._done.move_to_end(key)
-        if found is None and finished.is_set():  # the worker ended without a review
-            raise RuntimeError(f"the review of game {key[0]} could not be made")
+        if isinstance(found, Unreviewable):
+            raise found
         return found
 
     def started(self, game_id: int) -> bool:
@@ -89,10 +106,14 @@ class Reviews:
             return any(key[0] == game_id for key in (*self._running, *self._done))
 
     def _work(self, key: tuple[int, int], loaded: Loaded, finished: threading.Event) -> None:
+        result: Review | Unreviewable
         try:
             with self._search:
                 events = [event_from_record(r) for r in loaded.records]
                 result = review(loaded.states, events, LEVEL, seed=0)
+        except Exception as failed:  # any fault of the search: one sentence, never a 500
+            result = Unreviewable(f"The review could not be made: {str(failed).rstrip('.')}.")
+        try:
             with self._lock:
                 self._done[key] = result
                 while len(self._done) > CACHE_SIZE:
@@ -116,6 +137,11 @@ def prepare(loaded: Loaded) -> None:
 
 
 def _reviewed(game_id: int, wait: float | None) -> tuple[Loaded, Review | None]:
+    """The game and its review (None while it is prepared).
+
+    Raises:
+        Unreviewable: the game has no review.
+    """
     loaded = loaded_or_404(game_id)
     return loaded, reviews().get(loaded, wait)
 
@@ -135,9 +161,14 @@ def review_view(loaded: Loaded, result: Review) -> dict[str, Any]:
         before = loaded.states[move.index]
         event = move.best if best else move.event
         record = event_to_record(event) if best else loaded.records[move.index]
-        return describe(catalog(), lang, names, record, before, apply(before, event))
+        try:
+            after = apply(before, event)
+        except IllegalEvent:  # a move on a layout drawn to fit the game: told without its sums
+            after = before
+        return describe(catalog(), lang, names, record, before, after)
 
     def entry(move: MoveReview) -> dict[str, Any]:
+        chance, best_chance = percent(move.chance), percent(move.best_chance)
         return {
             "event": move.index,
             "age": loaded.states[move.index].age,
@@ -146,6 +177,7 @@ def review_view(loaded: Loaded, result: Review) -> dict[str, Any]:
             "chance": round(move.chance, 3),
             "best_chance": round(move.best_chance, 3),
             "cost": round(move.cost, 3),
+            "percent": {"chance": chance, "best": best_chance, "cost": best_chance - chance},
         }
 
     turn = result.turning_point
@@ -161,41 +193,74 @@ def review_view(loaded: Loaded, result: Review) -> dict[str, Any]:
     return {
         "game": loaded.summary.id,
         "players": names,
+        "fitted_ages": list(result.fitted_ages),
         "chances": [round(c, 3) for c in result.chances],
-        "costliest": {
-            player: [entry(m) for m in moves]
+        "points": [
+            {"event": i, "age": loaded.states[i + 1].age, "p1": percent(c), "p2": percent(1.0 - c)}
+            for i, c in enumerate(result.chances)
+        ],
+        "costliest": {  # a cost that shows as 0 % is no cost on the page
+            player: [e for e in (entry(m) for m in moves) if e["percent"]["cost"] > 0]
             for player, moves in zip(("p1", "p2"), result.costliest, strict=True)
         },
         "turning_point": turning,
     }
 
 
+def percent(chance: float) -> int:
+    """A chance in whole percent, as the chart draws it and the page writes it."""
+    return round(100 * chance)
+
+
 @bp.get("/games/<game:game_id>/review")
 def page(game_id: int) -> str:
-    """The review page (or, while the worker searches, a page that says so and reloads)."""
-    loaded, result = _reviewed(game_id, _wait())
+    """The review page (or, while the worker searches, a page that says so and reloads; or
+    the sentence that says why the game has no review)."""
+    try:
+        loaded, result = _reviewed(game_id, _wait())
+    except Unreviewable as none:
+        loaded = loaded_or_404(game_id)
+        names = player_names(loaded.summary, loaded.state)
+        return render_template("review/none.html", game=game_id, names=names, reason=str(none))
     if result is None:
         names = player_names(loaded.summary, loaded.state)
         return render_template("review/preparing.html", game=game_id, names=names)
-    return render_template("review/review.html", view=review_view(loaded, result))
+    view = review_view(loaded, result)
+    return render_template("review/review.html", view=view, chart=CHART_SIZE)
 
 
 @bp.get("/games/<game:game_id>/review.json")
 def page_json(game_id: int) -> tuple[Response, int]:
     """The JSON twin of the review page: 202 with `{"game": id, "status": "preparing"}`
-    while the worker searches, then 200 with the review and `"status": "ready"`."""
-    loaded, result = _reviewed(game_id, _wait())
+    while the worker searches, then 200 with the review and `"status": "ready"`; 200 with
+    `"status": "unavailable"` and the `reason` (one sentence) for a game without a review."""
+    try:
+        loaded, result = _reviewed(game_id, _wait())
+    except Unreviewable as none:
+        return jsonify({"game": game_id, "status": "unavailable", "reason": str(none)}), 200
     if result is None:
         return jsonify({"game": game_id, "status": "preparing"}), 202
     return jsonify({**review_view(loaded, result), "status": "ready"}), 200
 
 
+CHART_SIZE = {"width": 400, "height": 300}
+"""The chart's drawing size: near a phone's width, so its text is shown near its own size."""
+CHART_STYLE = pygal.style.DefaultStyle(
+    label_font_size=14, major_label_font_size=14, legend_font_size=15, title_font_size=15
+)
+"""Its text, in the drawing's pixels: 14 px shown about 12 px wide on a 360 px phone."""
+
+
 @bp.get("/games/<game:game_id>/review.svg")
 def chart(game_id: int) -> Response:
     """p1's chance to win after every event (in %), drawn by pygal, as an SVG image (the
-    page links it once the review is ready, so this waits for the worker if need be)."""
-    loaded, result = _reviewed(game_id, None)
-    assert result is not None  # `get` waited until the worker was done (or raised)
+    page links it once the review is ready, so this waits for the worker if need be); 404
+    with the sentence for a game without a review."""
+    try:
+        loaded, result = _reviewed(game_id, None)
+    except Unreviewable as none:
+        return Response(str(none), status=404, mimetype="text/plain")
+    assert result is not None  # `get` waited until the worker was done
     names = player_names(loaded.summary, loaded.state)
     line = pygal.Line(
         js=[],  # no script from the net: the page shows the chart as an image
@@ -204,8 +269,9 @@ def chart(game_id: int) -> Response:
         legend_at_bottom=True,
         show_dots=False,
         range=(0, 100),
-        width=640,
-        height=320,
+        y_labels=[0, 25, 50, 75, 100],
+        style=CHART_STYLE,
+        **CHART_SIZE,
         x_title="event",
         y_title="chance to win (%)",
         show_minor_x_labels=False,
@@ -213,7 +279,7 @@ def chart(game_id: int) -> Response:
         truncate_label=-1,
     )
     line.x_labels = [str(i) for i in range(len(result.chances))]
-    line.add(names["p1"], [round(100 * c) for c in result.chances])
-    line.add(names["p2"], [round(100 * (1 - c)) for c in result.chances])
+    line.add(names["p1"], [percent(c) for c in result.chances])
+    line.add(names["p2"], [percent(1.0 - c) for c in result.chances])
     svg = line.render(is_unicode=True)
     return Response(svg, mimetype="image/svg+xml")

@@ -28,13 +28,22 @@ from flask import (
 from werkzeug.exceptions import BadRequest, NotFound, UnprocessableEntity
 from werkzeug.wrappers import Response as Redirect
 
+from companion.device import words
 from companion.engine.cards import Color
 from companion.family import dice
 from companion.family.cards import CardId, FamilyCatalog, Side
 from companion.family.catalog import default_family_catalog
-from companion.family.pad import Pad, pad_to_json, reasons_to_json, score_sheet
+from companion.family.pad import (
+    CATEGORY_LABELS,
+    Pad,
+    check_scored,
+    nothing_scored,
+    pad_to_json,
+    reasons_to_json,
+    score_sheet,
+)
 from companion.family.sheet import SheetError
-from companion.family.table import MAX_PLAYERS, MIN_PLAYERS, TOKEN_VALUES
+from companion.family.table import DEFEAT, MAX_PLAYERS, MIN_PLAYERS, TOKEN_VALUES, VICTORY_TOKENS
 from companion.records.pads import SavedPad, UnknownPad, save_pad, saved_pad, saved_pads
 from companion.records.players import known_players
 
@@ -47,14 +56,12 @@ bp = Blueprint("scorepad", __name__)
 AGE_LABELS = {1: "Age I", 2: "Age II", 3: "Age III"}
 COLOR_ORDER = (Color.BROWN, Color.GREY, Color.BLUE, Color.GREEN, Color.YELLOW, Color.RED,
                Color.PURPLE)  # fmt: skip
-CATEGORY_LABELS = {
-    "military": "Military", "treasury": "Treasury", "wonders": "Wonder", "civilian": "Civilian",
-    "science": "Science", "commercial": "Commercial", "guilds": "Guilds", "edifice": "Edifice",
-    # 7 Wonders Dice's buildings (companion.family.dice), in the order of its sheet
-    "warehouse": "Warehouse", "gold_reserve": "Gold reserve", "wonder": "Wonder",
-    "barracks": "Barracks", "agora": "Agora", "market": "Market", "university": "University",
-    "guild_court": "Guild court",
-}  # fmt: skip
+TOKEN_LABELS = {DEFEAT: "a defeat token, -1", **{
+    points: f"a victory token of {AGE_LABELS[age]}, +{points}"
+    for age, points in VICTORY_TOKENS.items()
+}}  # fmt: skip
+TOKEN_SHORT = {DEFEAT: "defeat", **{p: AGE_LABELS[a] for a, p in VICTORY_TOKENS.items()}}
+"""The conflict token buttons' words: what each value is in the game."""
 DICE_NUMBERS = (*dice.ENTERED, "agora", "unused_coins", "bonuses")
 """What a Dice player types in from their sheet (barracks and the Agora bonus apart)."""
 DICE_LABELS = {"unused_coins": "Unused circled coins", "bonuses": "Bonuses taken"}
@@ -78,26 +85,38 @@ def pad_view(catalog: FamilyCatalog) -> dict[str, Any]:
                 label = "Guilds" if age == "guild" else AGE_LABELS[int(age)]
                 groups.append({"age": label, "color": color.value, "cards": cards})
     wonders = [
-        {"id": board.id, "name": board.name,
-         "stages": {side.value: len(board.sides[side]) for side in Side}}
+        {
+            "id": board.id,
+            "name": board.name,
+            "city": board.name.rsplit(" ", 1)[-1],
+            "stages": {side.value: len(board.sides[side]) for side in Side},
+        }
         for board in catalog.wonders.values()
-    ]  # fmt: skip
+    ]  # fmt: skip  (the city, "Alexandria", is what a seat's short list shows)
     return {
         "wonders": wonders,
         "groups": groups,
         "tokens": sorted(TOKEN_VALUES, reverse=True),
+        "token_buttons": [
+            {"value": v, "short": TOKEN_SHORT[v], "label": TOKEN_LABELS[v]}
+            for v in sorted(TOKEN_VALUES, reverse=True)
+        ],
         "players": {"min": MIN_PLAYERS, "max": MAX_PLAYERS},
         # A list, not an object: Flask's JSON sorts object keys, and the order is the rulebook's.
         "categories": [{"key": k, "label": v} for k, v in CATEGORY_LABELS.items()],
         "names": _known_names(),
         # the games the page enters: the sheet's "game" and "variant", and the player limits
+        # (its name for the heading, and the seats it takes)
         "games": [
-            {"id": "base", "label": "7 Wonders, 3 to 7 players", "min": MIN_PLAYERS,
-             "max": MAX_PLAYERS},
-            {"id": "two-player", "label": "7 Wonders for two, with the Free City", "min": 3,
-             "max": 3},
-            {"id": "dice", "label": "7 Wonders Dice", "min": dice.MIN_PLAYERS,
-             "max": dice.MAX_PLAYERS},
+            {"id": "base", "label": f"7 Wonders, {MIN_PLAYERS} to {MAX_PLAYERS} players",
+             "name": "7 Wonders", "hint": f"{MIN_PLAYERS} to {MAX_PLAYERS} players, clockwise.",
+             "min": MIN_PLAYERS, "max": MAX_PLAYERS},
+            {"id": "two-player", "label": "7 Wonders for two, with the Free City",
+             "name": "7 Wonders for two", "min": 3, "max": 3,
+             "hint": "Two players and the Free City, clockwise; tick the Free City's seat."},
+            {"id": "dice", "label": "7 Wonders Dice", "name": "7 Wonders Dice",
+             "hint": f"{dice.MIN_PLAYERS} to {dice.MAX_PLAYERS} players.",
+             "min": dice.MIN_PLAYERS, "max": dice.MAX_PLAYERS},
         ],
         "dice": [{"key": k, "label": DICE_LABELS.get(k) or CATEGORY_LABELS[k]}
                  for k in DICE_NUMBERS],
@@ -111,11 +130,14 @@ def _known_names() -> list[str]:
 
 
 def result_view(pad: Pad) -> dict[str, Any]:
-    """A scored pad as the pages show it: `scorepad --json`'s object, the reasons of every
-    number, and the categories in the rulebook's order with their labels."""
+    """A scored pad as the pages show it: `scorepad --json`'s object, the winner line, the
+    reasons of every number, and the categories in the rulebook's order with their labels."""
     keys = pad.result.ranked[0].lines if pad.result.ranked else {}
     return {
         **pad_to_json(pad),
+        "winner_line": words.pad_winner(pad.result),
+        "blank": nothing_scored(pad.result),  # no winner to mark while every score is 0
+        "game_name": "7 Wonders Dice" if pad.game == dice.GAME else "7 Wonders",
         "reasons": reasons_to_json(pad),
         "categories": [{"key": k, "label": v} for k, v in CATEGORY_LABELS.items() if k in keys],
     }
@@ -145,6 +167,19 @@ def score() -> Response:
     return jsonify(result_view(scored))
 
 
+@bp.post("/scorepad/scores")
+def scores() -> str:
+    """The pad page's winner line and score table for the sheet in the body, as HTML (the
+    table is drawn by one template, `scorepad/_table.html`); a sheet that cannot be a real
+    game yet (the page is being filled in) answers its one-line refusal in place of both."""
+    sheet = _sheet_body()
+    try:
+        scored = score_sheet(default_family_catalog(), sheet)
+    except SheetError as refused:
+        return render_template("scorepad/scores.html", view=None, error=str(refused))
+    return render_template("scorepad/scores.html", view=result_view(scored), error=None)
+
+
 # --- Saved pads ------------------------------------------------------------------------------
 
 
@@ -164,7 +199,7 @@ def _sheet_body() -> Any:
 def _save(sheet: Any) -> int:
     """Keep a sheet in the journal through its writer; a refused sheet writes nothing."""
     try:
-        score_sheet(default_family_catalog(), sheet)  # refused before the journal is opened
+        check_scored(score_sheet(default_family_catalog(), sheet))  # before the journal opens
     except SheetError as refused:
         raise UnprocessableEntity(str(refused)) from None
     catalog = default_family_catalog()
@@ -320,7 +355,16 @@ def box_stop() -> tuple[Response, int]:
     return _reading(lambda control: control.stop_reading())
 
 
+def _listed_pads() -> list[dict[str, Any]]:
+    """The saved pads as the history lists them: each with its winner line."""
+    catalog = default_family_catalog()
+    return [
+        {**pad.to_json(), "winner_line": words.pad_winner(score_sheet(catalog, pad.sheet).result)}
+        for pad in _saved_pads()
+    ]
+
+
 @bp.app_context_processor
 def _pads_for_templates() -> dict[str, Any]:
     """`score_pads()` for the history page, which lists the saved pads beside the games."""
-    return {"score_pads": _saved_pads}
+    return {"score_pads": _listed_pads}

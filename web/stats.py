@@ -1,10 +1,12 @@
 """Looking back: the statistics page and its JSON twin, and the exports of every game.
 
 `/stats` (and `/stats.json`) take the filters `player`, `since`, `until` (dates, both
-included) and `game` ("duel" by default). The statistics come from the per-game summaries
-(companion.records.summaries) through the pure `companion.records.stats`; the summaries of the
-journal are read once per change of the journal (a cheap fingerprint query) and the results
-kept per filter, so a phone that reloads the page costs a query and a render.
+included) and `game` ("duel" by default; "7wonders", "7wonders-two-player", "7wonders-dice"
+for the score pads). The Duel's statistics are counted by SQLite over the seats kept beside the
+per-game summaries (companion.records.seat_stats) into the running tally of the pure
+`companion.records.stats`; the score pads' from their sheets. The results are kept per filter
+until the journal changes (a cheap fingerprint query), a newly finished game being added to
+them, so a phone that reloads the page costs a query and a render.
 """
 
 from __future__ import annotations
@@ -22,18 +24,27 @@ from werkzeug.exceptions import BadRequest, NotFound
 
 from companion.family.catalog import default_family_catalog
 from companion.records.archive import export_history, games_csv, summarizer
+from companion.records.exchange import journal_facts
 from companion.records.journal import Journal
-from companion.records.pad_stats import pad_facts, pads_seen
+from companion.records.pad_stats import pad_facts, statistics_fingerprint
+from companion.records.results import STATS_GAMES
+from companion.records.seat_stats import (
+    can_count,
+    last_finished,
+    latest_games,
+    newly_finished,
+    seat_tally,
+)
 from companion.records.stats import GameFacts, Tally, matches, select, statistics
 from companion.records.summaries import DUEL, FactsCache, load_facts
-from companion.records.tables import changed_since, latest_change
+from companion.records.tables import changed_since
 
 from .access import catalog, get_journal, language
 from .charts import Bar, Part, bars, bars_over_time
 from .present import ROW_LABELS
 
 bp = Blueprint("stats", __name__)
-GAMES = {DUEL: "7 Wonders Duel", "7wonders": "7 Wonders", "7wonders-dice": "7 Wonders Dice"}
+GAMES = STATS_GAMES
 RESULTS_KEPT = 16
 ROW_CSS = {
     "blue": "c-blue", "green": "c-green", "yellow": "c-yellow", "purple": "c-purple",
@@ -47,8 +58,7 @@ VICTORY_LABELS = {"civilian": "Civilian", "military": "Military", "science": "Sc
 
 @dataclass
 class Counted:
-    """The statistics of one filter: its running tally, and the JSON made from it (None
-    after games were added, until asked again)."""
+    """The statistics of one filter: its tally, and the JSON made from it."""
 
     filters: dict[str, Any]
     tally: Tally
@@ -56,43 +66,72 @@ class Counted:
 
 
 class StatsCache:
-    """The facts of the journal at one fingerprint, and the statistics of recent filters.
+    """The statistics of recent filters at one fingerprint of the journal; a change of the
+    journal drops them, and each is counted again when next asked for.
 
-    When the journal changed only by newly finished games (the usual change: a game ends),
-    those games are added to each kept tally; any other change (a rename, an undo) counts
-    again from the facts.
+    No game is kept in memory: the Duel's statistics are counted by SQLite over the seats
+    table (companion.records.seat_stats). Only the saved score pads (scored once each: they
+    never change) are kept, and, for a journal whose tables are not upgraded yet (read-only,
+    written by an older program), the facts of its games as before.
     """
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
         self.loading = threading.Lock()  # one reader of the journal's changes at a time
         self.fingerprint: object = None
-        self.facts: list[GameFacts] = []
         self.counted: OrderedDict[tuple[Any, ...], Counted] = OrderedDict()
-        self.made = FactsCache()
+        self.made = FactsCache()  # an older journal's games (without the seats table)
         self.pads: dict[int, GameFacts] = {}  # saved score pads, scored once each
-        self.players: list[str] = []
+        self.players: list[str] | None = None
         self.charts: dict[tuple[Any, ...], dict[str, Any]] = {}
+        self.top = 0  # the highest id of a finished game when the kept tallies were counted
 
-    def update(self, key: object, facts: list[GameFacts]) -> None:
-        """Take the facts read at fingerprint `key`."""
-        before = {old.id: old for old in self.facts}
-        added = [new for new in facts if new.id not in before]
-        kept = len(facts) - len(added)
-        appended = kept == len(before) and all(
-            before[new.id] is new for new in facts if new.id in before
-        )
-        if appended:
-            for entry in self.counted.values():
-                for new in added:
-                    if matches(new, **entry.filters):
-                        entry.tally.add(new)
-                entry.result = None
-        else:
-            self.counted.clear()
+    def forget(self, key: object, top: int) -> None:
+        """Drop what was counted: the journal is now at fingerprint `key`."""
+        self.counted.clear()
         self.charts.clear()
-        self.fingerprint, self.facts = key, facts
-        self.players = recent_players(facts)
+        self.players = None
+        self.fingerprint, self.top = key, top
+
+    def add(self, key: object, games: list[GameFacts]) -> None:
+        """Add newly finished games to every kept tally: the journal is now at `key`."""
+        for entry in self.counted.values():
+            for facts in games:
+                if matches(facts, **entry.filters):
+                    entry.tally.add(facts)
+            entry.result = None
+        self.charts.clear()
+        self.players = None
+        self.fingerprint = key
+        self.top = max([self.top, *(facts.id for facts in games)])
+
+
+def _follow(journal: Journal, cache: StatsCache, key: tuple[Any, ...]) -> None:
+    """Bring the kept statistics to fingerprint `key`: when the only change is games that
+    finished since (the usual one: a game ends), they are added to each kept tally; any other
+    change (a rename, an undo, a pad) drops them, to be counted again when asked for."""
+    with cache.lock:
+        seen = cache.fingerprint
+        top = cache.top
+    if key == seen:
+        return
+    added = None
+    same_pads = isinstance(seen, tuple) and seen[0] == key[0] == "log" and seen[2] == key[2]
+    if same_pads and can_count(journal):
+        assert isinstance(seen, tuple)
+        changed, _players = changed_since(journal, int(seen[1]))
+        new = newly_finished(journal, changed, top)
+        if new is not None:
+            summarize = summarizer(catalog(), journal)
+            found = load_facts(journal, summarize, FactsCache(), set(new)) if new else []
+            added = sorted(found, key=lambda facts: (facts.finished, facts.id))
+    with cache.lock:
+        if cache.fingerprint != seen:  # another request followed the change first
+            return
+        if added is None:
+            cache.forget(key, last_finished(journal))
+        else:
+            cache.add(key, added)
 
 
 def _cache() -> StatsCache:
@@ -103,41 +142,36 @@ def _cache() -> StatsCache:
     return found
 
 
-def fingerprint(journal: Journal) -> tuple[Any, ...]:
-    """What changes whenever a statistic may: the latest entry of the journal's change log,
-    or (a journal whose tables are not upgraded yet) the finished games with their names."""
-    entry = latest_change(journal)
-    if entry is not None:
-        return ("log", entry, pads_seen(journal))
-    games = journal.query(
-        "SELECT COUNT(*), group_concat(id || players, '|') FROM games WHERE status = 'finished'"
-    )[0]
-    return ("all", hash(games[1]), pads_seen(journal))
+def _tally(journal: Journal, cache: StatsCache, filters: dict[str, Any]) -> Tally:
+    """The tally of one filter: counted by SQLite for the Duel, from the pads for the other
+    games, from every game's facts for a journal without the seats table."""
+    if filters["game"] == DUEL and can_count(journal):
+        return seat_tally(journal, summarizer(catalog(), journal), filters)
+    tally = Tally(filters["player"], filters["game"])
+    for chosen in select(_facts(journal, cache, filters["game"]), **filters):
+        tally.add(chosen)
+    return tally
 
 
-def _facts(journal: Journal, cache: StatsCache) -> list[GameFacts]:
-    """The facts of every finished game; after a change of the journal, the changed games
-    are read again (all of them when the journal keeps no change log)."""
-    key = fingerprint(journal)
-    with cache.lock:
-        if key == cache.fingerprint:
-            return cache.facts
-        seen = cache.fingerprint
+def _facts(journal: Journal, cache: StatsCache, game: str) -> list[GameFacts]:
+    """The facts of the saved pads, and of the Duel's games for a journal without the seats
+    table (read again where they changed)."""
     with cache.loading:
-        changed = None
-        if isinstance(seen, tuple) and seen[0] == "log" and key[0] == "log":
-            changed = changed_since(journal, int(seen[1]))[0]
-        facts = load_facts(journal, summarizer(catalog(), journal), cache.made, changed)
-        facts += pad_facts(journal, default_family_catalog(), cache.pads)
-    with cache.lock:
-        cache.update(key, facts)
+        facts = pad_facts(journal, default_family_catalog(), cache.pads)
+        if game == DUEL:
+            facts += load_facts(journal, summarizer(catalog(), journal), cache.made)
     return facts
 
 
-def recent_players(facts: list[GameFacts]) -> list[str]:
-    """The named players of these games, the one who finished a game last first."""
+def recent_players(journal: Journal, cache: StatsCache) -> list[str]:
+    """The named players of the finished games, the one who finished a game last first."""
     latest: dict[str, str] = {}
-    for game in facts:
+    if can_count(journal):
+        latest = latest_games(journal)
+        games = _facts(journal, cache, "pads")
+    else:
+        games = _facts(journal, cache, DUEL)
+    for game in games:
         for seat in game.seats:
             if seat.name and latest.get(seat.name, "") < game.finished:
                 latest[seat.name] = game.finished
@@ -176,31 +210,50 @@ def _stats() -> tuple[tuple[Any, ...], dict[str, Any]]:
     filters = _filters()
     journal = get_journal()
     if journal is None:
-        return (), _named({"filters": filters, **statistics([], filters["player"])})
+        empty = statistics([], filters["player"], filters["game"])
+        return (), _named({"filters": filters, **empty})
     cache = _cache()
-    facts = _facts(journal, cache)
+    key = statistics_fingerprint(journal)
     wanted = tuple(sorted(filters.items()))
+    _follow(journal, cache, key)
     with cache.lock:
         entry = cache.counted.get(wanted)
-        if entry is None:
-            tally = Tally(filters["player"])
-            for chosen in select(facts, **filters):
-                tally.add(chosen)
-            entry = cache.counted[wanted] = Counted(filters, tally)
+    if entry is None:
+        entry = Counted(filters, _tally(journal, cache, filters))
+        counted_at = statistics_fingerprint(journal)  # a game that ended meanwhile: not kept
+    else:
+        counted_at = key
+    with cache.lock:
+        if cache.fingerprint == key == counted_at:
+            cache.counted[wanted] = entry
+            cache.counted.move_to_end(wanted)
             while len(cache.counted) > RESULTS_KEPT:
                 gone, _ = cache.counted.popitem(last=False)
                 cache.charts.pop(gone, None)
-        cache.counted.move_to_end(wanted)
         if entry.result is None:
             entry.result = _named({"filters": filters, **entry.tally.result()})
         return wanted, entry.result
 
 
 def _named(result: dict[str, Any]) -> dict[str, Any]:
-    """The statistics with the names of the wonders and tokens (in the page's language)."""
+    """The statistics with the names of the wonders, their sides and the progress tokens (in
+    the page's language for the Duel's)."""
+    if result["filters"]["game"] != DUEL:
+        return _family_named(result)
     for rows in (result["wonders"], result["progress_tokens"]):
         for row in rows:
             row["name"] = catalog().name(row["id"], language())
+    return result
+
+
+def _family_named(result: dict[str, Any]) -> dict[str, Any]:
+    """The family game's boards by name, and each side as "Babylon (A)"."""
+    boards = default_family_catalog().wonders
+    for row in result["wonders"]:
+        row["name"] = boards[row["id"]].name if row["id"] in boards else row["id"]
+    for row in result.get("sides", []):
+        board, _, side = row["id"].partition(":")
+        row["name"] = f"{boards[board].name if board in boards else board} ({side})"
     return result
 
 
@@ -215,17 +268,6 @@ def charts(view: dict[str, Any]) -> dict[str, Any]:
         )
         for p in view["players"]
     ]  # fmt: skip
-    victories = [
-        Bar(VICTORY_LABELS.get(kind, kind), (Part(count, f"v-{kind}", "games"),), str(count))
-        for kind, count in view["victories"].items()
-    ]
-    first = view["first_player"]
-    first_bar = Bar(
-        "First player",
-        (Part(first["wins"], "c-win", "wins"), Part(first["shared"], "c-accent", "shared"),
-         Part(first["games"] - first["wins"] - first["shared"], "c-line", "losses")),
-        f"{round(100 * first['rate'])} %",
-    )  # fmt: skip
     average = view["categories"]["average"]
     rows = view["categories"]["rows"]
     categories = [
@@ -240,15 +282,37 @@ def charts(view: dict[str, Any]) -> dict[str, Any]:
     stacks = [
         [Part(p["average"][row], ROW_CSS.get(row, "c-accent"), row) for row in rows] for p in over
     ]
-    return {
+    drawn = {
         "players": bars("Games and wins per player", players),
-        "victories": bars("Victory types", victories),
-        "first": bars("First player's results", [first_bar]),
         "categories": bars("Average points per category", categories),
         "over_time": bars_over_time(
             "Average points per game over time", [p["period"] for p in over], stacks
         ),
         "wonders": _owned_bars("Wonders", view["wonders"]),
+    }
+    if "victories" in view:
+        drawn.update(_duel_charts(view))
+    if "sides" in view:
+        drawn["sides"] = _owned_bars("Wonder sides", view["sides"])
+    return drawn
+
+
+def _duel_charts(view: dict[str, Any]) -> dict[str, Any]:
+    """The charts only a Duel has: victory types, the first player, progress tokens."""
+    victories = [
+        Bar(VICTORY_LABELS.get(kind, kind), (Part(count, f"v-{kind}", "games"),), str(count))
+        for kind, count in view["victories"].items()
+    ]
+    first = view["first_player"]
+    first_bar = Bar(
+        "First player",
+        (Part(first["wins"], "c-win", "wins"), Part(first["shared"], "c-accent", "shared"),
+         Part(first["games"] - first["wins"] - first["shared"], "c-line", "losses")),
+        f"{round(100 * first['rate'])} %",
+    )  # fmt: skip
+    return {
+        "victories": bars("Victory types", victories),
+        "first": bars("First player's results", [first_bar]),
         "tokens": _owned_bars("Progress tokens", view["progress_tokens"]),
     }
 
@@ -281,7 +345,15 @@ def page() -> str:
         drawn = charts(view)
         with cache.lock:
             cache.charts[wanted] = drawn
-    players = cache.players if get_journal() is not None else []
+    journal = get_journal()
+    if journal is None:
+        players: list[str] = []
+    else:
+        with cache.lock:
+            found = cache.players
+        players = found if found is not None else recent_players(journal, cache)
+        with cache.lock:
+            cache.players = players
     return render_template(
         "stats/page.html", view=view, charts=drawn, players=players, games=GAMES,
         label=label, css=ROW_CSS,
@@ -299,8 +371,8 @@ def games_export() -> Response:
     """Every finished game of the chosen game type (and filters): a row per player per game."""
     filters = _filters()
     journal = get_journal()
-    facts = _facts(journal, _cache()) if journal is not None else []
-    response = Response(games_csv(select(facts, **filters)), mimetype="text/csv")
+    facts = journal_facts(journal, catalog(), default_family_catalog()) if journal else []
+    response = Response(games_csv(select(facts, **filters), filters["game"]), mimetype="text/csv")
     response.headers["Content-Disposition"] = f'attachment; filename="{filters["game"]}-games.csv"'
     return response
 

@@ -26,6 +26,7 @@ from companion.engine.cards import (
 )
 from companion.engine.catalog import LANGUAGES, CatalogError, default_catalog, load_catalog
 from companion.engine.catalog_json import catalog_to_json
+from companion.engine.plural import plural
 
 HELP = "Print the card catalog: a table of cards, wonders and progress tokens, or --json."
 
@@ -143,10 +144,6 @@ def _cost(cost: Cost) -> str:
     return ", ".join(parts) or "free"
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
-
-
 def describe_card(card: Card) -> str:
     """What a card does, in a few words: production, VP, shields, science, coins, chains."""
     parts = [f"+{u}" for u in _units(card.produces)]
@@ -156,7 +153,7 @@ def describe_card(card: Card) -> str:
         bought = "/".join(r.value for r in RESOURCES if r in card.fixed_price)
         parts.append(f"buys {bought} at 1")
     if card.shields:
-        parts.append(_plural(card.shields, "shield"))
+        parts.append(plural(card.shields, "shield"))
     if card.science:
         parts.append(f"science {card.science.value}")
     if card.points:
@@ -201,7 +198,7 @@ def describe_wonder(wonder: Wonder) -> str:
     if wonder.draws_tokens:
         parts.append(f"draws {wonder.draws_tokens} set-aside tokens, keeps {wonder.keeps_tokens}")
     if wonder.shields:
-        parts.append(_plural(wonder.shields, "shield"))
+        parts.append(plural(wonder.shields, "shield"))
     if wonder.extra_turn:
         parts.append("extra turn")
     parts.append(f"{wonder.points} VP")
@@ -224,7 +221,7 @@ def describe_token(token: ProgressToken) -> str:
     if token.points_per_token:
         parts.append(f"{token.points_per_token} VP per progress token")
     if token.extra_shields_on_red:
-        parts.append(f"+{_plural(token.extra_shields_on_red, 'shield')} on red cards")
+        parts.append(f"+{plural(token.extra_shields_on_red, 'shield')} on red cards")
     if token.wonders_extra_turn:
         parts.append("wonders give an extra turn")
     if token.coins_per_chain:

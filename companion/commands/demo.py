@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import json
 import shlex
+import shutil
 import sys
 from pathlib import Path
 from typing import Any, TextIO
@@ -54,7 +55,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add("--out", type=Path, default=DEFAULT_OUT, help=f"folder for the frames ({DEFAULT_OUT})")
     add("--journal", type=Path,
         help=f"journal to play into, kept afterwards (--out/{JOURNAL}); an unfinished game "
-             "in it is resumed, else a new one is added")  # fmt: skip
+             "of the same record is resumed, else a new one is added")  # fmt: skip
     add("--record", type=Path, help="game record to play (default: the shipped demo game)")
     add("--no-frames", action="store_true", help="write no PNG or GIF")
     add("--no-mistakes", action="store_true", help="play without the scripted mistakes")
@@ -127,6 +128,8 @@ def main(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
             on_event=printed if args.events else None,
             on_undo=(lambda: printed({"type": "undo"})) if args.events else None,
         )
+        if not _resumable(app, events):  # a finished game, or another record's
+            app.new_game()
         player = TablePlayer(events, mistakes=not (args.no_mistakes or table))
         if args.overhead:
             play_overhead(app, player, TopCamera(deals), covered=None)
@@ -141,5 +144,31 @@ def main(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
         if gif is not None:
             print(f"{len(recorder.images)} OLED frames and {gif.name} in {args.out}", file=out)
     print(f"The game is kept in {path}; see it on the phone pages with:", file=told)
-    print(f"  duel-companion web --journal {shlex.quote(str(path))}", file=told)
+    print(f"  {command_name()} web --journal {shlex.quote(str(path))}", file=told)
     return 0 if state.finished else 1
+
+
+def _resumable(app: Any, events: list[Any]) -> bool:
+    """Whether the journal's latest game is this record's, unfinished (or not begun): the
+    demo carries on with it. Else (a finished game, another mode's game) it adds a game."""
+    from companion.engine.events import event_from_record
+
+    played = [event_from_record(r) for r in app.journal.effective_events(app.game.game_id)]
+    return not app.state.finished and played == events[: len(played)]
+
+
+def command_name() -> str:
+    """How to run this program again from where the user is: `duel-companion` when that is
+    the one found on the PATH, else the path of the one running (`.venv/bin/duel-companion`
+    after the bootstrap, the venv not being activated)."""
+    script = Path(sys.executable).parent / "duel-companion"
+    if not script.exists():
+        return "duel-companion"
+    found = shutil.which("duel-companion")
+    if found is not None and Path(found).resolve() == script.resolve():
+        return "duel-companion"
+    try:
+        shown = str(script.relative_to(Path.cwd()))
+    except ValueError:
+        shown = str(script)
+    return shlex.quote(shown)

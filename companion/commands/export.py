@@ -1,9 +1,13 @@
-"""`duel-companion export --csv|--history [--game G] [--out FILE] --journal PATH`.
+"""`duel-companion export --csv|--history|--bgstats|--bgg-xml [--game G] [--out FILE]`.
 
-`--csv` writes every finished game of one game type (default "duel") as CSV, one row per
-player per game with every category; `--history` writes the whole journal as one JSON file that
-`duel-companion import` (or the phone's import page) adds to another box without duplicates.
-Standard output unless `--out`. A journal that cannot be read is a one-line refusal (exit 2).
+`--csv` writes every finished game of one game (default "duel"; "7wonders",
+"7wonders-two-player" and "7wonders-dice" are the score pads) as CSV, one row per player per
+game with every category; `--history` writes the whole journal (Duel games, score pads and
+imported plays) as one JSON file that `duel-companion import` (or the phone's import page)
+adds to another box without duplicates; `--bgstats` writes every finished game as a BG Stats
+backup file, `--bgg-xml` as a BoardGameGeek plays file (`--game` keeps one game). Standard
+output unless `--out`. A journal that cannot be read, or a game the box does not know, is a
+one-line refusal (exit 2).
 """
 
 from __future__ import annotations
@@ -15,20 +19,26 @@ from pathlib import Path
 
 from companion.config import ConfigError, load_config
 from companion.engine.catalog import default_catalog
-from companion.records.archive import export_history, games_csv, summarizer
+from companion.family.catalog import default_family_catalog
+from companion.records.archive import export_history, games_csv
+from companion.records.bggxml import plays_xml
+from companion.records.bgstats import backup
+from companion.records.exchange import journal_facts, journal_plays
 from companion.records.journal import Journal, JournalError
+from companion.records.results import UnknownGame, known_game
 from companion.records.stats import select
-from companion.records.summaries import FactsCache, load_facts
 
-HELP = "Write every game as CSV (--csv) or the whole history as JSON (--history)."
+HELP = "Write every game as CSV, the whole history as JSON, or the plays for BG Stats or BGG."
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """--csv or --history, --game, --out, --journal and --config."""
+    """--csv, --history, --bgstats or --bgg-xml, --game, --out, --journal and --config."""
     what = parser.add_mutually_exclusive_group(required=True)
     what.add_argument("--csv", action="store_true", help="one row per player per game")
     what.add_argument("--history", action="store_true", help="the whole history (JSON)")
-    parser.add_argument("--game", default="duel", help="game type of --csv (default: duel)")
+    what.add_argument("--bgstats", action="store_true", help="a BG Stats backup file (JSON)")
+    what.add_argument("--bgg-xml", action="store_true", help="BoardGameGeek plays (XML)")
+    parser.add_argument("--game", help="only this game (--csv: default duel)")
     parser.add_argument("--out", type=Path, help="write to this file (default: stdout)")
     parser.add_argument("--journal", type=Path, help="the journal file (default: from config)")
     parser.add_argument("--config", type=Path, help="configuration file (TOML)")
@@ -37,18 +47,28 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def main(args: argparse.Namespace) -> int:
     """Write the export; 0, or 2 with a one-line refusal on stderr."""
     try:
-        path = args.journal or load_config(args.config).journal
-        with Journal.open(path, readonly=True) as journal:
-            if args.csv:
-                facts = load_facts(journal, summarizer(default_catalog(), journal), FactsCache())
-                text = games_csv(select(facts, game=args.game))
-            else:
+        game = None if args.game is None else known_game(args.game)
+        config = load_config(args.config)
+        with Journal.open(args.journal or config.journal, readonly=True) as journal:
+            if args.history:
                 text = json.dumps(export_history(journal), ensure_ascii=False) + "\n"
+            elif args.csv:
+                facts = journal_facts(journal, default_catalog(), default_family_catalog())
+                text = games_csv(select(facts, game=game or "duel"), game or "duel")
+            else:
+                found = journal_plays(
+                    journal, default_catalog(), default_family_catalog(), config.name
+                )
+                plays = [p for p in found if game is None or p.kind == game]
+                if args.bgstats:
+                    text = json.dumps(backup(plays), ensure_ascii=False, indent=1) + "\n"
+                else:
+                    text = plays_xml(plays)
         if args.out is None:
             sys.stdout.write(text)
         else:
             args.out.write_text(text, encoding="utf-8")
-    except (ConfigError, JournalError) as refused:
+    except (ConfigError, JournalError, UnknownGame) as refused:
         print(refused, file=sys.stderr)
         return 2
     except OSError as bad:

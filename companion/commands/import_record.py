@@ -1,13 +1,21 @@
 """`duel-companion import RECORD --journal PATH`: add a game record to a journal as a new game.
 
-Prints the new game's id. A refused record names the line and the reason (exit 2) and leaves
+Says what it did in one sentence ("Added game 3 to journal.sqlite."); `--json` prints it as
+`{"added": [ids], "already": [{"game": n, "id": id}], "players": n, ...}` instead, for a
+record and a history alike. A refused record names the line and the reason (exit 2) and leaves
 the journal unchanged; a missing journal is created. The record is read by the one reader
-(256 KB at most, the phone's limit; names by the pages' rule). A record already in the history
-is named ("already in the history as game N", exit 2), not added again. The journal's writer
-lock is taken for the import: while `duel-companion run` (or a writing `web`) holds the
-journal the import is refused naming it; another import is waited for (up to 30 s).
-A whole history exported by `duel-companion export --history` is imported too: its games that
-the journal does not hold yet are added, and the command prints what it did as JSON.
+(256 KB at most, the phone's limit; names by the pages' rule). A game already in the history
+is named ("already in the history as game N"), not added again, and the import succeeds
+(exit 0) as for a history imported twice: the journal holds the game either way, so running
+an import again is safe. The journal's writer lock is taken for the import: while
+`duel-companion run` (or a writing `web`) holds the journal the import is refused naming it;
+another import is waited for (up to 30 s). A whole history exported by `duel-companion export
+--history` is imported too: its games that the journal does not hold yet are added. A 7 Wonders
+score sheet is recognised and sent to `scorepad`.
+`--bgstats FILE` (a BG Stats backup) and `--bgg-xml FILE` (a player's plays downloaded from
+BoardGameGeek) add the plays of the games the box knows, skip those already there, name the
+others, and say so (`--json`: `{"added", "already", "skipped"}`); a file that cannot be read
+is refused in one line and nothing is imported.
 """
 
 from __future__ import annotations
@@ -20,34 +28,60 @@ from typing import Any
 
 from companion.config import ConfigError, load_config
 from companion.engine.catalog import default_catalog
+from companion.family import dice
+from companion.family import sheet as pad_sheet
+from companion.family.catalog import default_family_catalog
 from companion.records.archive import (
     MAX_HISTORY_BYTES,
+    Imported,
     check_history,
+    check_pads_and_plays,
     import_history,
     parsed_history,
 )
+from companion.records.bggxml import PlaysRefused, read_plays
+from companion.records.bgstats import BackupRefused, read_backup
+from companion.records.exchange import ImportedPlays, import_plays
 from companion.records.game import check_record, import_record
-from companion.records.journal import Journal, JournalError
+from companion.records.journal import AlreadyInHistory, Journal, JournalError
 from companion.records.lock import WriterLock
 from companion.records.reader import RecordRefused, decode_record
+from companion.records.results import Play
 
-HELP = "Add a game record (JSON Lines, finished or not) to a journal and print its game id."
+HELP = "Add a game record (JSON Lines, finished or not) or a whole history to a journal."
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """RECORD, --journal and --config."""
-    parser.add_argument("record", type=Path, metavar="RECORD", help="the game record (.jsonl)")
+    """RECORD (or --bgstats FILE, --bgg-xml FILE), --journal and --config."""
+    parser.add_argument(
+        "record",
+        type=Path,
+        metavar="RECORD",
+        nargs="?",
+        help="the game record (.jsonl) or history (.json)",
+    )
+    parser.add_argument("--bgstats", type=Path, metavar="FILE", help="a BG Stats backup (JSON)")
+    parser.add_argument(
+        "--bgg-xml", type=Path, metavar="FILE", help="plays downloaded from BoardGameGeek (XML)"
+    )
     parser.add_argument("--journal", type=Path, help="the journal file (default: from config)")
     parser.add_argument("--config", type=Path, help="configuration file (TOML)")
+    parser.add_argument("--json", action="store_true", help="say what was done as JSON")
 
 
 def main(args: argparse.Namespace) -> int:
-    """Import the record; 0 and the id on stdout, 2 with a one-line refusal on stderr."""
-    path: Path = args.record
+    """Import the record; 0 and what was done on stdout, 2 with a one-line refusal on stderr."""
+    given = [a for a in (args.record, args.bgstats, args.bgg_xml) if a is not None]
+    if len(given) != 1:
+        return _refuse("give one file: RECORD, --bgstats FILE or --bgg-xml FILE")
     try:
         journal_path = args.journal or load_config(args.config).journal
     except ConfigError as refused:
         return _refuse(str(refused))
+    if args.record is None:
+        bgstats = args.bgstats is not None
+        return import_plays_file(given[0], journal_path, bgstats=bgstats, as_json=args.json)
+    path: Path = args.record
     try:
         with path.open("rb") as file:
             data = file.read(MAX_HISTORY_BYTES + 1)
@@ -55,7 +89,10 @@ def main(args: argparse.Namespace) -> int:
         return _refuse(f"cannot read {path}: {bad.strerror or bad}")
     history = parsed_history(data) if len(data) <= MAX_HISTORY_BYTES else None
     if history is not None:
-        return _import_history(path, journal_path, history)
+        return _import_history(path, journal_path, history, args.json)
+    if (game := _score_sheet_game(data)) is not None:
+        return _refuse(f"{path}: a {game} score sheet, not a game record: score it with "
+                       f"duel-companion scorepad {path}")  # fmt: skip
     catalog = default_catalog()
     try:
         lines = decode_record(data)  # the one reader: 256 KB at most, UTF-8
@@ -65,17 +102,72 @@ def main(args: argparse.Namespace) -> int:
             Journal.open(journal_path) as journal,
         ):
             game_id = import_record(catalog, journal, lines)
+    except AlreadyInHistory as there:  # the journal holds it: nothing to do, as for a history
+        _told(Imported(already={1: there.game_id}), journal_path, as_json=args.json)
+        return 0
     except (RecordRefused, JournalError) as refused:  # RecordRefused names the line
         return _refuse(f"{path}: {refused}")
-    print(game_id)
+    _told(Imported(added=[game_id]), journal_path, as_json=args.json)
     return 0
 
 
-def _import_history(path: Path, journal_path: Path, history: dict[str, Any]) -> int:
+def _score_sheet_game(data: bytes) -> str | None:
+    """The game of a score pad's sheet ("7 Wonders", "7 Wonders Dice"), or None."""
+    try:
+        sheet = json.loads(data)
+    except (ValueError, RecursionError):  # not JSON (a record's lines), or nested too deeply
+        return None
+    game = sheet.get("game") if isinstance(sheet, dict) else None
+    if not isinstance(game, str):
+        return None
+    return {pad_sheet.GAME: "7 Wonders", dice.GAME: "7 Wonders Dice"}.get(game)
+
+
+def _told(done: Imported, journal_path: Path, *, as_json: bool) -> None:
+    """What an import did: JSON, or one sentence."""
+    if as_json:
+        print(json.dumps(done.to_json()))
+        return
+    print(import_sentence(done, journal_path.name))
+
+
+def import_sentence(done: Imported, journal: str) -> str:
+    """ "Added game 3 to journal.sqlite.", "Added games 1 to 5 to journal.sqlite.", "Nothing
+    added: already in the history as game 7." (with the score pads and plays a history adds)"""
+    parts = []
+    if done.added:
+        first, last = done.added[0], done.added[-1]
+        if len(done.added) == 1:
+            parts.append(f"Added game {first} to {journal}")
+        elif done.added == list(range(first, last + 1)):
+            parts.append(f"Added games {first} to {last} to {journal}")
+        else:
+            parts.append(f"Added games {', '.join(map(str, done.added))} to {journal}")
+    for count, what in ((done.pads, "score pad"), (done.plays, "play")):
+        if count:
+            parts.append(
+                f"{'added ' if parts else 'Added '}{count} {what}{'s' if count > 1 else ''}"
+            )
+    if done.already:
+        ids = sorted(set(done.already.values()))
+        there = f"game {ids[0]}" if len(ids) == 1 else f"games {', '.join(map(str, ids))}"
+        count = len(done.already)
+        games = "already in the history" if count == 1 else f"{count} games already there"
+        if not parts:
+            parts.append(f"Nothing added: {games} as {there}")
+        else:
+            parts.append(f"{games} as {there}")
+    if not parts:
+        parts.append("Nothing added: the history holds no game")
+    return "; ".join(parts) + "."
+
+
+def _import_history(path: Path, journal_path: Path, history: dict[str, Any], as_json: bool) -> int:
     """Add the games of a history that the journal does not hold; print what was done."""
     catalog = default_catalog()
     try:
         check_history(catalog, history)  # refused before the journal is opened or created
+        check_pads_and_plays(default_family_catalog(), history)
         with (
             WriterLock(journal_path, wait_for=("import",), wait_seconds=30.0),
             Journal.open(journal_path) as journal,
@@ -83,8 +175,62 @@ def _import_history(path: Path, journal_path: Path, history: dict[str, Any]) -> 
             done = import_history(catalog, journal, history)
     except (RecordRefused, JournalError) as refused:
         return _refuse(f"{path}: {refused}")
-    print(json.dumps(done.to_json()))
+    _told(done, journal_path, as_json=as_json)
     return 0
+
+
+def import_plays_file(
+    path: Path, journal_path: Path, *, bgstats: bool, as_json: bool = False
+) -> int:
+    """Add the plays of a BG Stats backup (or a BoardGameGeek plays file) that the journal does
+    not hold; say what was done (as JSON with `as_json`)."""
+    try:
+        with path.open("rb") as file:
+            data = file.read(MAX_HISTORY_BYTES + 1)
+    except OSError as bad:
+        return _refuse(f"cannot read {path}: {bad.strerror or bad}")
+    if len(data) > MAX_HISTORY_BYTES:
+        return _refuse(f"{path}: larger than {MAX_HISTORY_BYTES // 2**20} MiB")
+    try:
+        plays, skipped = _read_plays(data, bgstats=bgstats)  # refused before the journal opens
+        with (
+            WriterLock(journal_path, wait_for=("import",), wait_seconds=30.0),
+            Journal.open(journal_path) as journal,
+        ):
+            done = import_plays(
+                journal, default_catalog(), default_family_catalog(), plays, skipped
+            )
+    except (BackupRefused, PlaysRefused, JournalError) as refused:
+        return _refuse(f"{path}: {refused}")
+    if as_json:
+        print(json.dumps(done.to_json(), ensure_ascii=False))
+    else:
+        print(plays_sentence(done, journal_path.name))
+    return 0
+
+
+def plays_sentence(done: ImportedPlays, journal: str) -> str:
+    """ "Added 2 plays to j.sqlite; skipped 2 plays of Catan (not a game the box keeps)." """
+
+    def plays(count: int) -> str:
+        return f"{count} play{'s' if count != 1 else ''}"
+
+    parts = [f"Added {plays(done.added)} to {journal}" if done.added else "Nothing added"]
+    if done.already:
+        parts.append(f"{plays(done.already)} already there")
+    parts += [f"skipped {plays(n)} of {game} (not a game the box keeps)"
+              for game, n in done.skipped.items()]  # fmt: skip
+    return "; ".join(parts) + "."
+
+
+def _read_plays(data: bytes, *, bgstats: bool) -> tuple[list[Play], dict[str, int]]:
+    if not bgstats:
+        return read_plays(data)
+    try:
+        parsed = json.loads(data.decode("utf-8-sig"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        raise BackupRefused("not a BG Stats backup (not JSON)") from None
+    return read_backup(parsed)
 
 
 def _refuse(message: str) -> int:

@@ -6,11 +6,19 @@ stands for its images in name order. `--json` prints one list of `{"image": path
 [ids], "foreign": n}` objects in the order given; an image that cannot be read gets `"error"`
 (and empty cards) instead of stopping the run.
 
-`scan --structure --age N IMAGE...` reads overhead views of age N's structure instead: per
-image the 20 positions in layout order (docs/game-record.md), each a card id, "back",
-"empty" or null (cannot tell); `--json` prints a list of `{"image": path, "slots": [20]}`.
+`scan --structure --age N [--known KNOWN.json] IMAGE...` reads overhead views of age N's
+structure instead: per image the 20 positions in layout order (docs/game-record.md), each a
+card id, "back", "empty" or null (cannot tell); `--json` prints a list of `{"image": path,
+"slots": [20]}`. KNOWN is what was known of the structure the moment before the last card
+was taken: a JSON list of 20 entries in the same order, a card id where that card lay face
+up, "back" where a face-down card lay, "empty" where the card had been taken (so a view may
+show one more position empty, and the cards it uncovered turned up).
 
-Exit status: 0 all images read, 1 some image could not be read, 2 refused arguments.
+Codes of the other game's stickers are foreign too; stderr then says which option reads
+them ("a code is a 7 Wonders card: add --game 7wonders").
+
+Exit status: 0 all images read, 2 refused arguments or some image could not be read (as the
+other commands refuse bad input).
 """
 
 from __future__ import annotations
@@ -18,7 +26,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +35,11 @@ from companion.vision.decode import DECODERS, DEFAULT_DECODER, Decoder, make_dec
 
 HELP = "Read the card stickers in images or folders of images; --json for a list of objects."
 PARSERS = {"duel": payloads.parse, "7wonders": payloads.parse_family}  # whose stickers to read
+OTHER_GAME = {  # what to say of a code that is the other game's sticker
+    "duel": ("7 Wonders card", "add --game 7wonders"),
+    "7wonders": ("Duel card", "leave out --game 7wonders"),
+}
+HINT = "_other_game"  # a result's count of the other game's stickers (not in the JSON)
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".pgm", ".tif", ".tiff", ".webp")
 
 
@@ -40,6 +53,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="read overhead views of an age's structure (20 positions; needs --age)",
     )
     parser.add_argument("--age", type=int, choices=(1, 2, 3), help="the age of the structure")
+    parser.add_argument(
+        "--known",
+        type=Path,
+        metavar="KNOWN.json",
+        help="with --structure: what was known before the last card was taken (20 entries: "
+        'card id, "back" or "empty")',
+    )
     parser.add_argument(
         "--game",
         choices=sorted(PARSERS),
@@ -77,11 +97,18 @@ def scan_image(path: Path, decoder: Decoder, game: str = "duel") -> dict[str, An
     if frame is None:
         return {"image": str(path), "cards": [], "foreign": 0, "error": "not a readable image"}
     cards, foreign = read_cards(decoder, frame, PARSERS[game])
-    return {"image": str(path), "cards": cards, "foreign": foreign}
+    result: dict[str, Any] = {"image": str(path), "cards": cards, "foreign": foreign}
+    if foreign:
+        other = next(p for name, p in PARSERS.items() if name != game)
+        result[HINT] = len(read_cards(decoder, frame, other)[0])
+    return result
 
 
-def scan_structure(path: Path, age: int, decoder: Decoder) -> dict[str, Any]:
-    """The JSON object of one overhead image: its 20 positions."""
+def scan_structure(
+    path: Path, age: int, decoder: Decoder, known: Sequence[str] | None = None
+) -> dict[str, Any]:
+    """The JSON object of one overhead image: its 20 positions (`known`: what was known
+    before the last card was taken, `structure.parse_known`'s entries)."""
     import cv2
 
     from companion.vision.structure import read_structure
@@ -91,7 +118,26 @@ def scan_structure(path: Path, age: int, decoder: Decoder) -> dict[str, Any]:
     frame = cv2.imread(str(path), cv2.IMREAD_GRAYSCALE)
     if frame is None:
         return {"image": str(path), "slots": [None] * 20, "error": "not a readable image"}
-    return {"image": str(path), "slots": list(read_structure(frame, age, decoder).slots)}
+    slots = read_structure(frame, age, decoder, known=known).slots
+    return {"image": str(path), "slots": list(slots)}
+
+
+def read_known(path: Path, age: int) -> tuple[str, ...]:
+    """The KNOWN file: 20 entries in layout order.
+
+    Raises:
+        ValueError: one line saying what is wrong with the file.
+    """
+    from companion.vision.structure import parse_known
+
+    try:
+        entries = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise ValueError(f"cannot read it ({error.strerror or error})") from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise ValueError(f"not JSON ({str(error).splitlines()[0]})") from None
+    known = parse_known(entries, age)
+    return tuple(str(entry) for entry in known)
 
 
 def structure_text(slots: list[Any], age: int) -> str:
@@ -105,21 +151,38 @@ def structure_text(slots: list[Any], age: int) -> str:
 
 
 def main(args: argparse.Namespace) -> int:
-    """Scan every image; print text or JSON; exit 1 if any image could not be read."""
+    """Scan every image; print text or JSON; exit 2 if any image could not be read."""
     if args.structure != (args.age is not None):
         print("scan: --structure and --age N go together", file=sys.stderr)
         return 2
+    if args.known is not None and not args.structure:
+        print("scan: --known goes with --structure --age N", file=sys.stderr)
+        return 2
+    known = None
+    if args.known is not None:
+        try:
+            known = read_known(args.known, args.age)
+        except ValueError as bad:
+            print(f"scan: --known {args.known}: {bad}", file=sys.stderr)
+            return 2
     paths = images(args.paths)
     if not paths:
         print("scan: no images in the folders given", file=sys.stderr)
         return 2
     decoder = make_decoder(args.decoder)
     if args.structure:
-        found = [scan_structure(path, args.age, decoder) for path in paths]
+        found = [scan_structure(path, args.age, decoder, known) for path in paths]
         return _report(
             found, args.json, lambda r: f"{r['image']}:\n{structure_text(r['slots'], args.age)}"
         )
-    return _report([scan_image(path, decoder, args.game) for path in paths], args.json, _cards_text)
+    found = [scan_image(path, decoder, args.game) for path in paths]
+    hints = {str(r["image"]): count for r in found if (count := r.pop(HINT, 0))}
+    status = _report(found, args.json, _cards_text)
+    what, fix = OTHER_GAME[args.game]
+    for image, count in hints.items():
+        codes = f"a code is a {what}" if count == 1 else f"{count} codes are {what}s"
+        print(f"scan: {image}: {codes}: {fix}", file=sys.stderr)
+    return status
 
 
 def _cards_text(result: dict[str, Any]) -> str:
@@ -131,7 +194,8 @@ def _cards_text(result: dict[str, Any]) -> str:
 def _report(
     results: list[dict[str, Any]], as_json: bool, text: Callable[[dict[str, Any]], str]
 ) -> int:
-    """Print the results (JSON, or `text` of each) and each error on stderr; the status."""
+    """Print the results (JSON, or `text` of each) and each error on stderr; the status (2
+    when an image could not be read)."""
     if as_json:
         print(json.dumps(results, indent=2))
     for result in results:
@@ -139,4 +203,4 @@ def _report(
             print(f"scan: {result['image']}: {result['error']}", file=sys.stderr)
         elif not as_json:
             print(text(result))
-    return 1 if any("error" in result for result in results) else 0
+    return 2 if any("error" in result for result in results) else 0

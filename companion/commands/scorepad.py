@@ -14,9 +14,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from companion.device import words
 from companion.engine.catalog import CatalogError
 from companion.family.catalog import default_family_catalog
-from companion.family.pad import Pad, pad_to_json, score_sheet
+from companion.family.pad import CATEGORY_LABELS, Pad, pad_to_json, score_sheet
 from companion.family.sheet import SheetError
 
 HELP = "Score a 7 Wonders or 7 Wonders Dice score sheet (JSON): table, winners and reasons."
@@ -71,13 +72,18 @@ def _refuse(as_json: bool, message: str) -> int:
     return 2
 
 
+def label(key: str) -> str:
+    """A row's name as the pad says it ("Gold reserve" for gold_reserve)."""
+    return CATEGORY_LABELS.get(key, key)
+
+
 def render(pad: Pad) -> str:
     """The score table, the winners and the reasons, as text."""
     players = pad.result.ranked
     keys = list(players[0].lines)
     rows = [["", *(p.name for p in players)]]
-    rows += [[key, *(str(p.lines[key].points) for p in players)] for key in keys]
-    rows.append(["total", *(str(p.total) for p in players)])
+    rows += [[label(key), *(str(p.lines[key].points) for p in players)] for key in keys]
+    rows.append(["Total", *(str(p.total) for p in players)])
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     lines = [
         "  ".join(
@@ -86,13 +92,12 @@ def render(pad: Pad) -> str:
         ).rstrip()
         for row in rows
     ]
-    winners = pad.result.winners
-    lines += ["", ("Winner: " if len(winners) == 1 else "Shared victory: ") + ", ".join(winners)]
+    lines += ["", words.pad_winner(pad.result)]
     lines += [f"Warning: {w}" for w in pad.warnings]
     for player in pad.result.players:
         lines += ["", player.name + ("" if player.ranked else " (not ranked)")]
         for key, line in player.lines.items():
             for part in line.parts:
-                lines.append(f"  {key}: {part.points:+d} {part.reason}")
-            lines += [f"  {key}: {note}" for note in line.notes]
+                lines.append(f"  {label(key)}: {part.points:+d} {part.reason}")
+            lines += [f"  {label(key)}: {note}" for note in line.notes]
     return "\n".join(lines) + "\n"

@@ -1,7 +1,10 @@
 """`duel-companion stickers`: print the QR stickers of every card, wonder and progress token.
 
 `--game 7wonders` prints the stickers of the 7 Wonders base game's cards instead, for the
-family score pad (one per card name: identical copies carry the same sticker).
+family score pad: one per card name, each noting how many copies the decks hold by number of
+players ("3+ 4+ players"); with `--players N`, one sticker for every card of an N-player
+game ("copy 1 of 2"), each guild once (any may be drawn). Identical copies carry the same
+sticker.
 
 `--out stickers.pdf` (or .svg, .png) writes sheets for A4 or US Letter at an exact sticker
 size, the name beside each code; several SVG or PNG pages become stickers-1.svg,
@@ -22,7 +25,7 @@ FORMATS = ("pdf", "svg", "png")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """--out, --format, --paper, --size, --language, --game."""
+    """--out, --format, --paper, --size, --language, --game, --players."""
     parser.add_argument(
         "--out",
         type=Path,
@@ -52,6 +55,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default="duel",
         help="duel (default) or 7wonders: the base game's cards, for the family score pad",
     )
+    parser.add_argument(
+        "--players",
+        type=int,
+        metavar="N",
+        help="with --game 7wonders: a sticker for every card of an N-player game (2 to 7)",
+    )
 
 
 def main(args: argparse.Namespace) -> int:
@@ -64,36 +73,49 @@ def main(args: argparse.Namespace) -> int:
         return _refuse(f"--size {args.size:g} mm is outside 5 to 60 mm")
     if args.language not in LANGUAGES:
         return _refuse(f"unknown --language {args.language!r}: use {', '.join(LANGUAGES)}")
-    entries = stickers.entries(args.language, args.game)
+    players: int | None = args.players
+    if players is not None and args.game != "7wonders":
+        return _refuse("--players is for --game 7wonders (a Duel sheet has one sticker each)")
+    if players is not None and not 2 <= players <= 7:
+        return _refuse(f"--players {players}: the base game is for 3 to 7 players (or 2)")
+    entries = stickers.entries(args.language, args.game, players)
+    subject = stickers.SUBJECT
+    if args.game == "7wonders":
+        count = f"{players} players: {len(entries)} stickers" if players else "one per card"
+        subject = f"7 Wonders stickers ({count})"
     try:
         if kind == "png" and out.suffix.lower() != ".png":
             written = _single_pngs(entries, out, args.size)
         else:
-            written = _sheets(entries, out, kind, args.paper, args.size)
+            written = _sheets(entries, out, kind, args.paper, args.size, subject)
     except (OSError, ValueError) as failed:
         return _refuse(str(failed))
     print(
         f"wrote {len(written)} file(s): {', '.join(str(p) for p in written[:3])}"
         f"{' ...' if len(written) > 3 else ''}"
     )
+    if players is not None:
+        print(f"{len(entries)} stickers: every card of a {players}-player game, "
+              "each guild once (any may be drawn)")  # fmt: skip
     return 0
 
 
 def _sheets(
-    entries: list[stickers.Entry], out: Path, kind: str, paper: str, size: float
+    entries: list[stickers.Entry], out: Path, kind: str, paper: str, size: float, subject: str
 ) -> list[Path]:
     pages = stickers.layout(entries, size, paper)
     if not out.parent.is_dir():
         raise OSError(f"no folder {out.parent}")
     if kind == "pdf":
-        out.write_bytes(stickers.pdf_document(pages, size, paper))
+        out.write_bytes(stickers.pdf_document(pages, size, paper, subject))
         return [out]
     paths = stickers.page_paths(out, len(pages))
     for number, (page, path) in enumerate(zip(pages, paths, strict=True), 1):
         if kind == "svg":
-            path.write_text(stickers.svg_page(page, size, paper, number, len(pages)), "utf-8")
+            svg = stickers.svg_page(page, size, paper, number, len(pages), subject)
+            path.write_text(svg, "utf-8")
         else:
-            image = stickers.png_page(page, size, paper, number, len(pages))
+            image = stickers.png_page(page, size, paper, number, len(pages), subject=subject)
             image.save(path, dpi=(stickers.DPI, stickers.DPI))
     return paths
 

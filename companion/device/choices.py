@@ -60,7 +60,7 @@ class Choice:
 def options(ui: UiState, state: GameState, context: Context | None = None) -> list[Choice]:
     """The options of the screen, in cursor order (empty on screens without a choice)."""
     ctx = context or Context()
-    voice = Voice.oled(state, ctx.language)
+    voice = Voice.oled(state, ctx.language, ctx.names)
     match ui.mode:
         case Mode.FIRST_PLAYER:  # solo: the box's side by its name
             names = [words.BOX if p is ctx.box else DEFAULT_NAMES[i] for i, p in enumerate(Player)]
@@ -95,10 +95,10 @@ def options(ui: UiState, state: GameState, context: Context | None = None) -> li
 
 def name_options(ui: UiState, ctx: Context) -> list[Choice]:
     """The names a side can take: the remembered players, the most recent first (without the
-    one the other side took), then unnamed."""
+    one the other side took), then unnamed, which says where new names are typed."""
     taken = ui.names[0] if ui.naming == 1 else ""
     named = [Choice(name, value=name) for name in ctx.known if name != taken]
-    return [*named, Choice(words.UNNAMED, value="")]
+    return [*named, Choice(words.UNNAMED, words.NEW_NAMES, value="")]
 
 
 def guided_options(ui: UiState, state: GameState) -> list[Choice]:

@@ -12,10 +12,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from companion.device import words
 from companion.device.views import ChoiceView, Option
 from companion.device.words import Voice, move_label
 from companion.engine.events import event_to_record
 from companion.engine.state import GameState
+from companion.search.determinize import needs_deal
 from companion.search.player import LEVELS, Level, NoDecision, suggest
 
 __all__ = ["ADVICE", "SECONDS", "Advice", "Move", "advice", "coach_view"]
@@ -80,7 +82,8 @@ def advice(
     try:
         answer = suggest(state, level, seed, seconds=seconds)
     except NoDecision as nothing:
-        return Advice("", "", (), str(nothing))
+        return Advice("", "", (), words.COACH_NEEDS_DEAL.format(age=state.age)
+                      if _without_deal(state) else str(nothing))  # fmt: skip
     moves = tuple(
         Move(
             move_label(voice, move.event),
@@ -93,6 +96,13 @@ def advice(
     return Advice(voice.player(answer.player), answer.player.value, moves)
 
 
+def _without_deal(state: GameState) -> bool:
+    """Whether the search has no move because the age's cards are not known (what the
+    players can change: enter the deal)."""
+    playing = not state.finished and state.pending is None
+    return playing and (state.structure is None or needs_deal(state))
+
+
 def coach_view(
     state: GameState,
     level: Level = LEVELS["3"],
@@ -100,11 +110,13 @@ def coach_view(
     *,
     seconds: float | None = 1.0,
     language: str = "en",
+    names: tuple[str, str] = ("", ""),
 ) -> ChoiceView:
-    """The OLED's coach: label, chance to win beside it, the reason on the bottom line; a
-    one-line message instead when there is nothing to advise."""
-    told = advice(state, Voice.oled(state, language), level, seed, seconds=seconds)
+    """The OLED's coach: label, chance to win beside it, the reason on the bottom line; the
+    message, wrapped under "Nothing to advise", when there is nothing to advise. `names` are
+    the sides' names given on the phone."""
+    told = advice(state, Voice.oled(state, language, names), level, seed, seconds=seconds)
     if not told.moves:
-        return ChoiceView("Coach", told.message, (), 0)
+        return ChoiceView("Coach", words.NO_ADVICE, (), 0, hint=told.message)
     options = tuple(Option(m.label, m.percent, note=m.reason) for m in told.moves)
     return ChoiceView("Coach", f"{told.name} to play", options, 0)

@@ -18,6 +18,7 @@ or moves the cursor.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from companion.device import guided, overhead, present, solo, words
@@ -38,7 +39,7 @@ from companion.device.choices import (
 )
 from companion.device.ui import Context, Mode, UiState
 from companion.device.views import View
-from companion.device.words import DEFAULT_NAMES, Voice, player_name
+from companion.device.words import DEFAULT_NAMES, Voice
 from companion.engine.cards import CardId, Catalog
 from companion.engine.events import (
     BuildFromDiscard,
@@ -78,7 +79,6 @@ __all__ = [  # the UI's values and the screens' options, for the run loop, adapt
     "library_draw",
     "library_pool",
     "options",
-    "player_name",
     "prompt_options",
     "resume",
     "settle",
@@ -101,7 +101,9 @@ class Step:
     screen); `names` asks it to name the game's players once the setup is in the journal
     (as the phone's naming does); `new_game` asks it to start the next game after a finished
     one; `coach` asks it to search for the coach's advice off the loop (the screen says
-    "Thinking..." until then).
+    "Thinking..." until then). `applied` is the state before `event` and the state the rules
+    made of it while the controller checked it, so that the journal's game applies each
+    confirmed event once.
     """
 
     ui: UiState
@@ -111,6 +113,7 @@ class Step:
     new_game: bool = False
     coach: bool = False  # asks the run loop to start the coach's search
     names: dict[str, str] | None = None  # the setup's named sides ("p1"/"p2"), to name the game
+    applied: tuple[GameState, GameState] | None = None  # (before, after) of `event`
 
     def refused(self, reason: str, state: GameState, context: Context) -> Step:
         """The step when the journal's game refused `event`: the screen says why."""
@@ -187,7 +190,10 @@ def step(ui: UiState, state: GameState, given: Input, context: Context | None = 
         case Status(problem):
             status = problem or ""
             under = None if ui.under is None else replace(ui.under, status=status)
-            return _show(replace(ui, status=status, under=under), state, ctx)
+            # said in full on the bottom line until the next press or scan (the idle screen
+            # then keeps a mark of it, the others a banner)
+            notice = ui.notice or status
+            return _show(replace(ui, status=status, under=under, notice=notice), state, ctx)
         case Tick(now):
             if ui.mode is Mode.FEEDBACK and ui.until is not None and now >= ui.until:
                 return _show(_next(ui, state, ctx), state, ctx)
@@ -212,12 +218,21 @@ def _next(ui: UiState, state: GameState, ctx: Context) -> UiState:
     return settle(state, ctx, status=ui.status, skipped=ui.skipped)
 
 
-def _show(ui: UiState, state: GameState, ctx: Context, event: Event | None = None) -> Step:
-    return Step(ui, present.view(ui, state, ctx), event)
+def _show(
+    ui: UiState, state: GameState, ctx: Context, choices: Sequence[Choice] | None = None
+) -> Step:
+    """The step that shows `ui`; `choices` its options when already computed this press."""
+    return Step(ui, present.view(ui, state, ctx, choices))
 
 
-def _notice(ui: UiState, state: GameState, ctx: Context, reason: str) -> Step:
-    return _show(replace(ui, notice=reason), state, ctx)
+def _notice(
+    ui: UiState,
+    state: GameState,
+    ctx: Context,
+    reason: str,
+    choices: Sequence[Choice] | None = None,
+) -> Step:
+    return _show(replace(ui, notice=reason), state, ctx, choices)
 
 
 # --- buttons --------------------------------------------------------------------------------
@@ -231,17 +246,17 @@ def _press(ui: UiState, state: GameState, press: Press, ctx: Context) -> Step:
     if ui.mode is Mode.END and press.name == "select":  # ask first: the result leaves the box
         return _show(UiState(mode=Mode.NEW_GAME, status=ui.status, under=ui, events=ui.events),
                      state, ctx)  # fmt: skip
-    choices = options(ui, state, ctx)
+    choices = options(ui, state, ctx)  # once per press: the screen shows these same options
     if press.name in ("left", "right") and choices:
         delta = -1 if press.name == "left" else 1
-        return _show(replace(ui, cursor=(ui.cursor + delta) % len(choices)), state, ctx)
+        return _show(replace(ui, cursor=(ui.cursor + delta) % len(choices)), state, ctx, choices)
     if press.name != "select" or not choices:
         if press.name == "select" and ui.mode is Mode.IDLE:
-            return _notice(ui, state, ctx, words.SCAN_FIRST)
-        return _show(ui, state, ctx)
+            return _notice(ui, state, ctx, words.SCAN_FIRST, choices)
+        return _show(ui, state, ctx, choices)
     chosen = choices[min(ui.cursor, len(choices) - 1)]
     if chosen.refusal is not None:
-        return _notice(ui, state, ctx, chosen.refusal)
+        return _notice(ui, state, ctx, chosen.refusal, choices)
     if chosen.event is not None:
         return _confirm(ui, state, chosen.event, ctx)
     return _local_choice(ui, state, chosen.value or "", ctx)
@@ -273,7 +288,7 @@ def undone(ui: UiState, before: GameState, after: GameState, event: Event, ctx: 
     if isinstance(event, Setup) and (screens := setup_screens(event, after.catalog)):
         ready = replace(screens, notice=words.SETUP_UNDONE, status=ui.status, events=ctx.events)
         return Step(ready, present.view(ready, after, ctx))  # nothing to scan again
-    line = words.event_line(Voice.oled(before, ctx.language), before, event)
+    line = words.event_line(Voice.oled(before, ctx.language, ctx.names), before, event)
     if isinstance(event, Deal) and (ctx.guided or ctx.overhead):  # back to the entry, one less
         entries = guided.deal_entries(after.catalog, event)[:-1]
         again = UiState(mode=Mode.GUIDED, dealt=entries, notice=words.undone(line),
@@ -367,11 +382,11 @@ def _confirm(ui: UiState, state: GameState, event: Event, ctx: Context) -> Step:
         after = apply(state, event)
     except IllegalEvent as refused:
         return _notice(ui, state, ctx, str(refused))
-    lines = words.told(Voice.oled(after, ctx.language), state, after, event)
+    lines = words.told(Voice.oled(after, ctx.language, ctx.names), state, after, event)
     done = UiState(mode=Mode.FEEDBACK, lines=lines, status=ui.status, skipped=ui.skipped,
                    events=ctx.events + 1)  # fmt: skip
     next_ctx = replace(ctx, events=ctx.events + 1, last=event)
-    return Step(done, present.view(done, after, next_ctx), event)
+    return Step(done, present.view(done, after, next_ctx), event, applied=(state, after))
 
 
 def _local_choice(ui: UiState, state: GameState, value: str, ctx: Context) -> Step:
@@ -432,7 +447,7 @@ def _scan(ui: UiState, state: GameState, card: str | None, ctx: Context) -> Step
     if card is None:
         return _notice(ui, state, ctx, words.UNKNOWN_CODE)
     catalog = state.catalog
-    name = Voice.oled(state, ctx.language).name(card)
+    name = Voice.oled(state, ctx.language, ctx.names).name(card)
     match ui.mode:
         case Mode.DRAFT:
             return _scan_draft(ui, state, card, name, ctx)
@@ -559,12 +574,15 @@ def _table(ui: UiState, state: GameState, table: Table, ctx: Context) -> Step:
     if ui.mode is Mode.GUIDED:
         return _table_deal(shown, ui, state, table, ctx)
     seen = overhead.what_left(state, table)
+    asked = guided.reveal_position(state) if ui.mode is Mode.REVEAL else None
+    if seen.reveal is None and asked is not None and table.slots[asked] is None:
+        return _notice(ui, state, ctx, words.CAMERA_CANNOT_TELL)  # the card to turn up
     if seen.reveal is not None and ui.mode is not Mode.CARD:
         step = _confirm(replace(ui, notice=""), state, seen.reveal, ctx)
         if shown.mode is Mode.FEEDBACK and step.event is not None:  # said after the action
             told = replace(step.ui, lines=(*shown.lines, *step.ui.lines))
-            after = apply(state, step.event)
-            step = replace(step, ui=told, view=present.view(told, after, ctx))
+            assert step.applied is not None  # _confirm applied it
+            step = replace(step, ui=told, view=present.view(told, step.applied[1], ctx))
         return step
     proposed = ui.mode is Mode.CARD and ui.card is not None
     if len(seen.left) > 1:  # a hand in view, unless two cards are seen gone
@@ -578,7 +596,7 @@ def _table(ui: UiState, state: GameState, table: Table, ctx: Context) -> Step:
         back = proposed and ui.card in table.slots
         return _show(_next(ui, state, ctx) if back else shown, state, ctx)
     index = seen.left[0]
-    voice = Voice.oled(state, ctx.language)
+    voice = Voice.oled(state, ctx.language, ctx.names)
     if refused := overhead.refusal(state, index, voice):
         return _notice(ui, state, ctx, refused)
     structure = state.structure
@@ -594,8 +612,18 @@ def _table(ui: UiState, state: GameState, table: Table, ctx: Context) -> Step:
 def _table_deal(shown: UiState, ui: UiState, state: GameState, table: Table, ctx: Context) -> Step:
     """A new age seen from above: its face-up cards in layout order, as far as they are read,
     become the guided entry (the rest is scanned by hand); complete, the deal is recorded.
-    Nothing more than what was entered (or a reading that disagrees): `shown` stays."""
-    entries = overhead.deal_entries(state, table.slots) if table.age == state.age else ()
-    if len(entries) <= len(ui.dealt) or entries[: len(ui.dealt)] != ui.dealt:
+    Nothing more than what was entered (or a reading that disagrees): `shown` stays. When
+    the view cannot tell the card the screen asks for next, the bottom line says so."""
+    if table.age != state.age:
         return _show(shown, state, ctx)
-    return _enter_all(ui, state, entries, ctx)
+    entries = overhead.deal_entries(state, table.slots)
+    if len(entries) <= len(ui.dealt) or entries[: len(ui.dealt)] != ui.dealt:
+        asked = shown.mode is Mode.GUIDED and entries[: len(ui.dealt)] == ui.dealt
+        if asked and overhead.first_untold(state, table.slots, len(ui.dealt)) is not None:
+            return _notice(shown, state, ctx, words.CAMERA_CANNOT_TELL)
+        return _show(shown, state, ctx)
+    step = _enter_all(ui, state, entries, ctx)
+    untold = overhead.first_untold(state, table.slots, len(entries)) is not None
+    if untold and step.event is None and step.ui.mode is Mode.GUIDED:  # the card asked next
+        return _notice(step.ui, state, ctx, words.CAMERA_CANNOT_TELL)
+    return step

@@ -40,22 +40,23 @@ AGREE = 3  # frames in a row that must say the same before the table counts
 SURE = 2  # as many when every position of those frames is told (no hand over any)
 
 __all__ = [
-    "AGREE", "Offer", "Seen", "Watch", "deal_entries", "known_cards", "offers", "taken_cards",
-    "what_left",
+    "AGREE", "Offer", "Seen", "Watch", "deal_entries", "first_untold", "known_cards", "offers",
+    "taken_cards", "what_left",
 ]  # fmt: skip
 
 
-def known_cards(state: GameState) -> tuple[str | None, ...] | None:
+def known_cards(state: GameState) -> tuple[str, ...] | None:
     """What the box knows at each position of the age's structure (layout order): the card
-    lying there, None for a face-down card not turned yet, "empty" where the card was taken
-    (recorded: that position is empty for certain). The overhead reader uses it to settle
-    where the cards it reads lie and to look only at the positions a card may have left;
-    None without a dealt structure."""
+    lying there, "back" for a face-down card not turned yet, "empty" where the card was
+    taken (recorded: that position is empty for certain), the KNOWN list that `scan
+    --structure --known` reads. The overhead reader uses it to settle where the cards it
+    reads lie and to look only at the positions a card may have left; None without a dealt
+    structure."""
     structure = state.structure
     if structure is None:
         return None
     return tuple(
-        "empty" if card is None else None if card in UNKNOWN else card for card in structure.cards
+        "empty" if card is None else "back" if card in UNKNOWN else card for card in structure.cards
     )
 
 
@@ -168,6 +169,16 @@ def deal_entries(state: GameState, slots: Sequence[str | None]) -> tuple[str, ..
             break
         entries.append(str(slot))
     return tuple(entries)
+
+
+def first_untold(state: GameState, slots: Sequence[str | None], entered: int) -> int | None:
+    """The face-up position a guided entry asks for after `entered` cards, when the reading
+    cannot tell it (None there): the OLED says so, and the card is scanned by hand."""
+    face_up = [p.index for p in state.catalog.layout(state.age).positions if p.face_up]
+    if entered >= len(face_up):
+        return None
+    index = face_up[entered]
+    return index if index < len(slots) and slots[index] is None else None
 
 
 @dataclass

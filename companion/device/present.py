@@ -7,6 +7,7 @@ view is `companion.device.screens.render`.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 
 from companion.device import guided, overhead, solo, words
@@ -33,8 +34,9 @@ from companion.device.views import (
     PhoneView,
     View,
 )
-from companion.device.words import DEFAULT_NAMES, Voice, coins, event_line, player_name, price
+from companion.device.words import DEFAULT_NAMES, Voice, coins, event_line, price
 from companion.engine.cards import RESOURCES
+from companion.engine.decisions import DECISIONS
 from companion.engine.events import Discard
 from companion.engine.pricing import unit_prices
 from companion.engine.rules import cards_left, library_draw
@@ -59,17 +61,20 @@ __all__ = [
 SHORT_DETAIL = 9  # characters of a detail shown beside an option; longer ones go below it
 
 
-def view(ui: UiState, state: GameState, ctx: Context) -> View:
-    """The screen for the UI state `ui` over the game `state`."""
+def view(
+    ui: UiState, state: GameState, ctx: Context, choices: Sequence[Choice] | None = None
+) -> View:
+    """The screen for the UI state `ui` over the game `state`; `choices` are its options when
+    the caller has them already (`options(ui, state, ctx)`: computed once per press)."""
     notice, status = ui.notice, ui.status
     match ui.mode:
         case Mode.IDLE if solo.box_acts(state, ctx):
-            shown = idle_view(state, notice, status)
+            shown = idle_view(state, notice, status, ctx.names)
             return replace(shown, player=words.BOX, hint=solo.hint(state, ctx))
         case Mode.IDLE if ctx.overhead and state.structure is not None:
             return table_view(state, ctx, ui.cursor, notice, status)
         case Mode.IDLE:
-            return idle_view(state, notice, status)
+            return idle_view(state, notice, status, ctx.names)
         case Mode.FEEDBACK:
             if ui.lines[:1] == ("Undone:",):
                 return MessageView("Undone", ui.lines[1:], notice, status)
@@ -86,7 +91,7 @@ def view(ui: UiState, state: GameState, ctx: Context) -> View:
         case Mode.NEW_GAME:
             return MessageView("New game?", words.NEW_GAME_QUESTION, notice, status)
         case Mode.UNDO:
-            voice = Voice.oled(state, ctx.language)
+            voice = Voice.oled(state, ctx.language, ctx.names)
             last = event_line(voice, state, ctx.last) if ctx.last else "-"
             return MessageView("Undo?", (last, "select: undo it", "left/right: keep"), notice,
                                status)  # fmt: skip
@@ -97,15 +102,16 @@ def view(ui: UiState, state: GameState, ctx: Context) -> View:
             where = "" if index is None else words.place(state.catalog, state.age, index)
             return MessageView(words.REVEAL_TITLE, (words.REVEAL_ASK, where), notice, status)
     title, subtitle = _titles(ui, state, ctx)
-    choices = tuple(_option(c) for c in options(ui, state, ctx))
-    cursor = min(ui.cursor, max(len(choices) - 1, 0))
+    listed = options(ui, state, ctx) if choices is None else choices
+    rows = tuple(_option(c) for c in listed)
+    cursor = min(ui.cursor, max(len(rows) - 1, 0))
     hint, seen = _hint(ui, state, ctx)
-    if choices and seen:  # the options fill the screen: what was scanned goes on the bottom line
+    if rows and seen:  # the options fill the screen: what was scanned goes on the bottom line
         scanned = "scanned: " + ", ".join(seen)
-        choices = tuple(replace(c, note=c.note or scanned) for c in choices)
+        rows = tuple(replace(c, note=c.note or scanned) for c in rows)
     if ui.mode is Mode.GUIDED and ctx.overhead:  # the overhead camera reads the deal too
-        choices = tuple(replace(c, note=c.note or words.CAMERA_READS_DEAL) for c in choices)
-    return ChoiceView(title, subtitle, choices, cursor, hint, seen, notice, status)
+        rows = tuple(replace(c, note=c.note or words.CAMERA_READS_DEAL) for c in rows)
+    return ChoiceView(title, subtitle, rows, cursor, hint, seen, notice, status)
 
 
 def _help_line(ui: UiState, state: GameState, ctx: Context) -> str:
@@ -132,7 +138,7 @@ def _option(choice: Choice) -> Option:
 
 def _hint(ui: UiState, state: GameState, ctx: Context) -> tuple[str, tuple[str, ...]]:
     """What to do on a screen with nothing to choose yet, and what was scanned so far."""
-    name = Voice.oled(state, ctx.language).name
+    name = Voice.oled(state, ctx.language, ctx.names).name
     match ui.mode:
         case Mode.DRAFT if len(ui.revealed) < REVEALED_PER_ROUND:
             return "Scan the wonders shown:", tuple(name(w) for w in ui.revealed)
@@ -151,23 +157,27 @@ def short_label(name: str, index: int) -> str:
     return f"P{index + 1}" if name == DEFAULT_NAMES[index] else name[:4]
 
 
-def idle_view(state: GameState, notice: str = "", status: str = "") -> IdleView:
-    """Whose turn, age, cards left in it, coins, pawn and loot, and the trade prices."""
+def idle_view(
+    state: GameState, notice: str = "", status: str = "", given: tuple[str, str] = ("", "")
+) -> IdleView:
+    """Whose turn, age, cards left in it, coins, pawn and loot, and the trade prices; the
+    players named as on the phone (`given`), else as in the setup."""
     player = state.current
     city, other = state.city(player), state.city(player.opponent)
     prices = unit_prices(city, other)
-    names = (player_name(state, Player.P1), player_name(state, Player.P2))
+    names = Voice.oled(state, given=given).players
     track = state.catalog.track
+    tokens = sorted(state.loot, key=lambda signed: (abs(signed), signed))
+    zones = [(signed, track.loot_token_at(signed)) for signed in tokens]
     loot = tuple(
-        Loot(zone.first * sign, zone.last * sign, zone.loot)
-        for zone in track.zones
-        for sign in (-1, 1)
-        if zone.loot and sign * zone.first in state.loot
+        Loot(signed, zone.last * (1 if signed > 0 else -1), zone.loot)
+        for signed, zone in zones
+        if zone is not None
     )
     return IdleView(
         age=state.age,
         cards_left=cards_left(state),
-        player=player_name(state, player),
+        player=names[0 if player is Player.P1 else 1],
         coins=(state.cities[0].coins, state.cities[1].coins),
         pawn=state.position,
         loot=tuple(sorted(loot, key=lambda t: t.first)),
@@ -185,8 +195,9 @@ def table_view(state: GameState, ctx: Context, cursor: int, notice: str = "",
                status: str = "") -> ChoiceView:  # fmt: skip
     """Between turns with the overhead camera: the accessible cards, each with its price for
     the player to move and how to pay it (the cursor's card on the bottom line)."""
-    found = overhead.offers(state, Voice.oled(state, ctx.language))
-    who = player_name(state, state.current)
+    voice = Voice.oled(state, ctx.language, ctx.names)
+    found = overhead.offers(state, voice)
+    who = voice.player(state.current)
     title = f"{who}: {coins(state.city(state.current).coins)}"
     lines = tuple(Option(o.name, o.price, not o.affordable, o.how) for o in found)
     at = min(cursor, max(len(lines) - 1, 0))
@@ -197,7 +208,8 @@ def end_view(state: GameState, ctx: Context, notice: str = "", status: str = "")
     """The winner and the victory, the totals, and the phone page's URL for the QR code."""
     sheet = score_sheet(state)
     totals = (sheet.p1.total, sheet.p2.total)
-    winner = "" if state.shared or state.winner is None else player_name(state, state.winner)
+    voice = Voice.oled(state, ctx.language, ctx.names)
+    winner = "" if state.shared or state.winner is None else voice.player(state.winner)
     if winner and state.winner is ctx.box:
         winner = words.BOX
     victory = state.victory.value if state.victory is not None else ""
@@ -205,7 +217,8 @@ def end_view(state: GameState, ctx: Context, notice: str = "", status: str = "")
 
 
 def _titles(ui: UiState, state: GameState, ctx: Context) -> tuple[str, str]:
-    name = Voice.oled(state, ctx.language).name
+    voice = Voice.oled(state, ctx.language, ctx.names)
+    name = voice.name
     match ui.mode:
         case Mode.FIRST_PLAYER:
             return "New game", "Who begins?"
@@ -230,7 +243,7 @@ def _titles(ui: UiState, state: GameState, ctx: Context) -> tuple[str, str]:
             return words.PLAYERS, words.who_is(ui.naming)
         case Mode.CARD if ui.card is not None:
             money = state.city(state.current).coins
-            return name(ui.card), f"{player_name(state, state.current)}: {coins(money)}"
+            return name(ui.card), f"{voice.player(state.current)}: {coins(money)}"
         case Mode.PROMPT if state.pending is not None:
             return _prompt_titles(ui, state, ctx)
         case Mode.GUIDED:
@@ -245,18 +258,11 @@ def _default_name(player: Player) -> str:
 def _prompt_titles(ui: UiState, state: GameState, ctx: Context) -> tuple[str, str]:
     pending = state.pending
     assert pending is not None
-    who = words.BOX if ctx.box is pending.player else player_name(state, pending.player)
-    match pending.kind:
-        case PendingKind.PROGRESS:
-            return "Progress token", f"{who} takes one"
-        case PendingKind.DESTROY:
-            return "Destroy", f"{who} destroys one"
-        case PendingKind.MAUSOLEUM:
-            return "Mausoleum", f"{who} builds one"
-        case PendingKind.GREAT_LIBRARY if len(ui.tokens) < library_draw(state):
-            return "Great Library", f"Scan drawn {len(ui.tokens) + 1}/{library_draw(state)}"
-        case PendingKind.GREAT_LIBRARY:
-            return "Great Library", f"{who} keeps one"
-        case PendingKind.NEXT_AGE:
-            return f"End of age {state.age}", f"{who} chooses"
-    return "", ""  # pragma: no cover
+    voice = Voice.oled(state, ctx.language, ctx.names)
+    who = words.BOX if ctx.box is pending.player else voice.player(pending.player)
+    wording = DECISIONS[pending.kind]
+    if pending.kind is PendingKind.GREAT_LIBRARY and len(ui.tokens) < library_draw(state):
+        return wording.title, f"Scan drawn {len(ui.tokens) + 1}/{library_draw(state)}"
+    if pending.kind is PendingKind.NEXT_AGE:  # the age that ends heads the choice
+        return f"End of age {state.age}", f"{who} {wording.short}"
+    return wording.title, f"{who} {wording.short}"

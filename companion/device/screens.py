@@ -84,7 +84,9 @@ def render(shown: View, fonts: Fonts | None = None) -> Image.Image:
     # the banner leaves a QR code whole
     with_qr = (isinstance(shown, EndView) and shown.url) or isinstance(shown, PhoneView)
     width = WIDTH - QR_SIZE - 1 if with_qr else WIDTH
-    draw_banner(draw, shown.notice, shown.status, fonts, width)
+    # the idle screen keeps its prices: a lost part is a mark on its top bar there
+    status = "" if isinstance(shown, IdleView) else shown.status
+    draw_banner(draw, shown.notice, status, fonts, width)
     # drawing with fill=1 stores 1, not 255, in a mode "1" image; make lit pixels 255 so
     # that the image compares equal to itself saved and loaded (ImageChops, luma)
     return image.point(lambda value: 255 if value else 0)
@@ -210,20 +212,27 @@ def _footer(draw: Draw, text: str, fonts: Fonts) -> None:
 # --- idle -----------------------------------------------------------------------------------
 
 TRACK_TOP = 32  # the spaces of the conflict track
+LOST_MARK = 8  # the width of the idle screen's mark of a part lost, at the top bar's right
 SPACE = 6  # pixels from one space to the next
 
 
 def draw_idle(draw: Draw, v: IdleView, fonts: Fonts) -> None:
     """Whose turn and what to do ("Ann: scan a card"); the coins (bold), the age and the
     cards left in it; the conflict track with its pawn and loot tokens; the active player's
-    price for one unit of each resource."""
+    price for one unit of each resource. A part of the kit lost is a dark "!" at the right
+    of the top bar (the button map says which); a refusal takes the prices' line."""
     # whose turn and what to do, on a lit bar (the name gives way to the hint; a long hint,
     # such as the solo box's move, takes the smaller font so that the name stays)
     draw.rectangle((0, 0, WIDTH - 1, 10), fill=1)
+    right = WIDTH - 1
+    if v.status:
+        right = WIDTH - 1 - LOST_MARK
+        draw.rectangle((right + 1, 1, WIDTH - 2, 9), fill=0)
+        draw_centred(draw, right + 1 + LOST_MARK // 2, 2, "!", fonts.text)
     hint = f": {v.hint}" if v.hint else ""
-    room = WIDTH - 2 - text_width(hint, fonts.title)
+    room = right - 1 - text_width(hint, fonts.title)
     if room < text_width(v.player[:3], fonts.title):
-        line = fit(v.player + hint, fonts.text, WIDTH - 2)
+        line = fit(v.player + hint, fonts.text, right - 1)
         draw_text(draw, (1, 2), line, fonts.text, fill=0)
     else:
         draw_text(draw, (1, 1), fit(v.player, fonts.title, room) + hint, fonts.title, fill=0)
@@ -232,7 +241,7 @@ def draw_idle(draw: Draw, v: IdleView, fonts: Fonts) -> None:
     draw_centred(draw, WIDTH // 2, 12, f"Age {v.age}", fonts.text)
     draw_centred(draw, WIDTH // 2, 19, f"{v.cards_left} left", fonts.text)
     draw_track(draw, v.pawn, v.loot, v.capital, fonts, top=TRACK_TOP)
-    if not (v.notice or v.status):  # the banner takes the bottom line
+    if not v.notice:  # a refusal takes the bottom line
         _draw_prices(draw, v.prices, fonts, top=HEIGHT - 13)
 
 
@@ -317,9 +326,11 @@ def draw_choice(draw: Draw, v: ChoiceView, fonts: Fonts) -> None:
     position = f"{v.cursor + 1}/{count}" if count > 1 else ""
     right = draw_right(draw, WIDTH, 10, position, fonts.text) - 4 if position else WIDTH
     draw_text(draw, (0, 10), fit(v.subtitle, fonts.text, right), fonts.text)
-    if not v.options:
-        draw_text(draw, (0, ROWS_TOP + 1), fit(v.hint, fonts.text, WIDTH), fonts.text)
-        for row, line in enumerate(wrap(", ".join(v.seen), fonts.text, WIDTH, 3), start=1):
+    if not v.options:  # the hint wrapped (a sentence of the coach), then what was scanned
+        lines = wrap(v.hint, fonts.text, WIDTH, 1 if v.seen else 4)
+        if v.seen:
+            lines += wrap(", ".join(v.seen), fonts.text, WIDTH, 3)
+        for row, line in enumerate(lines):
             draw_text(draw, (0, ROWS_TOP + 1 + row * ROW), line, fonts.text)
         return
     rows = 4 if not v.options[v.cursor].note else 3  # the note takes the bottom line
@@ -428,7 +439,7 @@ def draw_phone(image: Image.Image, draw: Draw, v: PhoneView, fonts: Fonts) -> No
     width = WIDTH - QR_SIZE - 2
     draw_text(draw, (0, 0), fit("Phone", fonts.title, width), fonts.title)
     address = v.url.removeprefix("http://").removesuffix("/")
-    for row, line in enumerate(wrap_chars(address, fonts.text, width, 2)):
+    for row, line in enumerate(wrap_address(address, fonts.text, width, 2)):
         draw_text(draw, (0, 12 + row * MESSAGE_ROW), line, fonts.text)
     draw_text(draw, (0, 31), "code", fonts.text)
     draw_text(draw, (0, 39), fit(v.pairing, fonts.bold, width), fonts.bold)
@@ -438,13 +449,23 @@ def draw_phone(image: Image.Image, draw: Draw, v: PhoneView, fonts: Fonts) -> No
         image.paste(qr_image(v.url, QR_SIZE), (WIDTH - QR_SIZE, 0))
 
 
-def wrap_chars(text: str, font: Font, width: int, lines: int) -> list[str]:
-    """`text` cut into lines of `width` pixels anywhere (an address has no spaces)."""
+def wrap_address(text: str, font: Font, width: int, lines: int) -> list[str]:
+    """An address (no spaces) in lines of `width` pixels, each line broken at the last place
+    that keeps its parts whole: before the port's ":", after a "." or a "/" ("127.0.0.1" /
+    ":8000", never "127.0.0.1:80" / "00"); anywhere only when a part is longer than a line."""
     columns = max(1, width // max(1, int(font.getlength("M"))))
-    cut = [text[i : i + columns] for i in range(0, len(text), columns)] or [""]
-    if len(cut) > lines:
-        cut = [*cut[: lines - 1], cut[lines - 1] + ELLIPSIS]
-    return [fit(line, font, width) for line in cut]
+    cut: list[str] = []
+    rest = text
+    while len(rest) > columns and len(cut) < lines:
+        breaks = [i for i in range(1, columns + 1) if rest[i - 1] in "./" or rest[i] == ":"]
+        at = max(breaks, default=columns)
+        cut.append(rest[:at])
+        rest = rest[at:]
+    if rest and len(cut) < lines:
+        cut.append(rest)
+    elif rest:
+        cut[-1] += ELLIPSIS
+    return [fit(line, font, width) for line in cut or [""]]
 
 
 # --- the end --------------------------------------------------------------------------------

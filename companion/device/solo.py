@@ -117,12 +117,12 @@ def hint(state: GameState, ctx: Context) -> str:
     """The idle screen's line on the box's turn: its move, or that it thinks."""
     if ctx.box_move is None:
         return words.THINKING if table_known(state) else words.BOX_NEEDS_TABLE
-    return words.box_move(words.Voice.oled(state, ctx.language), ctx.box_move)
+    return words.box_move(words.Voice.oled(state, ctx.language, ctx.names), ctx.box_move)
 
 
 def check_scan(state: GameState, ctx: Context, card: str) -> Event | str:
     """A scan on the box's turn: the box's move when it is the box's card, else a refusal."""
-    voice = words.Voice.oled(state, ctx.language)
+    voice = words.Voice.oled(state, ctx.language, ctx.names)
     move = ctx.box_move
     if move is None:
         return words.BOX_THINKING if table_known(state) else words.BOX_NEEDS_TABLE

@@ -135,7 +135,9 @@ class Context:
     once the run loop's worker has it (None: still thinking); in a solo game the box's side and
     its move now (companion/device/solo.py); in setup, the remembered players to name the
     sides from, the most recent first (`companion.records.players.recent_names`, read by the
-    run loop: the controller never opens the journal)."""
+    run loop: the controller never opens the journal); the names the game's sides were given
+    on the phone (`names`, "" where none: the journal's players, read by the run loop), which
+    the OLED says as the phone does."""
 
     language: str = "en"
     last: Event | None = None
@@ -149,3 +151,4 @@ class Context:
     box_move: Event | None = None  # solo: the box's move now, once the search has it
     known: tuple[str, ...] = ()  # setup: the remembered players, the most recent first
     overhead: bool = False  # the overhead camera reads the structure (companion.device.overhead)
+    names: tuple[str, str] = ("", "")  # the sides' names given on the phone ("": none)

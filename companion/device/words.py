@@ -28,10 +28,15 @@ from companion.engine.events import (
     Setup,
     TakeProgress,
 )
+from companion.engine.plural import plural
 from companion.engine.pricing import Payment
 from companion.engine.state import GameState, PendingKind, Phase, Player
+from companion.family.pad import nothing_scored
+from companion.family.scoring import Result as PadResult
 
 DEFAULT_NAMES = ("Player 1", "Player 2")
+SHARED = "Shared victory"
+"""A victory nobody won alone, in Duel and on a score pad alike."""
 
 VICTORIES = {
     "military": "military supremacy",
@@ -43,11 +48,16 @@ VICTORIES = {
 
 PLAYERS = "Players"  # the ready screen's option to name the players, and its title
 UNNAMED = "unnamed"  # the last name offered: the side plays without a name
+NEW_NAMES = "Add names: phone, Players"  # under unnamed: where a new name is typed
 IDLE_HINT = "scan a card"  # after the player's name: "Ann: scan a card"
 SEE_PHONE = "right: address and QR"  # on the button map, under the pairing code
 SEE_COACH = "left: coach"  # on the button map during a game
 SEE_BOTH = "left: coach  right: phone"  # both, when the phone pages are served
 THINKING = "Thinking\u2026"  # the coach while the search runs
+NO_ADVICE = "Nothing to advise"  # the coach's subtitle when the search has no move
+COACH_NEEDS_DEAL = (  # the coach without the age's cards: what the players can do about it
+    "Needs the cards of age {age}: play with guided entry (or the overhead camera)"
+)
 BOX = "Box"  # the side the box plays in a solo game, on the idle screen
 BOX_THINKING = "The box is thinking"
 BOX_TAKES = "Box takes:"  # the draft screen's subtitle on the box's pick
@@ -163,11 +173,14 @@ def turn_up(where: str) -> str:
 STILL_COVERED = "still covered"  # a card taken that was not accessible: "Baths: still covered"
 FINISH_CHOICE = "Finish the choice first"  # a card taken while a decision of the rules waits
 CAMERA_READS_DEAL = "or let the camera read it"  # under the guided entry's prompt
+# the position the screen asks for is one the view from above cannot tell (a hand, glare, a
+# card laid over its sticker): the phone's live page shows the view, outlined
+CAMERA_CANNOT_TELL = "Camera can't tell it"
 
 
 def to_take(count: int) -> str:
     """The list of accessible cards between turns: "5 cards to take"."""
-    return f"{count} card to take" if count == 1 else f"{count} cards to take"
+    return f"{plural(count, 'card')} to take"
 
 
 def cards_gone(count: int) -> str:
@@ -180,8 +193,7 @@ def cards_gone(count: int) -> str:
 
 def coins(amount: int, signed: bool = False) -> str:
     """'1 coin', '3 coins'; with signed=True '+2 coins', '-1 coin'."""
-    number = f"{amount:+d}" if signed else str(amount)
-    return f"{number} coin" if abs(amount) == 1 else f"{number} coins"
+    return plural(amount, "coin", signed=signed)
 
 
 def price(payment: Payment) -> tuple[str, str]:
@@ -207,10 +219,14 @@ class Voice:
     name: Callable[[str], str]
 
     @classmethod
-    def oled(cls, state: GameState, language: str = "en") -> Voice:
-        """The OLED's voice: names from the setup, short names for ids."""
+    def oled(
+        cls, state: GameState, language: str = "en", given: tuple[str, str] = ("", "")
+    ) -> Voice:
+        """The OLED's voice: the names given on the phone (`given`, player 1's first; ""
+        where none), else from the setup; short names for ids."""
         catalog = state.catalog
-        return cls(player_names(state), lambda any_id: catalog.short_name(any_id, language))
+        named = player_names(state, {"p1": given[0], "p2": given[1]})
+        return cls(named, lambda any_id: catalog.short_name(any_id, language))
 
     @classmethod
     def page(
@@ -248,11 +264,6 @@ def versus(names: tuple[str, str]) -> str:
 def who_is(side: int) -> str:
     """The question of the name list: "Who is Player 1?"."""
     return f"Who is {DEFAULT_NAMES[side]}?"
-
-
-def player_name(state: GameState, player: Player) -> str:
-    """The player's name from the setup, "Player 1" / "Player 2" when none was given."""
-    return player_names(state)[0 if player is Player.P1 else 1]
 
 
 # --- events ----------------------------------------------------------------------------------
@@ -355,10 +366,10 @@ def told(voice: Voice, before: GameState, after: GameState, event: Event) -> tup
 
 def _looted(before: GameState, after: GameState) -> dict[Player, int]:
     """The coins of the loot tokens each player's side of the track lost in one event."""
-    zones = after.catalog.track.zones
+    track = after.catalog.track
     looted = dict.fromkeys(Player, 0)
-    for signed in before.loot - after.loot:  # a token lies where its zone begins
-        zone = next((z for z in zones if z.first == abs(signed)), None)
+    for signed in before.loot - after.loot:
+        zone = track.loot_token_at(signed)
         if zone is not None:
             looted[Player.P1 if signed < 0 else Player.P2] += zone.loot
     return looted
@@ -394,7 +405,7 @@ def undone(line: str) -> str:
 def result(voice: Voice, state: GameState) -> str:
     """ "Ann wins: military supremacy", or "Shared victory"."""
     if state.shared or state.winner is None:
-        return "Shared victory"
+        return SHARED
     victory = state.victory.value if state.victory is not None else ""
     return winner_text(voice.player(state.winner), victory)
 
@@ -403,6 +414,31 @@ def winner_text(winner: str, victory: str | None) -> str:
     """ "Ann wins: civilian victory" from a winner's name and the victory's kind."""
     kind = VICTORIES.get(str(victory), "")
     return f"{winner} wins: {kind}" if kind else f"{winner} wins"
+
+
+def tie_broken(total: int, winner: str, on: str, won: int, lost: int) -> str:
+    """ "Tie on 38: Bob wins on coins, 9 to 5": a tie on points that `on` decides."""
+    return f"Tie on {total}: {winner} wins on {on}, {won} to {lost}"
+
+
+PAD_PROMPT = "Enter the cities to see who wins."
+"""The score pad's winner line while every score is still 0."""
+
+
+def pad_winner(result: PadResult) -> str:
+    """The winner line of a score pad (base game, Edifice, Dice): "Winner: Bob", "Tie on 38:
+    Bob wins on coins, 9 to 5", "Shared victory: Ann, Bob", or a prompt while every score is
+    still 0 (a blank pad has no winner)."""
+    if nothing_scored(result):
+        return PAD_PROMPT
+    if len(result.winners) > 1:
+        return f"{SHARED}: " + ", ".join(result.winners)
+    winner = next(p for p in result.ranked if p.name == result.winners[0])
+    tied = [p for p in result.ranked if p.total == winner.total and p is not winner]
+    if tied:
+        lost = max(p.coins for p in tied)
+        return tie_broken(winner.total, winner.name, "coins", winner.coins, lost)
+    return f"Winner: {winner.name}"
 
 
 # --- reading the cities of a 7 Wonders base game (companion.device.family_scan) -------------
@@ -421,7 +457,7 @@ def city_of(name: str) -> str:
 
 def cards_count(count: int) -> str:
     """ "1 card", "7 cards"."""
-    return f"{count} card" if count == 1 else f"{count} cards"
+    return plural(count, "card")
 
 
 def reading_city(name: str, count: int) -> str:

@@ -346,6 +346,12 @@ class MilitaryTrack:
                 return zone
         return None
 
+    def loot_token_at(self, signed: int) -> Zone | None:
+        """The zone whose loot token lies at the signed distance `signed` (a token lies where
+        its zone begins; negative on p1's side), or None where no token lies."""
+        zone = self.zone_at(abs(signed))
+        return zone if zone is not None and zone.loot and zone.first == abs(signed) else None
+
     def points_at(self, distance: int) -> int:
         """End-of-game VP for the leader when the pawn is `distance` from the centre."""
         zone = self.zone_at(distance)

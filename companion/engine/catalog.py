@@ -6,6 +6,7 @@ e.g. ``cards.toml: card 'stable': cost: unknown resource 'woood'``.
 
 from __future__ import annotations
 
+import difflib
 import tomllib
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
@@ -79,6 +80,50 @@ def default_data_dir() -> Path:
 def default_catalog() -> Catalog:
     """The catalog of the shipped data, loaded once per process."""
     return load_catalog(default_data_dir())
+
+
+def closest_id(text: str, names: Mapping[str, Iterable[str]]) -> str | None:
+    """The id a person most likely meant by `text`, which is no id of `names` (id -> its
+    names in every language), or None: the id whose name it is ("Lumber Yard", any case or
+    language), the id it spells another way ("lumber yard", "Lumber-Yard"), else an id or
+    a name it is close to ("lumbr_yard")."""
+    folded = text.strip().casefold()
+    owners: dict[str, set[str]] = {}
+    for any_id, known in names.items():
+        for name in known:
+            owners.setdefault(name.casefold(), set()).add(any_id)
+    # a name two ids share (a translation: "Sagbruk" is Lumber Yard and Sawmill) says neither
+    by_name = {name: min(ids) for name, ids in owners.items() if len(ids) == 1}
+    if folded in owners:
+        return by_name.get(folded)
+    spelled = "_".join(folded.replace("-", " ").replace("'", "").split())
+    if spelled in names:
+        return spelled
+    close = difflib.get_close_matches(spelled, list(names), n=1, cutoff=0.8)
+    if close:
+        return close[0]
+    close = difflib.get_close_matches(folded, list(by_name), n=1, cutoff=0.8)
+    return by_name[close[0]] if close else None
+
+
+def catalog_names(catalog: Catalog) -> dict[str, list[str]]:
+    """Every card, wonder and token id of `catalog` -> its names and short names in every
+    language (for `closest_id`)."""
+    names: dict[str, list[str]] = {any_id: [] for any_id in catalog.ids()}
+    for table in (catalog.names, catalog.short_names):
+        for by_id in table.values():
+            for any_id, name in by_id.items():
+                if any_id in names:
+                    names[any_id].append(name)
+    return names
+
+
+def did_you_mean(text: str, names: Mapping[str, Iterable[str]]) -> str:
+    """ " (did you mean 'lumber_yard'?)" for a text that is no id but close to one, else ""."""
+    if text in names:
+        return ""
+    found = closest_id(text, names)
+    return f" (did you mean {found!r}?)" if found is not None else ""
 
 
 def load_catalog(data_dir: Path) -> Catalog:

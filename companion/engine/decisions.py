@@ -22,6 +22,8 @@ from .state import GameState, Pending, PendingKind, Player
 from .turn import Turn
 
 __all__ = [
+    "DECISIONS",
+    "Wording",
     "available_library_tokens",
     "build_from_discard",
     "choose_starter",
@@ -33,6 +35,34 @@ __all__ = [
 ]
 
 LIBRARY_DRAW: Final = 3
+
+
+class Wording:
+    """How every part of the companion speaks of one kind of decision: `title` heads the
+    OLED's prompt ("Destroy"), `asks` completes "Ann must ..." on the phone and in a refusal
+    ("choose a card to destroy"), `short` completes "Ann ..." under the OLED's title
+    ("destroys one")."""
+
+    __slots__ = ("asks", "short", "title")
+
+    def __init__(self, title: str, asks: str, short: str) -> None:
+        self.title = title
+        self.asks = asks
+        self.short = short
+
+
+DECISIONS: Final = {
+    PendingKind.PROGRESS: Wording("Progress token", "choose a progress token", "takes one"),
+    PendingKind.DESTROY: Wording("Destroy", "choose a card to destroy", "destroys one"),
+    PendingKind.MAUSOLEUM: Wording(
+        "Mausoleum", "choose a card from the discard pile", "builds one"
+    ),
+    PendingKind.GREAT_LIBRARY: Wording(
+        "Great Library", "keep one of the Great Library's tokens", "keeps one"
+    ),
+    PendingKind.NEXT_AGE: Wording("Next age", "choose who begins the next age", "chooses"),
+}
+"""The one wording of each pending decision (the engine's refusals, the OLED, the phone)."""
 
 
 def take_progress(turn: Turn, event: TakeProgress) -> None:

@@ -14,11 +14,10 @@ with the end of a turn, an age and the game (`turn`).
 
 from __future__ import annotations
 
-from typing import Final
-
 from .actions import build, build_wonder, discard, discard_gain
 from .cards import Catalog
 from .decisions import (
+    DECISIONS,
     available_library_tokens,
     build_from_discard,
     choose_starter,
@@ -45,7 +44,7 @@ from .events import (
     TakeProgress,
 )
 from .opening import check_draft, draft_pickers, setup
-from .state import GameState, Pending, PendingKind, Phase, evolve
+from .state import GameState, Pending, Phase, evolve
 from .structure import (
     accessible_cards,
     cards_left,
@@ -119,10 +118,10 @@ def apply(state: GameState, event: Event) -> GameState:
 def _answer(state: GameState, pending: Pending, event: Event) -> GameState:
     """Apply the event that answers the pending decision; refuse anything else."""
     if event.type != pending.kind:  # a StrEnum: its value is the answering event's type
-        raise IllegalEvent(f"{pending.player} must first {_ASKS[pending.kind]}")
+        raise IllegalEvent(f"{pending.player} must first {DECISIONS[pending.kind].asks}")
     player = getattr(event, "player", None)
     if player is not pending.player:
-        raise IllegalEvent(f"It is {pending.player}'s choice: {_ASKS[pending.kind]}")
+        raise IllegalEvent(f"It is {pending.player}'s choice: {DECISIONS[pending.kind].asks}")
     if isinstance(event, ChooseStarter):
         return choose_starter(state, event)
     turn = Turn(state, pending.player)
@@ -141,15 +140,6 @@ def _answer(state: GameState, pending: Pending, event: Event) -> GameState:
     elif turn.pending is not None:  # a Mausoleum card that makes a pair: the turn goes on
         turn.pending = evolve(turn.pending, extra_turn=pending.extra_turn)
     return turn.state()
-
-
-_ASKS: Final = {
-    PendingKind.PROGRESS: "choose a progress token",
-    PendingKind.DESTROY: "choose a card to destroy",
-    PendingKind.MAUSOLEUM: "choose a card from the discard pile",
-    PendingKind.GREAT_LIBRARY: "choose a Great Library token",
-    PendingKind.NEXT_AGE: "choose who begins the next age",
-}
 
 
 def legal_events(state: GameState) -> list[Event]:

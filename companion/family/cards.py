@@ -1,7 +1,8 @@
 """Card facts of the 7 Wonders base game (first edition) as frozen values.
 
 Only what end-of-game scoring needs: colour, printed points, shields, science symbol, the
-points a card counts at the end (`PointsPer`), and each wonder board's stages on both sides.
+points a card counts at the end (`PointsPer`), and each wonder board's stages on both sides;
+and how many copies of each card a game's decks hold (`FamilyCard.copies`, for the stickers).
 `companion.family.catalog` builds them from `data/family/*.toml`; every type checks its own
 invariants in `__post_init__` and raises `ValueError`, to which the loader adds file and entry.
 """
@@ -15,6 +16,10 @@ from types import MappingProxyType
 from typing import NewType
 
 from companion.engine.cards import Color
+
+PLAYERS = (3, 4, 5, 6, 7)
+"""The player counts the cards are printed for (the two-player variant uses the 3-player
+cards)."""
 
 CardId = NewType("CardId", str)
 WonderId = NewType("WonderId", str)
@@ -85,6 +90,9 @@ class FamilyCard:
     shields: int = 0
     science: Symbol | None = None
     points_per: PointsPer | None = None
+    copies: Mapping[int, tuple[int, ...]] = field(default_factory=dict)
+    """Per Age deck, the player counts from which each copy is in it, as printed at the
+    bottom of the card ("3+", "4+": {1: (3, 4)}); empty for a guild (one card, drawn)."""
 
     def __post_init__(self) -> None:
         if "en" not in self.names:
@@ -101,6 +109,26 @@ class FamilyCard:
             raise ValueError("science: only a guild carries the wildcard 'any'")
         if self.color is Color.PURPLE and 3 not in self.ages:
             raise ValueError("a guild belongs to Age III")
+        if self.color is Color.PURPLE and self.copies:
+            raise ValueError("copies: a guild is one card, drawn; it has no copies")
+        if self.color is not Color.PURPLE and sorted(self.copies) != sorted(self.ages):
+            raise ValueError(f"copies: expected the copies of each of its ages {list(self.ages)}")
+        for age, counts in self.copies.items():
+            if (
+                not counts
+                or any(n not in PLAYERS for n in counts)
+                or sorted(counts) != list(counts)
+            ):
+                raise ValueError(f"copies: Age {age}: expected player counts from 3 to 7, "
+                                 f"in order, got {list(counts)}")  # fmt: skip
+
+    def copies_for(self, players: int) -> int:
+        """The copies of this card in a game of `players` (2: the two-player variant, played
+        with the 3-player cards); a guild counts one, as any guild may be drawn."""
+        if self.color is Color.PURPLE:
+            return 1
+        at = max(players, PLAYERS[0])
+        return sum(n <= at for counts in self.copies.values() for n in counts)
 
     @property
     def name(self) -> str:

@@ -27,6 +27,7 @@ from companion.engine.catalog import (
     default_data_dir,
 )
 from companion.family.cards import (
+    PLAYERS,
     CardId,
     Counted,
     FamilyCard,
@@ -50,7 +51,7 @@ GUILDS = 10
 WONDERS = 7
 
 CARD_KEYS = frozenset(
-    {"id", "names", "ages", "color", "points", "shields", "science", "points_per"}
+    {"id", "names", "ages", "color", "points", "shields", "science", "points_per", "copies"}
 )
 STAGE_KEYS = frozenset({"points", "shields", "coins", "science", "copies_guild"})
 WONDER_KEYS = frozenset({"id", "names", "A", "B"})
@@ -117,7 +118,25 @@ def _card(raw: dict[str, Any]) -> FamilyCard:
         shields=_int(raw, "shields"),
         science=None if science is None else _enum(Symbol, "science symbol", science, "science"),
         points_per=_points_per(raw["points_per"]) if "points_per" in raw else None,
+        copies=_copies(raw.get("copies", {})),
     )
+
+
+ROMAN = {"I": 1, "II": 2, "III": 3}
+
+
+def _copies(raw: Any) -> MappingProxyType[int, tuple[int, ...]]:
+    """`{ I = [3, 4], II = [3, 5] }` -> {1: (3, 4), 2: (3, 5)}."""
+    if not isinstance(raw, dict):
+        raise ValueError("copies: expected a table like { I = [3, 4] }")
+    copies = {}
+    for age, counts in raw.items():
+        if age not in ROMAN:
+            raise ValueError(f"copies: unknown Age {age!r}: use I, II or III")
+        if not isinstance(counts, list) or not all(type(n) is int for n in counts):
+            raise ValueError(f"copies: Age {age}: expected a list of player counts")
+        copies[ROMAN[age]] = tuple(counts)
+    return MappingProxyType(copies)
 
 
 def _points_per(raw: Any) -> PointsPer:
@@ -188,6 +207,24 @@ def _check_whole(cards: tuple[FamilyCard, ...], wonders: tuple[WonderBoard, ...]
         raise CatalogError(f"{CARDS_FILE}: expected {GUILDS} guilds, found {guilds}")
     if len(wonders) != WONDERS:
         raise CatalogError(f"{WONDERS_FILE}: expected {WONDERS} wonders, found {len(wonders)}")
+    _check_decks(cards)
     symbols = Counter(c.science for c in cards if c.color is Color.GREEN)
     if Symbol.ANY in symbols or set(symbols) != {Symbol.COMPASS, Symbol.GEAR, Symbol.TABLET}:
         raise CatalogError(f"{CARDS_FILE}: green cards must carry compass, gear and tablet")
+
+
+def _check_decks(cards: tuple[FamilyCard, ...]) -> None:
+    """Each Age deck holds 7 cards a player for 3 to 7 players (Age III with players + 2
+    guilds drawn), as the rules say when the copies are sorted right."""
+    for players in PLAYERS:
+        for age in (1, 2, 3):
+            guilds = players + 2 if age == 3 else 0
+            held = sum(n <= players for c in cards for n in c.copies.get(age, ()))
+            if held + guilds != 7 * players:
+                raise CatalogError(
+                    f"{CARDS_FILE}: copies: Age {AGES[age]} for {players} players holds "
+                    f"{held + guilds} cards, not {7 * players}"
+                )
+
+
+AGES = {1: "I", 2: "II", 3: "III"}

@@ -16,6 +16,16 @@ from companion.family.sheet import SheetError
 
 GAMES = (sheet.GAME, dice.GAME)
 
+CATEGORY_LABELS = {
+    "military": "Military", "treasury": "Treasury", "wonders": "Wonder", "civilian": "Civilian",
+    "science": "Science", "commercial": "Commercial", "guilds": "Guilds", "edifice": "Edifice",
+    # 7 Wonders Dice's buildings (companion.family.dice), in the order of its sheet
+    "warehouse": "Warehouse", "gold_reserve": "Gold reserve", "wonder": "Wonder",
+    "barracks": "Barracks", "agora": "Agora", "market": "Market", "university": "University",
+    "guild_court": "Guild court",
+}  # fmt: skip
+"""Each row of a score table as the pad and the command name it (the keys are the JSON's)."""
+
 
 @dataclass(frozen=True, slots=True)
 class Pad:
@@ -40,6 +50,21 @@ def score_sheet(catalog: FamilyCatalog, raw: Any) -> Pad:
         return Pad(sheet.GAME, score_table(sheet.read_table(catalog, raw)))
     known = " or ".join(repr(g) for g in GAMES)
     raise SheetError(f"game: expected {known}, got {game!r}")
+
+
+def nothing_scored(result: Result) -> bool:
+    """Whether every category of every player is 0: a pad where nothing was entered yet."""
+    return all(line.points == 0 for p in result.players for line in p.lines.values())
+
+
+def check_scored(pad: Pad) -> None:
+    """Refuse to keep a pad where nothing was entered (every score 0).
+
+    Raises:
+        SheetError: every score on the pad is 0.
+    """
+    if nothing_scored(pad.result):
+        raise SheetError("Nothing to save: every score on the pad is 0")
 
 
 def pad_to_json(pad: Pad) -> dict[str, Any]:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from itertools import product
 
 from companion.engine.cards import Color
+from companion.engine.plural import plural
 from companion.family.cards import SYMBOLS, Counted, FamilyCard, PointsPer, Symbol, Where
 from companion.family.table import DEBT_TOKENS, City, Table
 
@@ -122,16 +123,14 @@ def military(city: City) -> Line:
     for value in sorted(set(city.military), reverse=True):
         taken = city.military.count(value)
         kind = "victory token" if value > 0 else "defeat token"
-        name = kind if taken == 1 else kind + "s"
-        parts.append(Part(value * taken, f"{taken} {name} of {value:+d}"))
+        parts.append(Part(value * taken, f"{plural(taken, kind)} of {value:+d}"))
     return Line(tuple(parts))
 
 
 def treasury(city: City) -> Line:
     """1 VP per 3 coins; the remainder is lost."""
     points, left = divmod(city.coins, COINS_PER_POINT)
-    coins = f"{city.coins} coin" if city.coins == 1 else f"{city.coins} coins"
-    return Line((Part(points, f"{coins} / 3 = {points} ({left} left over)"),))
+    return Line((Part(points, f"{plural(city.coins, 'coin')} / 3 = {points} ({left} left over)"),))
 
 
 def wonders(city: City) -> Line:
@@ -261,8 +260,9 @@ def best_science(city: City, wildcards: tuple[str, ...]) -> Science:
     ]
     sets = min(final)
     if sets:
-        what = "1 set" if sets == 1 else f"{sets} sets"
-        parts.append(Part(POINTS_PER_SET * sets, f"{what} of three different symbols x 7"))
+        parts.append(
+            Part(POINTS_PER_SET * sets, f"{plural(sets, 'set')} of three different symbols x 7")
+        )
     notes = tuple(_wildcard_note(name, counts, best, i) for i, name in enumerate(wildcards))
     return Science(Line(tuple(parts), notes), best)
 

@@ -7,10 +7,11 @@ says what is wrong and where: ``players[2] (Cid): cards: 'lumber_yard' is listed
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from companion.engine.cards import Color
+from companion.engine.catalog import did_you_mean
 from companion.family.cards import CardId, FamilyCard, FamilyCatalog, Side, WonderId
 from companion.family.table import (
     MAX_PLAYERS,
@@ -110,7 +111,9 @@ def _city(catalog: FamilyCatalog, raw: dict[str, Any], where: str, edifice: bool
     _keys(raw, PLAYER_KEYS, where)
     wonder = catalog.wonders.get(WonderId(str(raw.get("wonder"))))
     if wonder is None:
-        raise SheetError(f"{where}: wonder: unknown wonder {raw.get('wonder')!r}")
+        names: dict[str, Iterable[str]] = {w: b.names.values() for w, b in catalog.wonders.items()}
+        meant = did_you_mean(str(raw.get("wonder")), names)
+        raise SheetError(f"{where}: wonder: unknown wonder {raw.get('wonder')!r}{meant}")
     side_raw: Any = raw.get("side")
     try:
         side = Side(side_raw)
@@ -145,7 +148,11 @@ def _cards(catalog: FamilyCatalog, raw: Any, where: str) -> tuple[FamilyCard, ..
         card = catalog.cards.get(CardId(card_id)) if isinstance(card_id, str) else None
         if card is None:
             what = "unknown card" if isinstance(card_id, str) else "expected a card id, got"
-            raise SheetError(f"{where}: cards: {what} {card_id!r}")
+            names: dict[str, Iterable[str]] = {
+                c: k.names.values() for c, k in catalog.cards.items()
+            }
+            meant = did_you_mean(card_id, names) if isinstance(card_id, str) else ""
+            raise SheetError(f"{where}: cards: {what} {card_id!r}{meant}")
         cards.append(card)
     if len(set(raw)) != len(raw):
         twice = next(c for c in raw if raw.count(c) > 1)

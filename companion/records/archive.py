@@ -21,11 +21,21 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.engine.cards import Catalog
+from companion.family import dice
+from companion.family.cards import FamilyCatalog
+from companion.family.catalog import default_family_catalog
+from companion.family.pad import score_sheet
+from companion.family.scoring import CATEGORIES, EDIFICE
+from companion.family.sheet import SheetError
 from companion.records.game import check_record, import_record
 from companion.records.journal import Journal, Record, RecordRefused, dumps, effective_records
+from companion.records.logged import add_plays, logged_plays
+from companion.records.pad_stats import PAD_IDS
+from companion.records.pads import save_pad, saved_pads
 from companion.records.players import add_player, known_players
 from companion.records.reader import fingerprint
 from companion.records.replay import replay
+from companion.records.results import Play, pad_identity
 from companion.records.stats import GameFacts
 from companion.records.summaries import (
     DUEL,
@@ -65,6 +75,8 @@ def export_history(journal: Journal) -> dict[str, Any]:
     for summary in reversed(journal.games()):
         records = journal.effective_events(summary.id)
         finished, minutes = game_times(journal, summary.id, journal.rows(summary.id))
+        kept = journal.meta(summary.id, HISTORY_KEY)
+        started = kept.get("started") if isinstance(kept, dict) else None
         names = dict(summary.players)
         lines = [
             {**r, "players": names} if r.get("type") == "setup" and names else r for r in records
@@ -75,15 +87,88 @@ def export_history(journal: Journal) -> dict[str, Any]:
                 "game": DUEL,
                 "hash": content_hash(records),
                 "status": summary.status,
-                "started": summary.started,
+                "started": started if isinstance(started, str) else summary.started,
                 "finished": finished if summary.status == "finished" else None,
                 "minutes": minutes if summary.status == "finished" else None,
                 "players": names,
                 "record": lines,
             }
         )
-    players = [player.name for player in known_players(journal)]
-    return {"format": FORMAT, "version": VERSION, "players": players, "games": games}
+    players = sorted(player.name for player in known_players(journal))
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "players": players,
+        "games": games,
+        **export_pads_and_plays(journal),
+    }
+
+
+def export_pads_and_plays(journal: Journal) -> dict[str, Any]:
+    """The history's other games: every saved score pad (when, which game, its sheet), oldest
+    first, and every play imported from BG Stats or BoardGameGeek."""
+    return {
+        "pads": [
+            {"saved": pad.saved, "game": pad.game, "sheet": pad.sheet}
+            for pad in reversed(saved_pads(journal))
+        ],
+        "plays": [play.to_json() for play in logged_plays(journal)],
+    }
+
+
+def check_pads_and_plays(family: FamilyCatalog, data: Mapping[str, Any]) -> tuple[
+    list[tuple[str, Any]], list[Play]
+]:  # fmt: skip
+    """The pads (saved, sheet) and imported plays of a history file, every sheet scored.
+
+    Raises:
+        RecordRefused: a pad whose sheet cannot be a real game, or a play that cannot be read
+            (named by its index in the file).
+    """
+    pads = []
+    for index, entry in enumerate(_list(data, "pads"), start=1):
+        if not isinstance(entry, dict) or not isinstance(entry.get("saved"), str):
+            raise RecordRefused(f'pad {index}: expected an object with "saved" and "sheet"')
+        try:
+            score_sheet(family, entry.get("sheet"))
+        except SheetError as refused:
+            raise RecordRefused(f"pad {index}: {refused}") from None
+        pads.append((entry["saved"], entry["sheet"]))
+    plays = []
+    for index, entry in enumerate(_list(data, "plays"), start=1):
+        try:
+            plays.append(Play.from_json(entry))
+        except ValueError as refused:
+            raise RecordRefused(f"play {index}: {refused}") from None
+    return pads, plays
+
+
+def _list(data: Mapping[str, Any], key: str) -> list[Any]:
+    found = data.get(key, [])
+    if not isinstance(found, list):
+        raise RecordRefused(f'a history file lists its {key} in a list "{key}"')
+    return found
+
+
+def import_pads_and_plays(
+    family: FamilyCatalog, journal: Journal, data: Mapping[str, Any]
+) -> tuple[int, int]:
+    """Add the pads and plays of a history file that the journal does not hold yet (a pad
+    with the same saving time and sheet, a play with the same uuid); return how many of each.
+
+    Raises:
+        RecordRefused: as `check_pads_and_plays`; nothing is written then.
+        JournalError: read-only or busy journal.
+    """
+    pads, plays = check_pads_and_plays(family, data)
+    held = {pad_identity(pad.saved, pad.sheet) for pad in saved_pads(journal)}
+    added = 0
+    for saved, sheet in pads:
+        if pad_identity(saved, sheet) not in held:
+            save_pad(journal, family, sheet, saved=saved)
+            held.add(pad_identity(saved, sheet))
+            added += 1
+    return added, add_plays(journal, plays) if plays else 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +179,10 @@ class Imported:
     added: list[int] = field(default_factory=list)
     already: dict[int, int] = field(default_factory=dict)
     players: int = 0
+    pads: int = 0
+    """Score pads added."""
+    plays: int = 0
+    """Plays (imported from BG Stats or BoardGameGeek on the other box) added."""
 
     def to_json(self) -> dict[str, Any]:
         """The answer of the import (page and command)."""
@@ -101,6 +190,8 @@ class Imported:
             "added": self.added,
             "already": [{"game": index, "id": gid} for index, gid in self.already.items()],
             "players": self.players,
+            "pads": self.pads,
+            "plays": self.plays,
         }
 
 
@@ -124,7 +215,9 @@ def existing_hashes(journal: Journal) -> dict[str, int]:
     return found
 
 
-def import_history(catalog: Catalog, journal: Journal, data: Any) -> Imported:
+def import_history(
+    catalog: Catalog, journal: Journal, data: Any, family: FamilyCatalog | None = None
+) -> Imported:
     """Add the games of a history file (parsed JSON) that the journal does not hold yet.
 
     Raises:
@@ -133,6 +226,8 @@ def import_history(catalog: Catalog, journal: Journal, data: Any) -> Imported:
         JournalError: read-only or busy journal.
     """
     games = check_history(catalog, data)
+    family = family or default_family_catalog()
+    check_pads_and_plays(family, data)  # refused before anything is written
     known = existing_hashes(journal)
     result = Imported()
     for index, (entry, lines) in enumerate(games, start=1):
@@ -146,13 +241,15 @@ def import_history(catalog: Catalog, journal: Journal, data: Any) -> Imported:
             journal.set_meta(
                 game_id,
                 HISTORY_KEY,
-                {"finished": entry["finished"], "minutes": entry.get("minutes")},
-            )
+                {"finished": entry["finished"], "minutes": entry.get("minutes"),
+                 "started": entry.get("started")},
+            )  # fmt: skip
             keep_summary(journal, game_id, check_record(catalog, lines).state)
     names = [name for name in data.get("players", []) if isinstance(name, str)]
     for name in names:
         add_player(journal, name)
-    return Imported(result.added, result.already, len(names))
+    pads, plays = import_pads_and_plays(family, journal, data)
+    return Imported(result.added, result.already, len(names), pads, plays)
 
 
 MAX_HISTORY_BYTES = 32 * 1024 * 1024  # about 3,000 games; a larger file is not read as one
@@ -204,8 +301,11 @@ CSV_HEAD = ("game_id", "game", "finished", "minutes", "seat", "player", "first",
             "victory")  # fmt: skip
 
 
-def games_csv(facts: Sequence[GameFacts]) -> str:
-    """One CSV row per player per game, with every category, the total, wonders and tokens."""
+def games_csv(facts: Sequence[GameFacts], kind: str = DUEL) -> str:
+    """One CSV row per player per game, with every category, the total, wonders and tokens
+    (a score pad's rows: `family_csv`)."""
+    if kind != DUEL:
+        return family_csv(facts)
     rows = list(facts[0].seats[0].scores) if facts and facts[0].seats else []
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
@@ -221,6 +321,37 @@ def games_csv(facts: Sequence[GameFacts]) -> str:
                     "shared" if game.shared else game.victory or "",
                     *(seat.scores.get(row, 0) for row in rows), seat.total,
                     " ".join(seat.wonders), " ".join(seat.tokens),
+                ]
+            )  # fmt: skip
+    return out.getvalue()
+
+
+FAMILY_HEAD = ("pad_id", "game", "variant", "expansions", "saved", "seat", "player", "rank",
+               "result")  # fmt: skip
+BOARD_HEAD = ("wonder", "side", "stages")  # the base game's boards (7 Wonders Dice has none)
+FAMILY_ROWS = {"7wonders": (*CATEGORIES, EDIFICE), "7wonders-dice": dice.BUILDINGS}
+
+
+def family_csv(facts: Sequence[GameFacts]) -> str:
+    """One CSV row per player per saved score pad: the variant, the expansions, the player's
+    rank and result, their board (wonder, side, stages built; not in 7 Wonders Dice, whose
+    `wonder` is a category), every category and the total. A category the pad does not have
+    (Edifice without the expansion) is left empty."""
+    rows = list(FAMILY_ROWS.get(facts[0].game, ())) if facts else list(CATEGORIES)
+    boards = not facts or facts[0].game != dice.GAME
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow([*FAMILY_HEAD, *(BOARD_HEAD if boards else ()), *rows, "total"])
+    for game in facts:
+        for seat in game.seats:
+            result = ("shared" if game.shared else "win") if seat.won else "loss"
+            board = (" ".join(seat.wonders), seat.side, "" if seat.stages is None else seat.stages)
+            writer.writerow(
+                [
+                    game.id - PAD_IDS, game.game, game.variant, " ".join(game.expansions),
+                    game.finished, seat.seat, seat.name, seat.rank, result,
+                    *(board if boards else ()),
+                    *(seat.scores.get(row, "") for row in rows), seat.total,
                 ]
             )  # fmt: skip
     return out.getvalue()

@@ -119,15 +119,22 @@ class Game:
         """The journal seq of the latest row this game wrote or read."""
         return self._seq
 
-    def submit(self, event: Event) -> GameState:
+    def submit(self, event: Event, applied: tuple[GameState, GameState] | None = None) -> GameState:
         """Apply `event`, write it to the journal, and return the new state.
+
+        `applied` is (before, after) where the caller already applied `event` to a state:
+        when `before` is this game's state now, `after` is taken as is (states are immutable
+        and `apply` is pure), so a confirmed event is applied once.
 
         Raises:
             IllegalEvent: the rules refuse it; nothing is written.
             JournalError: the journal cannot write (nothing changed), or another writer
                 changed this game since it was loaded.
         """
-        after = apply(self.state, event)  # refused: raises, nothing written
+        if applied is not None and applied[0] is self.state:
+            after = applied[1]
+        else:
+            after = apply(self.state, event)  # refused: raises, nothing written
         self._seq = self._journal.append(
             self.game_id, event_to_record(event), outcome_of(after), after_seq=self._seq
         )  # committed (WAL, synchronous=FULL) before anyone is told

@@ -7,13 +7,15 @@ looked.
 
 from __future__ import annotations
 
+from typing import Any
+
 from companion.family.cards import FamilyCatalog
 from companion.family.pad import pad_to_json, score_sheet
 from companion.records.journal import Journal
-from companion.records.pads import saved_pads
+from companion.records.pads import SavedPad, saved_pads
 from companion.records.stats import GameFacts, facts_from_summary
 from companion.records.summaries import pad_summary
-from companion.records.tables import has_table
+from companion.records.tables import has_table, latest_change
 
 PAD_IDS = 1_000_000_000  # pads are listed after the Duel games: id + this, never a game id
 
@@ -32,11 +34,28 @@ def pad_facts(
     """Every saved pad as `GameFacts` (scored once each, kept in `kept` by pad id)."""
     for pad in saved_pads(journal):
         if pad.id not in kept:
-            scored = pad_to_json(score_sheet(catalog, pad.sheet))
-            summary = pad_summary(pad.saved, scored, pad.sheet)
-            names = {
-                seat["seat"]: p["name"]
-                for seat, p in zip(summary["seats"], scored["players"], strict=True)
-            }
-            kept[pad.id] = facts_from_summary(PAD_IDS + pad.id, summary, names)
+            kept[pad.id] = facts_of_pad(catalog, pad)
     return list(kept.values())
+
+
+def statistics_fingerprint(journal: Journal) -> tuple[Any, ...]:
+    """What changes whenever a statistic may: the latest entry of the journal's change log,
+    or (a journal whose tables are not upgraded yet) the finished games with their names;
+    and the score pads seen."""
+    entry = latest_change(journal)
+    if entry is not None:
+        return ("log", entry, pads_seen(journal))
+    games = journal.query(
+        "SELECT COUNT(*), group_concat(id || players, '|') FROM games WHERE status = 'finished'"
+    )[0]
+    return ("all", hash(games[1]), pads_seen(journal))
+
+
+def facts_of_pad(catalog: FamilyCatalog, pad: SavedPad) -> GameFacts:
+    """One saved pad as `GameFacts` (id `PAD_IDS` + its id), scored from its sheet."""
+    scored = pad_to_json(score_sheet(catalog, pad.sheet))
+    summary = pad_summary(pad.saved, scored, pad.sheet)
+    names = {
+        seat["seat"]: p["name"] for seat, p in zip(summary["seats"], scored["players"], strict=True)
+    }
+    return facts_from_summary(PAD_IDS + pad.id, summary, names)

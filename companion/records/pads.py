@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.family.cards import FamilyCatalog
-from companion.family.pad import score_sheet
+from companion.family.pad import check_scored, score_sheet
 from companion.records.journal import Journal, JournalError, dumps
 from companion.records.tables import has_table, steps_applied
 
@@ -44,20 +44,25 @@ class SavedPad:
         }
 
 
-def save_pad(journal: Journal, catalog: FamilyCatalog, sheet: Any) -> int:
-    """Score `sheet` and keep it in the journal; return the pad's id.
+def save_pad(
+    journal: Journal, catalog: FamilyCatalog, sheet: Any, *, saved: str | None = None
+) -> int:
+    """Score `sheet` and keep it in the journal, saved now (or at `saved`, a pad copied from
+    another box's history); return the pad's id.
 
     Raises:
-        SheetError: the sheet cannot be a real game (nothing is written).
+        SheetError: the sheet cannot be a real game, or every score is 0 (nothing is
+            written).
         JournalError: read-only or busy journal.
     """
     pad = score_sheet(catalog, sheet)  # refused before the journal is touched
+    check_scored(pad)
     players = [p.name for p in pad.result.ranked]
     with journal.transaction() as db:
         steps_applied(db)
         cursor = db.execute(
             "INSERT INTO pads (saved, game, players, winners, sheet) VALUES (?, ?, ?, ?, ?)",
-            (journal.now(), pad.game, dumps({"names": players}),
+            (saved or journal.now(), pad.game, dumps({"names": players}),
              dumps({"names": list(pad.result.winners)}), dumps(sheet)),
         )  # fmt: skip
         return int(cursor.lastrowid or 0)

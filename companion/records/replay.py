@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.engine.cards import RESOURCES, Catalog
-from companion.engine.catalog import default_catalog
+from companion.engine.catalog import catalog_names, default_catalog, did_you_mean
 from companion.engine.events import Event, IllegalEvent, event_from_record, event_to_record
 from companion.engine.pricing import unit_prices
 from companion.engine.rules import accessible_cards, apply, new_game
@@ -84,12 +84,38 @@ def replay(catalog: Catalog, numbered: Sequence[Numbered], *, label: str = "line
             event = event_from_record(record)
             after = apply(before, event)
         except IllegalEvent as refused:
-            raise RecordRefused(str(refused), number, label=label) from None
+            reason = str(refused) + _meant(catalog, record)
+            raise RecordRefused(reason, number, label=label) from None
         stack.append(after)
         records.append(event_to_record(event))
         steps.append(Step(number, record, before, after))
     undone = frozenset(targets.values())
     return Replay(tuple(steps), tuple(stack), tuple(records), undone)
+
+
+def _meant(catalog: Catalog, record: Record) -> str:
+    """ " (did you mean 'lumber_yard'?)" when a value of a refused record is no id of the
+    catalog but a name of one ("Lumber Yard") or close to one; else ""."""
+    names = catalog_names(catalog)
+    for text in _texts(record):
+        if text not in names and text not in ("p1", "p2") and (hint := did_you_mean(text, names)):
+            return hint
+    return ""
+
+
+def _texts(value: Any, key: str = "") -> Iterable[str]:
+    """The strings of a record that may name a card, wonder or token (not its type or
+    names)."""
+    if key in ("type", "players"):
+        return
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, list):
+        for item in value:
+            yield from _texts(item)
+    elif isinstance(value, dict):
+        for inner, item in value.items():
+            yield from _texts(item, inner)
 
 
 def read_events(lines: Iterable[str]) -> list[tuple[int, Event | None]]:

@@ -122,7 +122,115 @@ STEPS: dict[str, str] = {
         CREATE INDEX IF NOT EXISTS game_fingerprints_by_value
             ON game_fingerprints (fingerprint);
     """,
+    # Plays imported from BG Stats or BoardGameGeek (companion.records.logged): a result
+    # without events or sheet, kept as read (`play` is the JSON of a `plays.Play`).
+    "plays-1": """
+        CREATE TABLE IF NOT EXISTS logged_plays (
+            id INTEGER PRIMARY KEY,
+            uuid TEXT NOT NULL UNIQUE,
+            game TEXT NOT NULL,
+            played TEXT NOT NULL,
+            play TEXT NOT NULL
+        );
+    """,
 }
+
+
+def _seat_rows(summary: str, game_id: str, source: str) -> str:
+    """The SELECT that turns summaries into `stat_seats` rows: `summary` and `game_id` are the
+    expressions of the summary's JSON and its game, `source` what they come from."""
+    winners = f"json_each({summary}, '$.winners')"
+    seat = "json_extract(seat.value, '$.seat')"
+    won = f"EXISTS (SELECT 1 FROM {winners} w WHERE w.value = {seat})"
+    total = "json_extract(seat.value, '$.total')"
+    other_won = (
+        f"EXISTS (SELECT 1 FROM {winners} w WHERE w.value = json_extract(o.value, '$.seat'))"
+    )
+    better = (
+        f"(SELECT COUNT(*) FROM json_each({summary}, '$.seats') o "
+        f"WHERE {other_won} OR json_extract(o.value, '$.total') > {total})"
+    )
+    columns = ", ".join(
+        f"(SELECT value FROM json_each(seat.value, '$.scores') LIMIT 1 OFFSET {i})"
+        for i in range(STAT_COLUMNS)
+    )
+    return f"""
+        SELECT {game_id}, {seat},
+            COALESCE(json_extract((SELECT players FROM games WHERE id = {game_id}),
+                                  '$.' || {seat}), ''),
+            json_extract({summary}, '$.game'),
+            json_extract({summary}, '$.finished'), json_extract({summary}, '$.minutes'),
+            COALESCE(json_extract({summary}, '$.cards'), 0), json_extract({summary}, '$.first'),
+            json_extract({summary}, '$.victory'),
+            {won}, json_array_length({summary}, '$.winners') > 1,
+            CASE WHEN {won} THEN 1 ELSE 1 + {better} END, {total},
+            (SELECT json_group_array(key) FROM json_each(seat.value, '$.scores')),
+            {columns},
+            COALESCE(json_extract(seat.value, '$.wonders'), '[]'),
+            COALESCE(json_extract(seat.value, '$.tokens'), '[]')
+        FROM {source}json_each({summary}, '$.seats') seat"""
+
+
+# The seats of every finished game whose summary is up to date (`stat_seats`, read by
+# companion.records.seat_stats): added with its summary, dropped when an event is appended to
+# the game (an undo or a correction after the end; the next summary adds them again), renamed
+# with the game.
+STAT_COLUMNS = 10  # categories kept as columns of `stat_seats` (a Duel has 8)
+_SEAT_COLUMNS = ", ".join(f"c{i} INTEGER" for i in range(STAT_COLUMNS))
+STEPS["stat-seats-1"] = f"""
+    CREATE TABLE IF NOT EXISTS stat_seats (
+        game_id INTEGER NOT NULL, seat TEXT NOT NULL, name TEXT NOT NULL, game TEXT NOT NULL,
+        finished TEXT NOT NULL, minutes REAL, cards INTEGER NOT NULL, first TEXT, victory TEXT,
+        won INTEGER NOT NULL, shared INTEGER NOT NULL, rank INTEGER NOT NULL,
+        total INTEGER NOT NULL, rows TEXT NOT NULL, {_SEAT_COLUMNS},
+        wonders TEXT NOT NULL, tokens TEXT NOT NULL,
+        PRIMARY KEY (game_id, seat)
+    ) WITHOUT ROWID;
+    CREATE INDEX IF NOT EXISTS stat_seats_by_game ON stat_seats (game, finished);
+    CREATE INDEX IF NOT EXISTS stat_seats_by_name
+        ON stat_seats (game, name, finished, game_id, won, shared);
+    CREATE TABLE IF NOT EXISTS stat_items (
+        game_id INTEGER NOT NULL, seat TEXT NOT NULL, kind TEXT NOT NULL, item TEXT NOT NULL,
+        game TEXT NOT NULL, finished TEXT NOT NULL, name TEXT NOT NULL, won INTEGER NOT NULL,
+        PRIMARY KEY (game_id, seat, kind, item)
+    ) WITHOUT ROWID;
+    CREATE INDEX IF NOT EXISTS stat_items_by_item
+        ON stat_items (game, kind, item, finished, name, won);
+    CREATE TRIGGER IF NOT EXISTS stat_items_added AFTER INSERT ON stat_seats
+    BEGIN
+        INSERT OR REPLACE INTO stat_items
+        SELECT NEW.game_id, NEW.seat, 'wonders', w.value, NEW.game, NEW.finished, NEW.name,
+            NEW.won AND NOT NEW.shared FROM json_each(NEW.wonders) w
+        UNION ALL
+        SELECT NEW.game_id, NEW.seat, 'tokens', t.value, NEW.game, NEW.finished, NEW.name,
+            NEW.won AND NOT NEW.shared FROM json_each(NEW.tokens) t;
+    END;
+    CREATE TRIGGER IF NOT EXISTS stat_items_removed AFTER DELETE ON stat_seats
+    BEGIN DELETE FROM stat_items WHERE game_id = OLD.game_id AND seat = OLD.seat; END;
+    CREATE TRIGGER IF NOT EXISTS stat_items_renamed AFTER UPDATE OF name ON stat_seats
+    BEGIN
+        UPDATE stat_items SET name = NEW.name WHERE game_id = NEW.game_id AND seat = NEW.seat;
+    END;
+    CREATE TRIGGER IF NOT EXISTS stat_seats_summary_added AFTER INSERT ON game_summaries
+    BEGIN INSERT OR REPLACE INTO stat_seats {_seat_rows("NEW.summary", "NEW.game_id", "")}; END;
+    CREATE TRIGGER IF NOT EXISTS stat_seats_summary_changed AFTER UPDATE ON game_summaries
+    BEGIN
+        DELETE FROM stat_seats WHERE game_id = OLD.game_id;
+        INSERT INTO stat_seats {_seat_rows("NEW.summary", "NEW.game_id", "")};
+    END;
+    CREATE TRIGGER IF NOT EXISTS stat_seats_summary_removed AFTER DELETE ON game_summaries
+    BEGIN DELETE FROM stat_seats WHERE game_id = OLD.game_id; END;
+    CREATE TRIGGER IF NOT EXISTS stat_seats_game_changed AFTER INSERT ON events
+    BEGIN DELETE FROM stat_seats WHERE game_id = NEW.game_id; END;
+    CREATE TRIGGER IF NOT EXISTS stat_seats_renamed AFTER UPDATE OF players ON games
+    BEGIN
+        UPDATE stat_seats SET name = COALESCE(json_extract(NEW.players, '$.' || seat), '')
+        WHERE game_id = NEW.id;
+    END;
+    INSERT OR REPLACE INTO stat_seats {_seat_rows("s.summary", "s.game_id", "game_summaries s, ")}
+        WHERE s.seq = (SELECT MAX(seq) FROM events e WHERE e.game_id = s.game_id)
+        AND (SELECT status FROM games WHERE id = s.game_id) = 'finished';
+"""
 
 
 def steps_applied(db: sqlite3.Connection) -> list[str]:

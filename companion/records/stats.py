@@ -43,6 +43,12 @@ class Seat:
     wonders: tuple[str, ...]
     tokens: tuple[str, ...]
     won: bool
+    rank: int = 1
+    """1 for a winner; otherwise 1 + the seats that did better (`ranks`)."""
+    side: str = ""
+    """The wonder board's side of a family game ("A" or "B"), "" in a Duel."""
+    stages: int | None = None
+    """The wonder stages built on a family game's board (None in a Duel)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +65,15 @@ class GameFacts:
     seats: tuple[Seat, ...]
     shared: bool
     """Whether more than one seat won (a shared victory)."""
+    variant: str = ""
+    """A family game's variant: "base" or "two-player" ("" in a Duel)."""
+    expansions: tuple[str, ...] = ()
+
+    @property
+    def kind(self) -> str:
+        """The game as statistics keep it apart: the two-player variant of the base game is
+        "7wonders-two-player", any other game its `game`."""
+        return f"{self.game}-two-player" if self.variant == "two-player" else self.game
 
     @property
     def day(self) -> str:
@@ -71,6 +86,7 @@ def facts_from_summary(
 ) -> GameFacts:
     """A stored summary (JSON) and the game's names as `GameFacts`."""
     winners = set(summary["winners"])
+    played = [(int(entry["total"]), entry["seat"] in winners) for entry in summary["seats"]]
     seats = tuple(
         Seat(
             seat=str(entry["seat"]),
@@ -80,8 +96,11 @@ def facts_from_summary(
             wonders=tuple(entry.get("wonders", ())),
             tokens=tuple(entry.get("tokens", ())),
             won=entry["seat"] in winners,
+            rank=rank,
+            side=str(entry.get("side", "")),
+            stages=entry.get("stages"),
         )
-        for entry in summary["seats"]
+        for entry, rank in zip(summary["seats"], ranks(played), strict=True)
     )
     return GameFacts(
         id=game_id,
@@ -93,7 +112,16 @@ def facts_from_summary(
         victory=summary.get("victory"),
         seats=seats,
         shared=len(winners) > 1,
+        variant=str(summary.get("variant", "")),
+        expansions=tuple(summary.get("expansions", ())),
     )
+
+
+def ranks(seats: Sequence[tuple[int, bool]]) -> list[int]:
+    """The rank of each (total, won) seat: 1 for every winner, else 1 + the seats that did
+    better (the winners, and the other seats with more points): a player who lost a tie on
+    coins comes after the winner."""
+    return [1 if won else 1 + sum(1 for t, w in seats if w or t > total) for total, won in seats]
 
 
 def select(
@@ -109,7 +137,7 @@ def select(
     chosen = [
         facts
         for facts in games
-        if facts.game == game
+        if facts.kind == game
         and (since is None or facts.day >= since)
         and (until is None or facts.day <= until)
         and (player is None or any(seat.name == player for seat in facts.seats))
@@ -117,9 +145,12 @@ def select(
     return sorted(chosen, key=lambda facts: (facts.finished, facts.id))
 
 
-def statistics(games: Iterable[GameFacts], player: str | None = None) -> dict[str, Any]:
-    """Every statistic of the games chosen by `select` (with the same `player`), as JSON."""
-    tally = Tally(player)
+def statistics(
+    games: Iterable[GameFacts], player: str | None = None, game: str = "duel"
+) -> dict[str, Any]:
+    """Every statistic of the games chosen by `select` (with the same `player` and `game`),
+    as JSON."""
+    tally = Tally(player, game)
     for facts in games:
         tally.add(facts)
     return tally.result()
@@ -142,20 +173,28 @@ def _rate(part: int, whole: int) -> float:
 
 
 class Tally:
-    """The running sums behind every statistic: games are added one at a time (in any
-    order), so that a page adds a newly finished game instead of counting all again."""
+    """The running sums behind every statistic: games are added one at a time, oldest first
+    (the streaks need the order), so that a page adds a newly finished game instead of
+    counting all again. What it keeps grows with the players, wonders and days, never with
+    the games (the records kept are the few best)."""
 
-    def __init__(self, player: str | None = None) -> None:
+    def __init__(self, player: str | None = None, game: str = "duel") -> None:
         self.player = player
+        self.game = game
         self.games = 0
-        self.players: dict[str, list[int]] = {}  # name -> [games, wins, shared]
+        self.players: dict[str, list[int]] = {}  # name -> [games, wins, shared, sum of ranks]
+        self.streaks: dict[str, list[int]] = {}  # name -> [current, longest] outright wins
+        self.best: list[tuple[int, int, str, str]] = []  # (total, -id, name, finished), kept few
+        self.margins: list[tuple[int, int, str, str]] = []  # (margin, -id, winner, finished)
+        self.peaks: dict[str, tuple[int, int, str]] = {}  # science/guilds -> (points, -id, name)
         self.pairs: dict[tuple[str, str], list[int]] = {}  # -> [games, wins a, wins b, shared]
         self.victories = dict.fromkeys(VICTORIES, 0)
         self.first = [0, 0, 0]  # games, wins, shared
         self.rows: list[str] = []
         self.days: dict[str, list[Any]] = {}  # day -> [games, seats, [sums per row + total]]
-        self.owned: dict[str, dict[str, list[int]]] = {"wonders": {}, "tokens": {}}
-        self.timed: list[tuple[float, int, GameFacts]] = []
+        self.owned: dict[str, dict[str, list[int]]] = {"wonders": {}, "tokens": {}, "sides": {}}
+        self.timed: dict[bool, list[tuple[float, int, GameFacts]]] = {True: [], False: []}
+        """The longest (True) and shortest (False) games with real times, the few kept."""
 
     def add(self, facts: GameFacts) -> None:
         """Count one finished game (chosen by the same filters as the others)."""
@@ -165,6 +204,7 @@ class Tally:
             self.victories[kind] = self.victories.get(kind, 0) + 1
         self._players(facts)
         self._first(facts)
+        self._records(facts)
         counted = _counted(facts, self.player)
         if counted and not self.rows:
             self.rows = list(counted[0].scores)
@@ -177,22 +217,36 @@ class Tally:
                 sums[index] += seat.scores.get(row, 0)
             sums[-1] += seat.total
             won = int(seat.won and not facts.shared)
-            for kind_, owned in (("wonders", seat.wonders), ("tokens", seat.tokens)):
+            sides = tuple(f"{w}:{seat.side}" for w in seat.wonders if seat.side)
+            for kind_, owned in (("wonders", seat.wonders), ("tokens", seat.tokens),
+                                 ("sides", sides)):  # fmt: skip
                 table = self.owned[kind_]
                 for item in owned:
                     counts = table.setdefault(item, [0, 0])
                     counts[0] += 1
                     counts[1] += won
         if facts.minutes is not None:
-            self.timed.append((facts.minutes, facts.id, facts))
+            self.time(facts)
+
+    def time(self, facts: GameFacts) -> None:
+        """Keep a game with real times if it is among the longest or the shortest."""
+        assert facts.minutes is not None
+        for longest, kept in self.timed.items():
+            entry = (facts.minutes, facts.id, facts)
+            chosen = sorted([*kept, entry], key=lambda t: (t[0], t[1]), reverse=longest)
+            self.timed[longest] = chosen[:EXTREMES]
 
     def _players(self, facts: GameFacts) -> None:
         named = sorted((seat for seat in facts.seats if seat.name), key=lambda s: s.name)
         for seat in named:
-            row = self.players.setdefault(seat.name, [0, 0, 0])
+            row = self.players.setdefault(seat.name, [0, 0, 0, 0])
             row[0] += 1
+            row[3] += seat.rank
             if seat.won:
                 row[2 if facts.shared else 1] += 1
+            streak = self.streaks.setdefault(seat.name, [0, 0])
+            streak[0] = streak[0] + 1 if seat.won and not facts.shared else 0
+            streak[1] = max(streak)
         for a, b in combinations(named, 2):
             if a.name == b.name:
                 continue
@@ -202,6 +256,29 @@ class Tally:
                 pair[3] += 1
             elif a.won or b.won:
                 pair[1 if a.won else 2] += 1
+
+    def _records(self, facts: GameFacts) -> None:
+        """The best scores, the biggest margins of victory on points, the most science and
+        guild points: only the few best are kept."""
+        counted = _counted(facts, self.player)
+        for seat in counted:
+            self.best = _top([*self.best, (seat.total, -facts.id, seat.name, facts.finished)])
+            for row in ("science", "guilds"):
+                points = seat.scores.get(row)
+                if points is not None and (points, -facts.id) > self.peaks.get(row, (-1, 0))[:2]:
+                    self.peaks[row] = (points, -facts.id, seat.name)
+        winners = [seat for seat in facts.seats if seat.won]
+        on_points = facts.victory in (None, "civilian")  # a Duel won on military or science: no
+        others = [seat.total for seat in facts.seats if not seat.won]
+        if (
+            len(winners) == 1
+            and others
+            and on_points
+            and (self.player is None or any(seat.name == self.player for seat in counted))
+        ):
+            margin = winners[0].total - max(others)
+            self.margins = _top([*self.margins, (margin, -facts.id, winners[0].name,
+                                                 facts.finished)])  # fmt: skip
 
     def _first(self, facts: GameFacts) -> None:
         first = next((seat for seat in facts.seats if seat.seat == facts.first), None)
@@ -218,13 +295,16 @@ class Tally:
             "games": self.games,
             "players": self._players_table(),
             "head_to_head": self._head_to_head(),
-            "victories": dict(self.victories),
-            "first_player": {
-                "games": self.first[0],
-                "wins": self.first[1],
-                "shared": self.first[2],
-                "rate": _rate(self.first[1], self.first[0]),
-            },
+            "streaks": self._streaks(),
+            "best_scores": [
+                {"id": -minus_id, "name": name, "total": total, "finished": finished}
+                for total, minus_id, name, finished in self.best
+            ],
+            "margins": [
+                {"id": -minus_id, "winner": name, "margin": margin, "finished": finished}
+                for margin, minus_id, name, finished in self.margins
+            ],
+            **(self._duel() if self.game == "duel" else self._family(seats, sums)),
             "categories": {
                 "rows": list(self.rows),
                 "average": self._average(sums, seats),
@@ -232,10 +312,45 @@ class Tally:
             },
             "over_time": self._over_time(),
             "wonders": self._owned("wonders"),
-            "progress_tokens": self._owned("tokens"),
             "longest": self._extremes(longest=True),
             "shortest": self._extremes(longest=False),
         }
+
+    def _duel(self) -> dict[str, Any]:
+        """What only a Duel has: victory types, the first player, progress tokens."""
+        return {
+            "victories": dict(self.victories),
+            "first_player": {
+                "games": self.first[0],
+                "wins": self.first[1],
+                "shared": self.first[2],
+                "rate": _rate(self.first[1], self.first[0]),
+            },
+            "progress_tokens": self._owned("tokens"),
+        }
+
+    def _family(self, seats: int, sums: Sequence[int]) -> dict[str, Any]:
+        """What the other games have: the boards' sides, science and guild points."""
+        average = self._average(sums, seats)
+        return {
+            "sides": self._owned("sides"),
+            "science_and_guilds": {
+                row: {
+                    "average": average[row],
+                    "most": {"points": peak[0], "id": -peak[1], "name": peak[2]},
+                }
+                for row in ("science", "guilds")
+                if row in average and (peak := self.peaks.get(row)) is not None
+            },
+        }
+
+    def _streaks(self) -> list[dict[str, Any]]:
+        """Per named player: the longest run of outright wins and the current one."""
+        table = [
+            {"name": name, "longest": longest, "current": current}
+            for name, (current, longest) in self.streaks.items()
+        ]
+        return sorted(table, key=lambda r: (-r["longest"], -r["current"], r["name"]))
 
     def _average(self, sums: Sequence[int], seats: int) -> dict[str, float]:
         if not seats:
@@ -247,8 +362,9 @@ class Tally:
         """Games, wins, shared victories and losses per named player, most wins first."""
         table = [
             {"name": name, "games": games, "wins": wins, "shared": shared,
-             "losses": games - wins - shared, "rate": _rate(wins, games)}
-            for name, (games, wins, shared) in self.players.items()
+             "losses": games - wins - shared, "rate": _rate(wins, games),
+             "average_rank": round(ranks / games, 2)}
+            for name, (games, wins, shared, ranks) in self.players.items()
         ]  # fmt: skip
         return sorted(table, key=lambda r: (-r["wins"], -r["games"], r["name"]))
 
@@ -288,7 +404,6 @@ class Tally:
 
     def _extremes(self, *, longest: bool) -> list[dict[str, Any]]:
         """The longest (or shortest) games in minutes, among games with real times."""
-        chosen = sorted(self.timed, key=lambda t: (t[0], t[1]), reverse=longest)[:EXTREMES]
         return [
             {
                 "id": facts.id,
@@ -299,8 +414,16 @@ class Tally:
                 "winners": [seat.name for seat in facts.seats if seat.won],
                 "victory": "shared" if facts.shared else facts.victory,
             }
-            for _, _, facts in chosen
+            for _, _, facts in self.timed[longest]
         ]
+
+
+RECORDS = 3  # best scores and biggest margins listed
+
+
+def _top(entries: list[tuple[int, int, str, str]]) -> list[tuple[int, int, str, str]]:
+    """The best `RECORDS` entries, highest first (the older game first among equals)."""
+    return sorted(entries, reverse=True)[:RECORDS]
 
 
 def _counted(facts: GameFacts, player: str | None) -> tuple[Seat, ...]:

@@ -181,26 +181,36 @@ def load_facts(
 def pad_summary(saved: str, scored: Mapping[str, Any], sheet: Mapping[str, Any]) -> dict[str, Any]:
     """The summary of a saved score pad of another 7 Wonders game, from its `scorepad --json`
     object and its sheet: seats "1", "2"... in sheet order (named as the sheet names them),
-    each board a "wonder" of its seat, a victory on points "civilian" (several winners: shared).
+    each player's board as their "wonder" with its side and the stages built, the variant and
+    the expansions; no victory type (a family game is won on points) and no first player.
     """
     boards = {
-        p.get("name"): [p["wonder"]]
+        p.get("name"): p
         for p in sheet.get("players", [])
         if isinstance(p, dict) and isinstance(p.get("wonder"), str)
     }
     winners = set(scored["winners"])
-    seats = [
-        {
+    seats = []
+    for index, player in enumerate(scored["players"], start=1):
+        seat: dict[str, Any] = {
             "seat": str(index),
             "scores": dict(player["scores"]),
             "total": player["total"],
-            "wonders": boards.get(player["name"], []),
+            "wonders": [],
             "tokens": [],
         }
-        for index, player in enumerate(scored["players"], start=1)
-    ]
+        board = boards.get(player["name"])
+        if board is not None:
+            seat.update(
+                wonders=[board["wonder"]],
+                side=str(board.get("side", "A")),
+                stages=int(board.get("stages", 0)),
+            )
+        seats.append(seat)
     return {
         "game": scored["game"],
+        "variant": str(sheet.get("variant", "base")) if scored["game"] == "7wonders" else "",
+        "expansions": sorted(e for e in sheet.get("expansions", []) if isinstance(e, str)),
         "finished": saved,
         "minutes": None,
         "cards": 0,
@@ -208,6 +218,6 @@ def pad_summary(saved: str, scored: Mapping[str, Any], sheet: Mapping[str, Any])
         "winners": [
             s["seat"] for s, p in zip(seats, scored["players"], strict=True) if p["name"] in winners
         ],
-        "victory": "civilian",
+        "victory": None,
         "seats": seats,
     }

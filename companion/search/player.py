@@ -31,7 +31,7 @@ from .policy import (
     move_score,
     moves,
 )
-from .view import hidden_positions, public_seed
+from .view import known_cards, public_seed
 
 __all__ = [
     "LEVELS",
@@ -168,12 +168,7 @@ def suggest(
     player = acting_player(state)
     rng = tree.rng if tree is not None else random.Random(public_seed(state, seed))
     world = determinize(state, rng)
-    hidden = set(hidden_positions(state))
-    known = frozenset(
-        c
-        for i, c in enumerate(state.structure.cards if state.structure is not None else ())
-        if c is not None and i not in hidden
-    )
+    known = known_cards(state)
     if level.casual:
         return Answer(player, _casual(world, events, player, rng), Stats(0, 0, 0.0))
     if drawn:  # a Great Library token may be the 6th symbol

@@ -27,6 +27,7 @@ __all__ = [
     "PublicView",
     "hidden_positions",
     "is_guild_slot",
+    "known_cards",
     "public_seed",
     "unseen_cards",
 ]
@@ -56,15 +57,20 @@ def is_guild_slot(catalog: Catalog, card: str) -> bool:
     return card == GUILD_BACK or (card not in UNKNOWN and catalog.card(card).is_guild)
 
 
+def known_cards(state: GameState) -> frozenset[CardId]:
+    """The cards of the structure whose identity is public now: face up, not taken."""
+    structure = state.structure
+    if structure is None:
+        return frozenset()
+    hidden = set(hidden_positions(state))
+    return frozenset(c for i, c in enumerate(structure.cards) if c is not None and i not in hidden)
+
+
 def _seen(state: GameState) -> set[CardId]:
     """Every card whose identity is public: taken, or face up in the structure."""
     one, two = state.cities
     seen: set[CardId] = {*one.cards, *two.cards, *one.tucked, *two.tucked, *state.discard}
-    structure = state.structure
-    if structure is not None:
-        hidden = set(hidden_positions(state))
-        seen.update(c for i, c in enumerate(structure.cards) if c is not None and i not in hidden)
-    return seen
+    return seen | known_cards(state)
 
 
 def unseen_cards(state: GameState, age: int) -> tuple[tuple[CardId, ...], tuple[CardId, ...]]:

@@ -152,6 +152,7 @@ class App:
         self._box: BoxMoved | None = None  # its answer
         self._pondering: Pondering | None = None  # the box thinking on the human's turn
         self._known: tuple[str, ...] | None = None  # recent_names, read once per setup
+        self._given: tuple[int, tuple[str, str]] | None = None  # the game's names, as read
         self.pairing = ""
         self.game = Game.resume_or_start(catalog, journal)
         self._events = self._load_events()
@@ -197,6 +198,7 @@ class App:
             coach=self._coach.view if self._coach and self._fresh(self._coach) else None,
             box=self._solo[0] if self._solo is not None else None,
             known=self._known_players() if self.state.phase is Phase.SETUP else (),
+            names=self._given_names(),
         )
 
     def _known_players(self) -> tuple[str, ...]:
@@ -208,6 +210,19 @@ class App:
                 log.error("journal refused the players: %s", failed)
                 return ()
         return self._known
+
+    def _given_names(self) -> tuple[str, str]:
+        """The names the game's sides were given (on the phone or the ready screen), "" where
+        none: read from the journal once per game and after each change to it."""
+        game_id = self.game.game_id
+        if self._given is None or self._given[0] != game_id:
+            try:
+                players = self.journal.game(game_id).players
+            except JournalError as failed:  # the OLED says the setup's names then
+                log.error("journal refused the game's names: %s", failed)
+                return ("", "")
+            self._given = (game_id, (players.get("p1", ""), players.get("p2", "")))
+        return self._given[1]
 
     def _fresh(self, answer: Coached | None) -> bool:
         """Whether a coach answer belongs to the latest request and the game as it is now."""
@@ -323,9 +338,11 @@ class App:
         self._coach = None
         state, level, seconds = self.state, self._coach_level, self._coach_seconds
         key = (self._tickets, self.game.game_id, len(self._events))
+        names = self._given_names()
 
         def think() -> Coached:
-            return Coached(*key, coach_view(state, level, seconds=seconds, language=self.language))
+            shown = coach_view(state, level, seconds=seconds, language=self.language, names=names)
+            return Coached(*key, shown)
 
         if self._post is None:
             self.handle(think())
@@ -383,7 +400,7 @@ class App:
     def _submit(self, step: Step) -> Step:
         assert step.event is not None
         try:
-            self.game.submit(step.event)
+            self.game.submit(step.event, step.applied)
         except IllegalEvent as refused:
             return step.refused(str(refused), self.state, self.context())
         except JournalError as failed:
@@ -393,7 +410,7 @@ class App:
         if self._on_event is not None:
             self._on_event(event_to_record(step.event))
         if step.names:  # the sides named on the ready screen: as the phone names them
-            self._known = None
+            self._known = self._given = None
             try:
                 self.game.name_players(step.names)
             except JournalError as failed:  # the setup is kept; the phone can name them later
@@ -425,11 +442,16 @@ class App:
         self._ask_box()
 
     def _after_outside_change(self) -> None:
-        """A page changed the game through the loop: reload it and settle the screen."""
+        """A page changed the game through the loop: reload it and settle the screen (a
+        setup under way stays where it is: a page only names players before the start)."""
         self.game = Game(self.catalog, self.journal, self.game.game_id)
+        self._given = self._known = None  # names given, players added or renamed
         self._events = self._load_events()
         ctx = self.context()
-        self.ui = controller.settle(self.state, ctx, status=self.ui.status)
+        kept = controller.resume(self.ui, self.state, ctx)
+        if self.state.phase is not Phase.SETUP or kept is not self.ui:
+            kept = controller.settle(self.state, ctx, status=self.ui.status)
+        self.ui = kept
         self._remember()
         self._show(self._screen(None))
 

@@ -158,11 +158,34 @@ OVERHEAD_SIZE = (2304, 1296)  # a separate overhead camera: Camera Module 3's 23
 OVERHEAD_FPS = 4  # frames a second asked of it (the reading takes longer than a frame)
 
 
+class OverheadPicture:
+    """The last overhead reading (its frame, what was read, the age), drawn only when the
+    phone's live page asks for it (`png`), on the page's thread."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._last: tuple[Any, Any, int] | None = None
+
+    def keep(self, frame: Any, reading: Any, age: int) -> None:
+        """Keep a reading (the camera's thread); the frame is copied, a camera may reuse it."""
+        with self._lock:
+            self._last = (frame.copy(), reading, age)
+
+    def png(self) -> bytes | None:
+        """The last reading as a picture (`vision.picture.reading_png`); None before any."""
+        from companion.vision.picture import reading_png
+
+        with self._lock:
+            last = self._last
+        return None if last is None else reading_png(*last)
+
+
 def table_reader(
     catalog: Catalog,
     decoder: str,
     state: Callable[[], GameState],
     post: Callable[[Any], object],
+    picture: OverheadPicture | None = None,
 ) -> Callable[[Any, list[Any], float], None]:
     """The overhead reading of each camera frame (on the camera's thread): the structure of
     the age being played, read from the codes the scanner decoded with what the box already
@@ -170,7 +193,8 @@ def table_reader(
     it knows are gone (`overhead.taken_cards`), posted as a `TableFrame`. The mount holds
     still: the last fit of each age that told positions is given with the next frames, so a
     frame too dim to place the structure from its own codes still finds the cards known
-    where they lie (`read_structure(fit=)`)."""
+    where they lie (`read_structure(fit=)`), and the layout's steps fitted at the deal are
+    kept for the age. Each reading is kept in `picture` for the phone's live page."""
     from companion.vision.decode import make_decoder
     from companion.vision.structure import read_structure
 
@@ -189,6 +213,8 @@ def table_reader(
         )  # fmt: skip
         if read.fit is not None:
             fits[now.age] = read.fit
+        if picture is not None:
+            picture.keep(frame, read, now.age)
         post(TableFrame(read.slots, now.age, captured))
 
     return on_frame
@@ -243,7 +269,7 @@ def run_service(config: Config, options: ServiceOptions | None = None) -> int:
     catalog = default_catalog()
     journal = open_journal(config.journal)
     display = open_display(config, health)
-    app = App(catalog, journal, display, language=config.language, guided=config.guided,
+    app = App(catalog, journal, display, language=config.language, guided=guided_of(config),
               overhead=config.overhead,
               score_url=score_url_for(lan_address(config.web.host), config.web.port),
               phone_url=phone_url_for(lan_address(config.web.host), config.web.port),
@@ -258,7 +284,8 @@ def run_service(config: Config, options: ServiceOptions | None = None) -> int:
         thread.start()
         threads.append(thread)
 
-    server = _start_web(config, catalog, inbox, app) if opts.web else None
+    picture = OverheadPicture()  # the last overhead reading, for the phone's live page
+    server = _start_web(config, catalog, inbox, app, picture) if opts.web else None
     app.start(welcome=opts.script is None)  # a script drives the game, not a person
     with Watchdog() as watchdog:
         watchdog.ready()
@@ -275,7 +302,7 @@ def run_service(config: Config, options: ServiceOptions | None = None) -> int:
         elif opts.keyboard and sys.stdin is not None and sys.stdin.isatty():
             restore = cbreak(sys.stdin)
             spawn("keyboard", read_keys, inbox, stop, sys.stdin)
-        reader = table_reader(catalog, config.decoder, lambda: app.state, inbox.put)
+        reader = table_reader(catalog, config.decoder, lambda: app.state, inbox.put, picture)
         one = config.overhead and not config.overhead_source  # one camera serves both
         cameras = opts.camera and not opts.script
         scanner = None
@@ -286,7 +313,8 @@ def run_service(config: Config, options: ServiceOptions | None = None) -> int:
             above = start_scanner(config, queue.Queue(), health, on_frame=reader,
                                   source=config.overhead_source)  # fmt: skip
         if opts.script is None:
-            print(startup_message(config, server, buttons, app.pairing), file=sys.stderr)
+            shown = startup_message(config, server, buttons, app.pairing, camera=cameras)
+            print(shown, file=sys.stderr)
 
         def ping() -> None:
             if isinstance(display, ReconnectingDisplay):
@@ -313,13 +341,23 @@ def run_service(config: Config, options: ServiceOptions | None = None) -> int:
     return 0
 
 
+def guided_of(config: Config) -> bool:
+    """Whether each age is entered by guided scans: when asked for, and in a solo game
+    without the overhead camera, where the box must know the table to play (table mode
+    tells it only the cards taken)."""
+    return config.guided or (bool(config.solo) and not config.overhead)
+
+
 def solo_of(config: Config) -> tuple[Player, Level] | None:
     """The side the box plays and its level, in a solo game (None: two players)."""
     return (Player(config.solo), level_named(config.solo_level)) if config.solo else None
 
 
-def startup_message(config: Config, server: Any, buttons: Any, pairing: str) -> str:
-    """Where a person finds the parts of a running service: screen, buttons, journal, pages."""
+def startup_message(
+    config: Config, server: Any, buttons: Any, pairing: str, *, camera: bool = True
+) -> str:
+    """Where a person finds the parts of a running service: screen, buttons, camera (off:
+    `camera` False, as under --no-camera), journal, pages."""
     if config.display.driver == "emulated":
         screen = (
             f"{config.display.emulated_dir / 'latest.png'} (emulated OLED, rewritten per frame)"
@@ -333,22 +371,28 @@ def startup_message(config: Config, server: Any, buttons: Any, pairing: str) -> 
         "Duel Companion is running (Ctrl+C or SIGTERM stops it).",
         f"  screen:  {screen}",
         f"  buttons: {pins}" if buttons is not None else f"  buttons: {keys}",
-        f"  camera:  {config.camera.source}",
+        f"  camera:  {config.camera.source if camera else 'off (--no-camera)'}",
         f"  journal: {config.journal}",
     ]
-    if config.overhead:
+    if config.overhead and camera:
         lines.insert(4, f"  overhead: {config.overhead_source or config.camera.source}")
     if server is not None:
         lines.append(f"  phone:   {server.url}/  (pairing code {pairing})")
     return "\n".join(lines)
 
 
-def _start_web(config: Config, catalog: Catalog, inbox: queue.Queue[Any], app: App) -> Any:
-    """The phone pages in a thread of this process; changes go through the loop's queue."""
+def _start_web(
+    config: Config, catalog: Catalog, inbox: queue.Queue[Any], app: App, picture: OverheadPicture
+) -> Any:
+    """The phone pages in a thread of this process; changes go through the loop's queue, and
+    the live page shows the last overhead reading when the box plays from above."""
     try:
         from web import WebServer, create_app
 
-        flask_app = create_app(config, CATALOG=catalog, CONTROL=LoopControl(inbox))
+        overhead = picture.png if config.overhead else None
+        flask_app = create_app(
+            config, CATALOG=catalog, CONTROL=LoopControl(inbox), OVERHEAD=overhead
+        )
         app.pairing = str(flask_app.config.get("PAIRING_CODE", ""))
         server = WebServer(flask_app, config.web.host, config.web.port, config.web.threads)
     except (ImportError, OSError) as failed:  # the device works without its pages

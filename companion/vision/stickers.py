@@ -48,12 +48,14 @@ PT_PER_MM = 72 / 25.4
 @dataclass(frozen=True, slots=True)
 class Entry:
     """One sticker to print: the id, its payload, the name and the label printed beside it
-    (the card's age and colour, or what kind of piece it goes on)."""
+    (the card's age and colour, or what kind of piece it goes on), and a note under them (a
+    base-game card's copies: "3+ 4+ players", "copy 1 of 2")."""
 
     id: str
     payload: str
     name: str
     label: str = ""
+    note: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,11 +83,13 @@ def qr_modules(payload: str, error_correction: str = "H") -> np.ndarray:
 GAMES = ("duel", "7wonders")
 
 
-def entries(language: str = "en", game: str = "duel") -> list[Entry]:
+def entries(language: str = "en", game: str = "duel", players: int | None = None) -> list[Entry]:
     """Every sticker of a game (`duel`: data/stickers.toml; `7wonders`: the base game's
-    cards, data/family/stickers.toml) with its name in `language` (English fallback)."""
+    cards, data/family/stickers.toml) with its name in `language` (English fallback). For
+    the base game with `players`, one sticker per card of that game's decks (each guild
+    once: any may be drawn); without, one per card name, noting its copies."""
     if game == "7wonders":
-        return _family_entries(language)
+        return _family_entries(language, players)
     names = tomllib.loads(payloads.read_data_file("names.toml"))
     english, local = names.get("en", {}), names.get(language, {})
     return [
@@ -99,13 +103,32 @@ def entries(language: str = "en", game: str = "duel") -> list[Entry]:
     ]
 
 
-def _family_entries(language: str) -> list[Entry]:
+def _family_entries(language: str, players: int | None) -> list[Entry]:
     cards = default_family_catalog().cards
-    return [
-        Entry(card_id, payload, _name(card.names, language), _family_label(card))
-        for card_id, payload in payloads.family_sticker_table().by_id.items()
-        for card in (cards[CardId(card_id)],)
-    ]
+    found = []
+    for card_id, payload in payloads.family_sticker_table().by_id.items():
+        card = cards[CardId(card_id)]
+        name, label = _name(card.names, language), _family_label(card)
+        if players is None:
+            found.append(Entry(card_id, payload, name, label, copies_note(card)))
+            continue
+        count = card.copies_for(players)
+        for copy in range(1, count + 1):
+            note = f"copy {copy} of {count}" if count > 1 else "1 copy"
+            found.append(Entry(card_id, payload, name, label, note))
+    return found
+
+
+def copies_note(card: FamilyCard) -> str:
+    """The copies of a base-game card by player count, as printed on it: "3+ 4+ players",
+    "I: 3+ 6+; II: 3+ 5+" (Loom), "1 copy, drawn" (a guild)."""
+    if not card.copies:
+        return "1 copy, drawn"
+    ages = [f"{'+ '.join(str(n) for n in counts)}+" for counts in card.copies.values()]
+    if len(ages) == 1:
+        return f"{ages[0]} players"
+    parts = (f"{AGES[age]}: {text}" for age, text in zip(card.copies, ages, strict=True))
+    return "; ".join(part.replace(" ", NBSP) for part in parts)  # one Age a line
 
 
 def _family_label(card: FamilyCard) -> str:
@@ -122,6 +145,7 @@ def _name(names: Mapping[str, str], language: str) -> str:
 
 
 AGES = {1: "I", 2: "II", 3: "III"}
+NBSP = "\u00a0"  # a space the name column does not break a line at
 
 
 def label(sticker_id: str) -> str:
@@ -188,14 +212,20 @@ def _dark_runs(modules: np.ndarray) -> Iterator[tuple[int, int, int]]:
 
 
 def _name_lines(entry: Entry) -> list[str]:
-    """The name (up to 3 lines) and the label below it."""
+    """The name (up to 3 lines), the label below it, then the note (wrapped)."""
     lines = textwrap.wrap(entry.name, 13)[:3] or [entry.name]
-    return [*lines, entry.label] if entry.label else lines
+    if entry.label:
+        lines.append(entry.label)
+    return [*lines, *(line.replace(NBSP, " ") for line in textwrap.wrap(entry.note, 13))]
 
 
-def _title(paper: str, size_mm: float, page: int, pages: int) -> str:
+SUBJECT = "Duel Companion stickers"
+"""What a sheet holds, at the start of its title line ("7 Wonders, 4 players: 88 stickers")."""
+
+
+def _title(paper: str, size_mm: float, page: int, pages: int, subject: str = SUBJECT) -> str:
     return (
-        f"Duel Companion stickers, {size_mm:g} mm, {paper.upper()}, page {page}/{pages}. "
+        f"{subject}, {size_mm:g} mm, {paper.upper()}, page {page}/{pages}. "
         "Print at 100 %: the line below is 100 mm."
     )
 
@@ -203,7 +233,9 @@ def _title(paper: str, size_mm: float, page: int, pages: int) -> str:
 # --- SVG --------------------------------------------------------------------------------------
 
 
-def svg_page(page: list[Placed], size_mm: float, paper: str, number: int, count: int) -> str:
+def svg_page(
+    page: list[Placed], size_mm: float, paper: str, number: int, count: int, subject: str = SUBJECT
+) -> str:
     """One page as SVG in millimetre user units."""
     width, height = PAPERS[paper]
     out = [
@@ -211,7 +243,7 @@ def svg_page(page: list[Placed], size_mm: float, paper: str, number: int, count:
         f'viewBox="0 0 {width} {height}">',
         f'<rect width="{width}" height="{height}" fill="#fff"/>',
         f'<text x="{MARGIN_MM}" y="{MARGIN_MM + 2}" font-family="Helvetica, Arial, sans-serif" '
-        f'font-size="2.6">{escape(_title(paper, size_mm, number, count))}</text>',
+        f'font-size="2.6">{escape(_title(paper, size_mm, number, count, subject))}</text>',
         f'<line x1="{MARGIN_MM}" y1="{MARGIN_MM + 4}" x2="{MARGIN_MM + 100}" '
         f'y2="{MARGIN_MM + 4}" stroke="#000" stroke-width="0.3"/>',
     ]
@@ -253,7 +285,9 @@ def _svg_sticker(placed: Placed, size_mm: float) -> str:
 # --- PDF --------------------------------------------------------------------------------------
 
 
-def pdf_document(pages: list[list[Placed]], size_mm: float, paper: str) -> bytes:
+def pdf_document(
+    pages: list[list[Placed]], size_mm: float, paper: str, subject: str = SUBJECT
+) -> bytes:
     """A compressed PDF (fpdf2), one page per list, in vector with the Helvetica core font."""
     from fpdf import FPDF
 
@@ -266,7 +300,8 @@ def pdf_document(pages: list[list[Placed]], size_mm: float, paper: str) -> bytes
     for number, page in enumerate(pages, 1):
         pdf.add_page()
         pdf.set_font("Helvetica", size=7.4)
-        pdf.text(MARGIN_MM, MARGIN_MM + 2, _latin1(_title(paper, size_mm, number, len(pages))))
+        title = _title(paper, size_mm, number, len(pages), subject)
+        pdf.text(MARGIN_MM, MARGIN_MM + 2, _latin1(title))
         pdf.set_line_width(0.3)
         pdf.line(MARGIN_MM, MARGIN_MM + 4, MARGIN_MM + 100, MARGIN_MM + 4)
         pdf.set_font("Helvetica", size=NAME_PT)
@@ -321,7 +356,13 @@ def sticker_png(payload: str, size_mm: float = DEFAULT_SIZE_MM, dpi: int = DPI) 
 
 
 def png_page(
-    page: list[Placed], size_mm: float, paper: str, number: int, count: int, dpi: int = DPI
+    page: list[Placed],
+    size_mm: float,
+    paper: str,
+    number: int,
+    count: int,
+    dpi: int = DPI,
+    subject: str = SUBJECT,
 ) -> Image.Image:
     """One page drawn at `dpi` (grayscale)."""
     width, height = PAPERS[paper]
@@ -331,7 +372,7 @@ def png_page(
     title_font = ImageFont.load_default(size=max(8, round(7.4 / 72 * dpi)))
     draw.text(
         (_px(MARGIN_MM, dpi), _px(MARGIN_MM - 0.5, dpi)),
-        _title(paper, size_mm, number, count),
+        _title(paper, size_mm, number, count, subject),
         font=title_font,
         fill=0,
     )

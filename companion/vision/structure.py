@@ -20,9 +20,11 @@ place in the frame, and each position is told:
 
 from __future__ import annotations
 
+import json
 import math
+import statistics
 from collections.abc import Collection, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -37,22 +39,37 @@ Slot = str | None
 """A card id, "back", "empty", or None for cannot tell."""
 
 EMPTY = "empty"  # a slot, and in `known` a position whose card the game recorded as taken
+BACK = "back"  # a slot, and in `known` a face-down card not turned up yet (which one: unknown)
 
 LATTICE_TOLERANCE = 0.2  # of a column or a row: how far a card may lie from its place
-FIT_TOLERANCE_MM = 4.0  # a code's corners this far from where the fit expects them: not placed
+FIT_TOLERANCE_MM = 7.0  # a code's corners this far from where the fit expects them: not placed
+# (a card laid by hand lies up to about 3 mm off its place and turned a few degrees, its
+# sticker put on up to 1.5 mm off)
 SIZE_TOLERANCE = 0.15  # a code larger or smaller than the fit expects (held up): not placed
+
+
+@dataclass(frozen=True, slots=True)
+class TableFit:
+    """How this table's structure lies: the layout's column and row steps as the players laid
+    it (mm), and the map from the table plane (mm, that layout) to frame pixels. Fitted from
+    a frame and kept for the age (`read_structure(fit=)`): the mount holds still, and the
+    structure is not laid again until the next age."""
+
+    homography: np.ndarray
+    col_mm: float
+    row_mm: float
 
 
 @dataclass(frozen=True, slots=True)
 class StructureReading:
     """The 20 positions in layout order, and the codes seen but not placed; and the fit
-    (table plane in mm -> frame pixels) that told them, for the next frame of a camera
-    that holds still (`read_structure(fit=)`)."""
+    that told them (`TableFit`), for the next frame of a camera that holds still
+    (`read_structure(fit=)`)."""
 
     slots: tuple[Slot, ...]
     placed: int  # stickers placed in positions
     ignored: int  # codes in view not placed (other ages, wonders, foreign, off the layout)
-    fit: np.ndarray | None = field(default=None, compare=False)
+    fit: TableFit | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +81,7 @@ class _Card:
     origin: np.ndarray  # the card's top-left corner, pixels
     u: np.ndarray  # pixels per mm along the card's width
     v: np.ndarray  # pixels per mm along the card's height
+    centre: np.ndarray  # the card's centre, pixels: where it lies whichever way it is turned
 
 
 def _pose(card_id: str, sticker: Sticker, model: TableModel) -> _Card:
@@ -73,7 +91,9 @@ def _pose(card_id: str, sticker: Sticker, model: TableModel) -> _Card:
     u = ((c[1] - c[0]) + (c[2] - c[3])) / 2 / side
     v = ((c[3] - c[0]) + (c[2] - c[1])) / 2 / side
     origin = c[0] - u * tl[0] - v * tl[1]
-    return _Card(card_id, sticker, origin, u, v)
+    return _Card(
+        card_id, sticker, origin, u, v, origin + u * model.card_w / 2 + v * model.card_h / 2
+    )
 
 
 def _same_turn(a: _Card, b: _Card) -> bool:
@@ -102,10 +122,10 @@ def _assignments(
     where = {(p.row, p.col): p.index for p in layout.positions}
     seen_at = {card_id: i for i, card_id in enumerate(known or ()) if card_id not in (None, EMPTY)}
     found: list[dict[int, int]] = []
-    origins = np.array([card.origin for card in cards])
+    centres = np.array([card.centre for card in cards])
     for r, ref in enumerate(cards):
-        to_mm = np.linalg.inv(np.column_stack([ref.u, ref.v]))
-        steps = (origins - ref.origin) @ to_mm.T / [model.col_mm, model.row_mm]
+        to_mm = np.linalg.inv(_frame_of(ref, cards))
+        steps = (centres - ref.centre) @ to_mm.T / [model.col_mm, model.row_mm]
         near = np.all(np.abs(steps - np.round(steps)) < LATTICE_TOLERANCE, axis=1)
         offsets = [  # (card, rows, cols) from the reference
             (int(j), round(steps[j, 1]), round(steps[j, 0]))
@@ -127,14 +147,142 @@ def _assignments(
     return sorted((f for f in found if len(f) >= most - 2), key=len, reverse=True)
 
 
-def _fit(points_mm: np.ndarray, points_px: np.ndarray, cards: int) -> np.ndarray | None:
-    """Table plane -> pixels: a homography with 3 cards or more (the camera's tilt shows
-    across the structure), else an affine map (2 cards) or a similarity (1 card), as 3x3
-    matrices."""
-    if cards >= 3:
+def _frame_of(ref: _Card, cards: Sequence[_Card]) -> np.ndarray:
+    """Pixels per mm along the table's x and y near `ref` (columns u, v): `ref`'s scale, and
+    the median turn of the cards lying about as it does, since each card of a structure
+    laid by hand is turned a little its own way (a degree or two of one card's turn puts a
+    card 150 mm away 4 mm off)."""
+    turns = [math.atan2(float(c.u[1]), float(c.u[0])) for c in cards if _same_turn(ref, c)]
+    own = math.atan2(float(ref.u[1]), float(ref.u[0]))
+    # the turns around ref's own, so a median across +-180 degrees stays right
+    middle = own + statistics.median(math.remainder(turn - own, math.tau) for turn in turns)
+    turn = middle - own
+    c, s = math.cos(turn), math.sin(turn)
+    rotation = np.array([[c, -s], [s, c]])
+    return np.asarray(rotation @ np.column_stack([ref.u, ref.v]))
+
+
+# how far apart people lay the rows (of the card's height) and the gaps of a row (mm), a
+# little wider than the 50-60 % and 1-4 mm measured: a spacing outside is not looked for
+ROW_SHARES = (0.45, 0.65)
+GAPS_MM = (0.0, 6.0)
+SPACING_SLACK_MM = 5.0  # a pair of cards this far off the steps: not counted (two cards'
+# shifts, a few mm each)
+
+
+def _spacing(
+    cards: Sequence[_Card], layout: Layout, m: TableModel,
+    known: Sequence[str | None] | None = None,
+) -> tuple[float, float]:  # fmt: skip
+    """The layout's column and row steps (mm) as this table's structure was laid, from the
+    offsets between the cards read: pairs of cards lying about as the layout's rows and
+    staggered columns allow, first those at most two rows and five columns apart (their
+    steps cannot be mistaken), then every pair at the steps found, fitted by least squares.
+    Where the box knows a card's position (`known`) the pair's steps are the layout's.
+    The file's steps where the cards read do not tell (one row seen, or no pair)."""
+    rows_mm = (ROW_SHARES[0] * m.card_h, ROW_SHARES[1] * m.card_h)
+    cols_mm = ((m.card_w + GAPS_MM[0]) / 2, (m.card_w + GAPS_MM[1]) / 2)
+    position = {p.index: (p.row, p.col) for p in layout.positions}
+    where = {
+        card_id: position[i]
+        for i, card_id in enumerate(known or ())
+        if card_id not in (None, EMPTY)
+    }
+    pairs: list[tuple[float, float, tuple[int, int] | None]] = []
+    for i, a in enumerate(cards):
+        for b in cards[i + 1 :]:
+            if not _same_turn(a, b):
+                continue
+            frame = (_frame_of(a, cards) + _frame_of(b, cards)) / 2
+            dx, dy = np.linalg.solve(frame, b.centre - a.centre)
+            steps = None
+            if a.id in where and b.id in where:
+                steps = (where[b.id][0] - where[a.id][0], where[b.id][1] - where[a.id][1])
+            pairs.append((float(dx), float(dy), steps))
+    placed = [steps for _, _, steps in pairs if steps is not None]
+    if any(n for n, _ in placed) and any(k for _, k in placed):
+        # the cards where the box knows them tell the steps alone (a card read beside the
+        # structure, in a city, is not one of them)
+        pairs = [pair for pair in pairs if pair[2] is not None]
+    col, row = m.col_mm, m.row_mm
+    for guess in (True, False):
+        col_try, row_try = (sum(cols_mm) / 2, sum(rows_mm) / 2) if guess else (col, row)
+        most_rows, most_cols = (2, 5) if guess else (8, 12)
+        col_terms: list[tuple[int, float]] = []
+        row_terms: list[tuple[int, float]] = []
+        for dx, dy, steps in pairs:
+            n, k = steps if steps is not None else (round(dy / row_try), round(dx / col_try))
+            if n < 0 or (n == 0 and k < 0):
+                n, k, dx, dy = -n, -k, -dx, -dy
+            if (n + k) % 2 or n > most_rows or abs(k) > most_cols or (n, k) == (0, 0):
+                continue
+            if guess:  # within the steps people lay, a card's shifts aside
+                slack = SPACING_SLACK_MM
+                fits = (
+                    abs(dy) <= slack if n == 0
+                    else rows_mm[0] - slack / n <= dy / n <= rows_mm[1] + slack / n
+                ) and (
+                    abs(dx) <= slack if k == 0
+                    else cols_mm[0] - slack / abs(k) <= dx / k <= cols_mm[1] + slack / abs(k)
+                )  # fmt: skip
+            else:
+                fits = abs(dy - n * row) <= SPACING_SLACK_MM + 0.02 * abs(dy) and abs(
+                    dx - k * col
+                ) <= SPACING_SLACK_MM + 0.02 * abs(dx)
+            if fits:
+                if n:
+                    row_terms.append((n, dy))
+                if k:
+                    col_terms.append((k, dx))
+        if guess:  # the medians first: a city's card beside the structure pulls no mean
+            col = statistics.median(dx / k for k, dx in col_terms) if col_terms else col
+            row = statistics.median(dy / n for n, dy in row_terms) if row_terms else row
+        else:
+            if col_terms:
+                col = sum(k * dx for k, dx in col_terms) / sum(k * k for k, _ in col_terms)
+            if row_terms:
+                row = sum(n * dy for n, dy in row_terms) / sum(n * n for n, _ in row_terms)
+    col = min(max(col, cols_mm[0]), cols_mm[1])
+    row = min(max(row, rows_mm[0]), rows_mm[1])
+    return col, row
+
+
+def _laid(
+    cards: list[_Card], layout: Layout, m: TableModel, known: Sequence[str | None] | None
+) -> TableModel:
+    """The table model with the layout's steps as this structure was laid: the steps the
+    offsets between the cards read suggest (`_spacing`), or the file's if those place fewer
+    cards on the layout's positions (a city's cards, laid in columns 50 mm apart, suggest
+    steps of their own; late in an age the structure's few cards may be outnumbered);
+    then fitted again on the cards of the largest placement alone, their positions known."""
+    col, row = _spacing(cards, layout, m, known)
+    best, top = m, _assignments(cards, layout, m, known=known)
+    if abs(col - m.col_mm) > 0.1 or abs(row - m.row_mm) > 0.1:
+        laid = replace(m, col_mm=col, row_mm=row)
+        found = _assignments(cards, layout, laid, known=known)
+        if found and (not top or len(found[0]) > len(top[0])):
+            best, top = laid, found
+    if best is m or not top:  # the file's steps place as many: kept as they are
+        return best
+    steps: list[str | None] = [None] * len(layout.positions)
+    for i, j in top[0].items():
+        steps[i] = cards[j].id
+    col, row = _spacing([cards[j] for j in top[0].values()], layout, best, steps)
+    return replace(m, col_mm=col, row_mm=row)
+
+
+def _fit(
+    points_mm: np.ndarray, points_px: np.ndarray, cards: int, rows: int = 2
+) -> np.ndarray | None:
+    """Table plane -> pixels: a homography with 3 cards or more on 2 rows or more (the
+    camera's tilt shows across the structure), else an affine map (2 cards) or a similarity
+    (1 card, or cards of one row), as 3x3 matrices. Cards of one row tell little across it:
+    a homography or an affine map fitted on them strays far from the row (a few tenths of a
+    mm on the codes' corners, laid by hand, became a position two rows away seen bare)."""
+    if cards >= 3 and rows >= 2:
         found, _ = cv2.findHomography(points_mm, points_px, 0)
         return None if found is None else np.asarray(found)
-    if cards >= 2:
+    if cards >= 2 and rows >= 2:
         affine, _ = cv2.estimateAffine2D(points_mm, points_px, method=cv2.LMEDS)
     else:
         affine, _ = cv2.estimateAffinePartial2D(points_mm, points_px, method=cv2.LMEDS)
@@ -188,7 +336,8 @@ def _placement(
             return None
         mm = np.vstack([_code_mm(m, origins[i]) for i in placed])
         px = np.vstack([np.array(cards[j].sticker.corners) for j in placed.values()])
-        homography = _fit(mm.astype(np.float32), px.astype(np.float32), len(placed))
+        rows = len({round(origins[i][1], 3) for i in placed})
+        homography = _fit(mm.astype(np.float32), px.astype(np.float32), len(placed), rows)
         if homography is None:
             return None
         kept = {i: j for i, j in placed.items() if _fits(cards[j], homography, origins[i], m)}
@@ -549,6 +698,37 @@ class _Option:
         return self.bound - self.contradictions
 
 
+def parse_known(entries: object, age: int, catalog: Catalog | None = None) -> tuple[Slot, ...]:
+    """What the box knew of age `age`'s structure, as `scan --structure --known` and the
+    device give it: 20 entries in layout order, each a card id of the age where that card
+    lay face up, "back" where a face-down card lay, "empty" where the card had been taken.
+
+    Raises:
+        ValueError: one line naming the first entry that is wrong.
+    """
+    catalog = catalog or default_catalog()
+    count = len(catalog.layout(age).positions)
+    if not isinstance(entries, list) or len(entries) != count:
+        raise ValueError(f"a list of {count} entries in layout order is needed")
+    seen: set[str] = set()
+    for index, entry in enumerate(entries):
+        if entry in (BACK, EMPTY):
+            continue
+        if not isinstance(entry, str) or not _of_age(entry, age, catalog):
+            raise ValueError(
+                f'entry {index}: {json_text(entry)} is not a card of age {age}, "back" or "empty"'
+            )
+        if entry in seen:
+            raise ValueError(f"entry {index}: {entry} is listed twice")
+        seen.add(entry)
+    return tuple(entries)
+
+
+def json_text(value: object) -> str:
+    """A value as JSON writes it (for a message naming what was given)."""
+    return json.dumps(value)
+
+
 def read_structure(
     frame: np.ndarray,
     age: int,
@@ -559,23 +739,30 @@ def read_structure(
     stickers: list[Sticker] | None = None,
     known: Sequence[str | None] | None = None,
     taken: Collection[str] = (),
-    fit: np.ndarray | None = None,
+    fit: TableFit | None = None,
 ) -> StructureReading:
     """The 20 positions of age `age`'s structure in a grayscale overhead frame (`stickers`:
     the codes already decoded from it, else the decoder reads them, and again sharpened when
     they hold few cards; `known`: what is known at each position, in layout order: the card
     seen there earlier in the age, which settles where the cards read lie when the frame
-    alone fits them in several places, None where none was seen, "empty" where the card
-    was taken and recorded, told "empty" whatever the frame shows; `taken`: the cards of
-    the age recorded as taken, never put into the structure; `fit`: the fit of an earlier
+    alone fits them in several places, "back" (or None) where a face-down card lay, "empty"
+    where the card was taken and recorded, told "empty" whatever the frame shows: the
+    `parse_known` entries of `scan --structure --known`, which the device gives too;
+    `taken`: the cards of the age recorded as taken, never put into the structure; `fit`:
+    the fit of an earlier
     frame of this age, `StructureReading.fit`, for a camera that holds still: with `known`,
     the cards known but not read in the whole frame are looked for where it puts their
     stickers, 10 mm around, and a code read there that is the card known is added to the
     codes read; the frame's own fit is still made from its codes, so a camera moved since
-    only reads fewer)."""
+    only reads fewer). The layout's column and row steps are the fit's (as the structure was
+    laid at this table, kept for the age); without a fit they are fitted from the codes of
+    the frame (`_laid`), and the file keeps only the card's and the sticker's sizes and the
+    steps tried first."""
     catalog = catalog or default_catalog()
     m = model or table_model()
     layout = catalog.layout(age)
+    if known is not None:  # a face-down card: which one is not known
+        known = tuple(None if card_id == BACK else card_id for card_id in known)
     gray = np.ascontiguousarray(
         frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
     )
@@ -590,6 +777,8 @@ def read_structure(
     expected = sum(1 for c in known or () if c not in (None, EMPTY))
     if len(of_age) < (min(FEW_CARDS, expected) if known is not None else FEW_CARDS):
         found = _merged(found, decoder.decode(_sharpened(gray)), _zoom(gray))
+    if fit is not None:  # the structure as laid at this table, kept for the age
+        m = replace(m, col_mm=fit.col_mm, row_mm=fit.row_mm)
     origins = m.slot_corners(layout)
     read = {payloads.parse(s.text) for s in found}
     # a frame whose codes place the structure themselves is left to them: a code read from
@@ -601,7 +790,7 @@ def read_structure(
         for i, card_id in enumerate(known):
             if card_id in (None, EMPTY) or card_id in read or card_id in taken:
                 continue
-            sticker = _read_slot(gray, fit, origins[i], m, decoder, CITY_REACH_MM)
+            sticker = _read_slot(gray, fit.homography, origins[i], m, decoder, CITY_REACH_MM)
             if sticker is not None and payloads.parse(sticker.text) == card_id:
                 found.append(sticker)
     ids = [payloads.parse(s.text) for s in found]
@@ -620,6 +809,9 @@ def read_structure(
     unknown = tuple(EMPTY if i in gone else None for i in range(len(layout.positions)))
     if not cards:
         return StructureReading(unknown, 0, len(found))
+    if fit is None:  # the structure as laid at this table, from the cards read
+        m = _laid(cards, layout, m, known)
+        origins = m.slot_corners(layout)
     fits: list[tuple[int, np.ndarray, dict[int, int], bool]] = []
     tried: set[frozenset[tuple[int, int]]] = set()
     for placed in _assignments(cards, layout, m, known=known):
@@ -731,8 +923,21 @@ def read_structure(
             is not None
         ):
             slots[p.index] = None
+    # a fit strays with the distance from the cards it was made on (far more when they lie
+    # on one row, or the steps are off by a little per row): a position more than a row away
+    # from every card placed is not told empty from how it looks (generated hand-laid frame
+    # 400017, hard light: a fit on three cards of row 1 saw row 4's card as bare table)
+    rows = {layout.positions[i].row for i, s in enumerate(best.slots) if _is_card(s)}
+    for p in layout.positions:
+        far = all(abs(p.row - row) > 1 for row in rows)
+        if slots[p.index] == EMPTY and p.index not in gone and far:
+            slots[p.index] = None
     placed_count = sum(1 for s in slots if s not in (None, "back", "empty"))
-    told = near[0].homography if len(near) == 1 and placed_count else None
+    told = (
+        TableFit(near[0].homography, m.col_mm, m.row_mm)
+        if len(near) == 1 and placed_count
+        else None
+    )
     return StructureReading(tuple(slots), placed_count, len(found) - placed_count, told)
 
 
@@ -779,29 +984,39 @@ def _read_slot(
     """The code of ours whose sticker lies at the place of a card at `origin`, decoded
     from that place alone, rectified and enlarged, its corners in frame pixels; None if no
     code of ours is read there, or a code not where (within `reach` mm) and as large as
-    that place's (a card held up, or beside)."""
+    that place's (a card held up, or beside). The place is cut out with 4 mm around it
+    first (a wider cut changes the stretch of grey of a dim code), then, when nothing is
+    read there, with `reach` around it (a card laid by hand a few mm off its place)."""
     k = SLOT_PX_PER_MM
     (left, top), (right, _), _, _ = m.code_corners()
-    pad = max(4.0, reach)
-    x0, y0 = origin[0] + left - pad, origin[1] + top - pad
-    side = right - left + 2 * pad
-    to_crop = np.array([[k, 0, -x0 * k], [0, k, -y0 * k], [0, 0, 1.0]]) @ np.linalg.inv(homography)
-    size = round(side * k)
-    crop = cv2.warpPerspective(gray, to_crop, (size, size), flags=cv2.INTER_CUBIC)
-    blur = SLOT_BLUR_MM * k
-    for image in _variants(crop, blur):
-        for sticker in decoder.decode(image):
-            card_id = payloads.parse(sticker.text)
-            expected = (right - left) * k
-            cx, cy = sticker.center
-            if (
-                card_id is not None
-                and math.dist((cx, cy), (size / 2, size / 2)) <= reach * k
-                and abs(sticker.side / expected - 1) < SIZE_TOLERANCE
-            ):
-                corners = _project(np.linalg.inv(to_crop), np.array(sticker.corners))
-                return Sticker(sticker.text, tuple(map(tuple, corners)))  # type: ignore[arg-type]
+    for pad in (SLOT_PAD_MM, reach) if reach > SLOT_PAD_MM else (SLOT_PAD_MM,):
+        x0, y0 = origin[0] + left - pad, origin[1] + top - pad
+        side = right - left + 2 * pad
+        to_crop = np.array([[k, 0, -x0 * k], [0, k, -y0 * k], [0, 0, 1.0]]) @ np.linalg.inv(
+            homography
+        )
+        size = round(side * k)
+        crop = cv2.warpPerspective(gray, to_crop, (size, size), flags=cv2.INTER_CUBIC)
+        for image in _variants(crop, SLOT_BLUR_MM * k):
+            for sticker in decoder.decode(image):
+                card_id = payloads.parse(sticker.text)
+                expected = (right - left) * k
+                if (
+                    card_id is not None
+                    and math.dist(sticker.center, (size / 2, size / 2)) <= reach * k
+                    and abs(sticker.side / expected - 1) < SIZE_TOLERANCE
+                ):
+                    corners = _project(np.linalg.inv(to_crop), np.array(sticker.corners))
+                    return Sticker(sticker.text, tuple(map(tuple, corners)))  # type: ignore[arg-type]
     return None
+
+
+SLOT_PAD_MM = 4.0  # the margin of the first cut of a position's sticker
+
+
+def _is_card(slot: Slot) -> bool:
+    """Whether a slot names a card (not "back", "empty" or None)."""
+    return slot not in (None, BACK, EMPTY)
 
 
 def _card_id(sticker: Sticker | None) -> str | None:

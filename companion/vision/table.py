@@ -2,8 +2,10 @@
 millimetres on the table plane, and where the sticker (and its QR code) sits on a card.
 
 Plane coordinates: x to the players' right, y toward the players, in mm; a card at layout
-(row, col) has its top-left corner at (col * col_mm - width / 2, (row - 1) * row_mm). Read
-from data/table.toml; the layouts come from the catalog (data/layouts.toml).
+(row, col) has its top-left corner at (col * col_mm - width / 2, (row - 1) * row_mm). The
+card and sticker sizes are read from data/table.toml; the steps col_mm and row_mm are each
+table's own, as the players laid the structure (the reader fits them), with defaults to try
+first; the layouts come from the catalog (data/layouts.toml).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from companion.vision import payloads
 
 QR_MODULES = 21  # a version-1 code
 QUIET_MODULES = 2  # white margin of the printed sticker, in modules, on each side
+DEFAULT_GAP_MM = 2.0  # between the cards of a row, before a table's own is fitted
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,11 +28,21 @@ class TableModel:
 
     card_w: float
     card_h: float
-    col_mm: float
-    row_mm: float
     sticker_mm: float
     sticker_left: float
     sticker_top: float
+    # the layout's steps: every table's own (the reader fits them from the view, kept for
+    # the age); these are the steps tried first, a 2 mm gap between the cards of a row and
+    # rows half a card apart (the least people leave: the next row then hides the lower
+    # half of a card)
+    col_mm: float = 0.0
+    row_mm: float = 0.0
+
+    def __post_init__(self) -> None:
+        if not self.col_mm:
+            object.__setattr__(self, "col_mm", (self.card_w + DEFAULT_GAP_MM) / 2)
+        if not self.row_mm:
+            object.__setattr__(self, "row_mm", self.card_h / 2)
 
     def card_origin(self, row: int, col: int) -> tuple[float, float]:
         """The top-left corner of the card at layout (row, col) on the table plane."""
@@ -62,15 +75,14 @@ def load_table_model(text: str) -> TableModel:
         values = [
             float(raw[section][key])
             for section, key in (
-                ("card", "width_mm"), ("card", "height_mm"), ("structure", "col_mm"),
-                ("structure", "row_mm"), ("sticker", "size_mm"), ("sticker", "left_mm"),
-                ("sticker", "top_mm"),
+                ("card", "width_mm"), ("card", "height_mm"), ("sticker", "size_mm"),
+                ("sticker", "left_mm"), ("sticker", "top_mm"),
             )
         ]  # fmt: skip
     except (KeyError, TypeError, ValueError) as error:
         raise ValueError(f"table.toml: missing or bad size {error}") from None
     model = TableModel(*values)
-    if min(values[:5]) <= 0 or min(values[5:]) < 0:
+    if min(values[:3]) <= 0 or min(values[3:]) < 0:
         raise ValueError("table.toml: sizes must be positive")
     if model.sticker_left + model.sticker_mm > model.card_w or (
         model.sticker_top + model.sticker_mm > model.card_h

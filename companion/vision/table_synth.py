@@ -8,7 +8,15 @@ some cards are taken as the rules allow (accessible ones only; a face-down card 
 face once uncovered); the cards lie a little askew. Beside the structure lie what a table
 holds: both cities (cards of this and earlier ages, with their stickers), wonders and
 progress tokens with their stickers, and a phone or a box with a foreign QR code. A hand may
-reach over the structure. The frame then gets blur, light, glare, noise and JPEG like the
+reach over the structure.
+
+`spread` lays the structure as people do, by eye: 0 is the spacing data/table.toml names
+(rows 34 mm apart, 2 mm between the cards of a row, each card within about a millimetre and
+a degree of its place); 1 draws the table's rows 50 to 60 % of a card's height apart (34 to
+40.8 mm) and its gaps 1 to 4 mm, turns each card a few degrees and shifts it a few mm, and
+puts each sticker a little off its place (about a millimetre); between, the same drawn
+deviations scaled. Those draws come from their own generator, so a seed's table at spread 0
+is the one it always was. The frame then gets blur, light, glare, noise and JPEG like the
 hand-held frames (companion/vision/synth.py). All is drawn from `random.Random(seed)`.
 """
 
@@ -17,7 +25,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 import cv2
@@ -47,6 +55,10 @@ class TableScene:
     foreign: int  # foreign QR codes in view
     deal: list[str]  # the card dealt at each position, in layout order
     taken: list[int]  # the positions gone, in the order they were taken
+    covered: list[bool] = field(default_factory=lambda: [False] * 20)  # a card laid over
+    # part of the slot's face-up code (laid by hand, off its place): no reader can read it
+    col_mm: float = 23.0  # the layout's half-card step as laid on this table
+    row_mm: float = 34.0  # how far apart its rows were laid
 
     @property
     def seen(self) -> list[str | None]:
@@ -272,6 +284,73 @@ def _hand(
     return soft
 
 
+@dataclass(frozen=True, slots=True)
+class HandLaid:
+    """A structure laid by eye: the spacing of its rows and columns, and per position (layout
+    order) how far each card lies off its place (mm), how much it is turned (degrees) and how
+    far its sticker sits off the place data/table.toml gives it (mm)."""
+
+    col_mm: float
+    row_mm: float
+    shifts: tuple[tuple[float, float], ...]
+    turns: tuple[float, ...]
+    sticker_offsets: tuple[tuple[float, float], ...]
+
+
+def hand_laid(seed: int, spread: float, model: TableModel) -> HandLaid:
+    """The layout of the structure of `seed` laid by hand with `spread` (0: as the file
+    says; 1: rows 50-60 % of a card's height apart, gaps of 1-4 mm, cards turned up to about
+    4 degrees and shifted up to about 3 mm, stickers up to about 1.5 mm off)."""
+    rng = random.Random(f"{seed}:laid")
+    gap = 2 * model.col_mm - model.card_w
+    row = model.row_mm + spread * rng.uniform(0, 0.6 * model.card_h - model.row_mm)
+    col = (model.card_w + gap + spread * rng.uniform(1 - gap, 4 - gap)) / 2
+
+    def gauss(sigma: float, limit: float) -> float:
+        return max(-limit, min(limit, rng.gauss(0, sigma))) * spread
+
+    shifts = tuple((gauss(1.2, 3.0), gauss(1.2, 3.0)) for _ in range(20))
+    turns = tuple(gauss(1.6, 4.0) for _ in range(20))
+    offsets = tuple((gauss(0.6, 1.5), gauss(0.6, 1.5)) for _ in range(20))
+    return HandLaid(col, row, shifts, turns, offsets)
+
+
+def _code_on(
+    outline: np.ndarray, offset: tuple[float, float], code: Sequence[tuple[float, float]]
+) -> np.ndarray:
+    """The corners of the code of a card lying at `outline` (its corners, mm), its sticker
+    put `offset` mm off its place."""
+    origin, right, _, bottom = outline
+    u = (right - origin) / np.linalg.norm(right - origin)
+    v = (bottom - origin) / np.linalg.norm(bottom - origin)
+    return np.array([origin + u * (x + offset[0]) + v * (y + offset[1]) for x, y in code])
+
+
+def _covered(codes: dict[int, np.ndarray], lying: list[tuple[int, np.ndarray]]) -> list[bool]:
+    """Per position, whether a card laid after it lies over part of its code (a card laid
+    by hand a few mm off its place, on a row laid close): no reader can read that sticker."""
+    covered = [False] * 20
+    k = 4.0  # px per mm of the raster the shapes are drawn on
+    for index, corners in codes.items():
+        low = corners.min(axis=0) - 1
+        size = (np.ceil((corners.max(axis=0) + 1 - low) * k)).astype(int)
+        code = np.zeros((size[1], size[0]), np.uint8)
+        cv2.fillConvexPoly(code, np.round((corners - low) * k).astype(np.int32), 1)
+        later = False
+        for other, outline in lying:
+            if other == index:
+                later = True
+                continue
+            if not later:
+                continue
+            over = np.zeros_like(code)
+            cv2.fillConvexPoly(over, np.round((outline - low) * k).astype(np.int32), 1)
+            if (over & code).sum() > k * k:  # more than about a square millimetre
+                covered[index] = True
+                break
+    return covered
+
+
 def _moment(age: int, moment: Moment, rng: random.Random) -> int:
     """How many cards have been taken at `moment`."""
     ranges = {"start": (0, 2), "middle": (3, 12), "late": (13, 18), "any": (0, 18)}
@@ -290,13 +369,17 @@ def random_table(
     hands: bool | None = None,
     deal: Sequence[str] | None = None,
     taken: Collection[int] | None = None,
+    spread: float = 0.0,
+    laid: HandLaid | None = None,
 ) -> TableScene:
     """A top view of an age's structure drawn from `seed` (the same seed gives the same table
     at every resolution and sticker size). `difficulty` "hard" turns the camera any way,
     tilts it more and dims, blurs and glares the frame; "occluded" always has a hand over the
     structure (`hands` forces a hand or none). `deal` (20 ids in layout order) and `taken`
-    (positions gone) put a given game's table on the drawn one (the device-flow tests)."""
+    (positions gone) put a given game's table on the drawn one (the device-flow tests).
+    `spread` (0 to 1) lays the structure by hand (`hand_laid`); `laid` lays it so."""
     model = table_model()
+    laid = laid or hand_laid(seed, spread, model)
     rng = random.Random(f"{seed}:table")
     age = age or rng.choice((1, 2, 3))
     catalog = default_catalog()
@@ -310,7 +393,7 @@ def random_table(
     geometry = synth.Geometry(
         width=width, height=height, hfov_deg=HFOV_DEG, table_mm=rng.uniform(500, 600)
     )
-    origins = model.slot_corners(layout)
+    origins = replace(model, col_mm=laid.col_mm, row_mm=laid.row_mm).slot_corners(layout)
     xs = [x for x, _ in origins]
     ys = [y for _, y in origins]
     left, right = min(xs), max(xs) + model.card_w
@@ -326,10 +409,9 @@ def random_table(
     code = model.code_corners(size)
     sticker_centre = ((code[0][0] + code[1][0]) / 2, (code[0][1] + code[2][1]) / 2)
 
-    def face(card_id: str) -> np.ndarray:
-        return synth._card_texture(
-            card_id, payloads.payload_for(card_id), spec, scale, rng, sticker_centre
-        )
+    def face(card_id: str, off: tuple[float, float] = (0.0, 0.0)) -> np.ndarray:
+        centre = (sticker_centre[0] + off[0], sticker_centre[1] + off[1])
+        return synth._card_texture(card_id, payloads.payload_for(card_id), spec, scale, rng, centre)
 
     # beside the structure: both cities, wonders and tokens, a foreign code
     beside: list[str] = []
@@ -364,21 +446,30 @@ def random_table(
         foreign = 1
     # the structure, row after row (each row lies over the one before)
     truth: list[str] = []
+    lying: list[tuple[int, np.ndarray]] = []  # each card's outline (mm), in the order laid
+    codes: dict[int, np.ndarray] = {}  # each face-up card's code (mm)
     for position, card_id in zip(layout.positions, cards, strict=True):
         if position.index in gone:
             truth.append("empty")
             continue
         uncovered = all(i in gone for i in position.covered_by)
         if position.face_up or uncovered:
-            tex = face(card_id)
+            tex = face(card_id, laid.sticker_offsets[position.index])
             truth.append(card_id)
         else:
             back = 4 if catalog.card(card_id).is_guild else age
             tex = _back_texture(back, scale, rng, model)
             truth.append("back")
         x, y = origins[position.index]
-        jitter = (x + rng.gauss(0, 1.0), y + rng.gauss(0, 1.0))
-        _put(frame, alpha, tex, _card_corners(jitter, rng.gauss(0, 1.2), model), plane_to_frame)
+        dx, dy = laid.shifts[position.index]
+        jitter = (x + dx + rng.gauss(0, 1.0), y + dy + rng.gauss(0, 1.0))
+        turn = laid.turns[position.index] + rng.gauss(0, 1.2)
+        outline = _card_corners(jitter, turn, model)
+        _put(frame, alpha, tex, outline, plane_to_frame)
+        lying.append((position.index, outline))
+        if truth[-1] != "back":
+            codes[position.index] = _code_on(outline, laid.sticker_offsets[position.index], code)
+    covered = _covered(codes, lying)
     # a hand over the structure
     hidden = [False] * 20
     if hands if hands is not None else (difficulty == "occluded" or rng.random() < 0.25):
@@ -387,8 +478,8 @@ def random_table(
         tx, ty = origins[tip_slot]
         mask = _hand(frame, alpha, plane_to_frame, rng, (tx + model.card_w / 2, ty + 20), bottom)
         for index, (x, y) in enumerate(origins):
-            strip = np.array([[x, y], [x + model.card_w, y], [x + model.card_w, y + model.row_mm],
-                              [x, y + model.row_mm]])  # fmt: skip
+            strip = np.array([[x, y], [x + model.card_w, y], [x + model.card_w, y + laid.row_mm],
+                              [x, y + laid.row_mm]])  # fmt: skip
             poly = np.round(_to_frame(plane_to_frame, strip)).astype(np.int32)
             area = np.zeros(mask.shape, dtype=np.uint8)
             cv2.fillPoly(area, [poly], 1)
@@ -412,6 +503,9 @@ def random_table(
         foreign=foreign,
         deal=cards,
         taken=order,
+        covered=covered,
+        col_mm=laid.col_mm,
+        row_mm=laid.row_mm,
     )
 
 

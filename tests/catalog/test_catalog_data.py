@@ -254,3 +254,11 @@ def test_setup(catalog: Catalog) -> None:
         ("the_pyramids", "the_great_lighthouse", "the_temple_of_artemis", "the_statue_of_zeus"),
         ("circus_maximus", "piraeus", "the_appian_way", "the_colossus"),
     )
+
+
+def test_a_loot_token_lies_where_its_zone_begins_on_either_side(catalog: Catalog) -> None:
+    track = catalog.track
+    # board.toml: the 2-coin token at distance 3 (zone 3-5), the 5-coin one at 6 (zone 6-8)
+    found = {signed: track.loot_token_at(signed) for signed in range(-9, 10)}
+    tokens = {signed: (zone.loot, zone.last) for signed, zone in found.items() if zone}
+    assert tokens == {-6: (5, 8), -3: (2, 5), 3: (2, 5), 6: (5, 8)}

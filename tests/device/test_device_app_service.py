@@ -104,3 +104,12 @@ def test_the_startup_message_says_where_screen_keys_journal_and_pages_are(tmp_pa
     with_buttons = startup_message(config, None, object(), "")
     assert "left GPIO5" in with_buttons
     assert "phone" not in with_buttons
+
+
+def test_the_startup_message_says_the_camera_is_off_under_no_camera(tmp_path: Path) -> None:
+    from companion.service.root import startup_message
+
+    config = Config.defaults(journal=tmp_path / "journal.sqlite")
+    assert "  camera:  auto\n" in startup_message(config, None, None, "")
+    shown = startup_message(config, None, None, "", camera=False)
+    assert "  camera:  off (--no-camera)\n" in shown and "auto" not in shown

@@ -22,6 +22,8 @@ from companion.device.controller import (
     setup_event,
     step,
 )
+from companion.device.screens import render
+from companion.device.views import IdleView
 from companion.engine.cards import CardId, Catalog, TokenId, WonderId
 from companion.engine.events import (
     Build,
@@ -292,6 +294,28 @@ def test_a_status_shows_on_every_screen_until_the_part_is_back(
     lost = run(ui, state, Status("camera lost"), Scan("lumber_yard"))
     assert lost.ui.status == "camera lost"
     assert run(lost.ui, state, Status(None)).ui.status == ""
+
+
+def test_a_lost_camera_is_said_once_in_full_then_leaves_the_prices_on_the_idle_screen(
+    idle: tuple[UiState, GameState],
+) -> None:
+    ui, state = idle
+    lost = run(ui, state, Status("camera lost"))
+    assert isinstance(lost.view, IdleView) and lost.view.notice == "camera lost"
+    banner = render(lost.view).crop((0, 55, 128, 64))
+    assert banner.getpixel((127, 8)) == 255  # the lit bar of the notice
+    calm = run(lost.ui, state, Press("right"))  # any input: the notice has been read
+    assert isinstance(calm.view, IdleView) and calm.view.notice == ""
+    assert calm.view.status == "camera lost"
+    # the price row is drawn as without a lost part; the top bar carries the mark
+    fine = run(ui, state, Press("right")).view
+    assert fine is not None
+    drawn, before = render(calm.view), render(fine)
+    assert drawn.crop((0, 51, 128, 64)).tobytes() == before.crop((0, 51, 128, 64)).tobytes()
+    assert drawn.crop((0, 0, 128, 11)).tobytes() != before.crop((0, 0, 128, 11)).tobytes()
+    # the button map says which part is lost
+    help_view = run(calm.ui, state, Press("right", long=True)).view
+    assert help_view is not None and help_view.status == "camera lost"
 
 
 def test_feedback_gives_way_after_its_time(idle: tuple[UiState, GameState]) -> None:

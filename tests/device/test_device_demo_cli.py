@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -90,3 +91,33 @@ def test_demo_at_the_table_needs_a_record_with_its_deals(tmp_path: Path) -> None
             result.stderr == "demo: --guided and --overhead play a record with the 3 ages' "
             "full deals\n"
         )
+
+
+def test_each_demo_run_adds_a_game_whichever_mode(tmp_path: Path) -> None:
+    options = ("--direct", "--no-frames")
+    for mode in ((), ("--guided",), ()):
+        result = demo(*mode, *options, cwd=tmp_path)
+        assert result.returncode == 0, result.stderr
+        assert "Traceback" not in result.stderr
+    with Journal.open(tmp_path / "out" / "demo" / "journal.sqlite", readonly=True) as kept:
+        assert [g.status for g in kept.games()] == ["finished"] * 3
+
+
+def test_the_printed_web_command_runs_as_printed(tmp_path: Path) -> None:
+    result = demo("--direct", "--no-frames", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    line = result.stdout.splitlines()[-1]
+    command = shlex.split(line)
+    assert command[1:] == ["web", "--journal", str(Path("out") / "demo" / "journal.sqlite")]
+    # from the same folder, with a PATH that does not hold the venv (not activated)
+    shown = subprocess.run(
+        [*command, "--help"],
+        cwd=tmp_path,
+        env={"PATH": "/usr/bin:/bin"},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert shown.returncode == 0, shown.stderr
+    assert "--journal" in shown.stdout

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from companion.device import controller, overhead, present
+from companion.device import controller, overhead, present, words
 from companion.device.controller import Context, Mode, Press, Table, UiState
 from companion.device.views import ChoiceView
 from companion.device.words import Voice
@@ -17,6 +17,7 @@ from companion.engine.rules import apply, new_game
 from companion.engine.state import GameState
 from companion.engine.structure import UNKNOWN
 from companion.service.playback import read_record
+from companion.vision.structure import parse_known
 
 RECORD = Path(__file__).parents[1] / "records" / "partial_deals_civilian_win.jsonl"
 ON = Context(overhead=True)
@@ -178,8 +179,35 @@ def test_the_deal_is_read_from_above_and_recorded_when_every_face_up_card_is_rea
     partial = tuple(None if i == 19 else s for i, s in enumerate(slots))
     first = controller.step(ui, state, Table(partial, 1), ON)
     assert first.event is None and first.ui.mode is Mode.GUIDED and len(first.ui.dealt) == 11
+    # the card asked next is one the view cannot tell: the bottom line says so
+    assert first.ui.notice == words.CAMERA_CANNOT_TELL == "Camera can't tell it"
+    again = controller.step(first.ui, state, Table(partial, 1), ON)
+    assert again.event is None and again.ui.notice == words.CAMERA_CANNOT_TELL
     whole = controller.step(first.ui, state, Table(slots, 1), ON)
     assert whole.event == deal  # face-down cards unknown (null), as the record has them
+
+
+def test_the_oled_says_when_the_view_cannot_tell_the_card_it_asks_for(catalog: Catalog) -> None:
+    state = _played(catalog, 1)
+    ui = controller.settle(state, ON)
+    deal = read_record(RECORD)[1]
+    assert isinstance(deal, Deal)
+    slots = tuple("back" if c is None else str(c) for c in deal.layout)
+    # a hand over row 1: the first card asked cannot be told, nothing is entered
+    hidden = tuple(None if i in (0, 1) else s for i, s in enumerate(slots))
+    step = controller.step(ui, state, Table(hidden, 1), ON)
+    assert step.event is None and step.ui.dealt == () and step.ui.notice == words.CAMERA_CANNOT_TELL
+    # every face-up card told (a back not told, a hand over it): the deal, no such line
+    told = tuple(None if i == 3 else s for i, s in enumerate(slots))
+    step = controller.step(ui, state, Table(told, 1), ON)
+    assert step.event == deal and step.ui.notice == ""
+    # a card to turn up that the view cannot tell (a hand over it)
+    later = _played(catalog, 4)  # row 4's last card uncovered
+    assert controller.settle(later, ON).mode is Mode.REVEAL
+    waiting = _step(later, _table(later, p13=None))
+    assert waiting.event is None and waiting.ui.notice == words.CAMERA_CANNOT_TELL
+    view = waiting.view
+    assert getattr(view, "notice", "") == words.CAMERA_CANNOT_TELL
 
 
 def test_tables_are_ignored_without_the_overhead_camera(catalog: Catalog) -> None:
@@ -224,12 +252,14 @@ def test_the_watch_gives_a_table_once_frames_in_a_row_agree_and_only_once() -> N
 def test_the_reader_is_given_the_cards_the_box_knows_where_they_lie(catalog: Catalog) -> None:
     assert overhead.known_cards(_played(catalog, 1)) is None  # set up, nothing dealt yet
     dealt = overhead.known_cards(_played(catalog, 2))
-    # The deal's own layout: face-up cards named, face-down ones (null) unknown.
+    # The deal's own layout: face-up cards named, face-down ones "back" (which: unknown),
+    # as `scan --structure --known` reads it
     assert dealt == (
-        "workshop", "apothecary", None, None, None, "clay_pool", "stone_pit", "pharmacist",
-        "scriptorium", None, None, None, None, None, "guard_tower", "press", "stone_reserve",
-        "logging_camp", "garrison", "clay_reserve",
+        "workshop", "apothecary", "back", "back", "back", "clay_pool", "stone_pit",
+        "pharmacist", "scriptorium", "back", "back", "back", "back", "back", "guard_tower",
+        "press", "stone_reserve", "logging_camp", "garrison", "clay_reserve",
     )  # fmt: skip
+    assert parse_known(list(dealt), 1, catalog) == dealt
     assert overhead.taken_cards(_played(catalog, 2)) == frozenset()
     # Garrison (position 18) and Clay Reserve (19) taken, Theater turned up at 13: the
     # positions taken are empty for certain, and the cards taken are never in the structure

@@ -3,6 +3,7 @@ recent first, then "unnamed"; the names reach the journal through the run loop."
 
 from __future__ import annotations
 
+import threading
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -31,7 +32,7 @@ from companion.engine.rules import new_game
 from companion.engine.state import GameState
 from companion.records.journal import Journal, JournalError
 from companion.records.players import add_player
-from companion.service.loop import App
+from companion.service.loop import App, Call
 
 TOKENS = ("economy", "law", "architecture", "agriculture", "theology")
 KNOWN = ("Ben", "Ann", "Cleo")  # the remembered players, the most recent first
@@ -104,6 +105,28 @@ def test_no_remembered_player_offers_only_unnamed_and_names_nobody(catalog: Cata
     started = run(ui, state, ctx, Press("select"))
     assert isinstance(started.event, Setup) and started.event.players == ("", "")
     assert started.names is None
+
+
+def test_unnamed_says_where_new_names_are_typed(catalog: Catalog) -> None:
+    state, ctx = new_game(catalog), Context()
+    ui = run(ready(state, ctx), state, ctx, Press("right"), Press("select")).ui
+    shown = present.view(ui, state, ctx)
+    assert isinstance(shown, ChoiceView)
+    assert [(o.label, o.note) for o in shown.options] == [("unnamed", "Add names: phone, Players")]
+
+
+def test_a_player_added_on_the_phone_is_offered_at_once(catalog: Catalog, tmp_path: Path) -> None:
+    journal = Journal.create(tmp_path / "journal.sqlite")
+    app = App(catalog, journal, Frames())
+    app.start(welcome=False)
+    setup: list[Input] = [Press("select"), Press("right"), Press("select")]
+    for given in (*setup, *(Scan(t) for t in TOKENS), Press("right"), Press("select")):
+        app.handle(given)
+    assert [c.label for c in options(app.ui, app.state, app.context())] == ["unnamed"]
+    # the phone's Players page adds Dora through the loop (LoopControl.write)
+    app.handle(Call(lambda a: add_player(a.journal, "Dora"), threading.Event(), []))
+    assert [c.label for c in options(app.ui, app.state, app.context())] == ["Dora", "unnamed"]
+    journal.close()
 
 
 def test_long_left_goes_back_a_side_then_to_the_ready_screen(catalog: Catalog) -> None:

@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import zxingcpp
+from luma.core.device import dummy
 from PIL import Image
 
 from companion.device import present
@@ -22,8 +23,9 @@ from companion.device.screens import (
     printable,
     render,
     text_width,
+    wrap_address,
 )
-from companion.device.views import ChoiceView, EndView, IdleView, MessageView, Option
+from companion.device.views import ChoiceView, EndView, IdleView, MessageView, Option, PhoneView
 from companion.engine.cards import Catalog
 from companion.engine.events import Build, BuildWonder, Discard
 from companion.engine.state import GameState, PendingKind
@@ -259,3 +261,23 @@ def test_an_unaffordable_option_is_blocked_and_says_so(demo_states: list[GameSta
                 assert option.note == f"Costs {option.detail}, has {coins}"
                 assert option.detail.endswith("coins")
     assert found
+
+
+@pytest.mark.parametrize(
+    ("url", "lines"),
+    [
+        ("http://127.0.0.1:8000/", ["127.0.0.1", ":8000"]),
+        ("http://192.168.178.100:8000/", ["192.168.178.", "100:8000"]),
+        ("http://192.168.1.23:8000/", ["192.168.1.23", ":8000"]),
+        ("http://duel.local:8000/", ["duel.local", ":8000"]),
+        ("http://10.0.0.2/", ["10.0.0.2"]),
+    ],
+)
+def test_the_phone_screen_breaks_its_address_before_the_port(url: str, lines: list[str]) -> None:
+    # 12 characters a line beside the QR code (62 pixels of the 5x8 font)
+    address = url.removeprefix("http://").removesuffix("/")
+    assert wrap_address(address, load_fonts().text, 62, 2) == lines
+    device = dummy(width=128, height=64, mode="1")
+    device.display(render(PhoneView(url, "482193")))
+    second_line = device.image.crop((0, 20, 62, 28)).getbbox()
+    assert (second_line is not None) == (len(lines) == 2)

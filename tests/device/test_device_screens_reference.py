@@ -77,6 +77,10 @@ SCREENS: dict[str, View] = {
         SETUP,
         Context(known=KNOWN),
     ),
+    # unnamed under the cursor: where new names are typed
+    "setup_players_unnamed": present.view(
+        UiState(mode=Mode.PLAYERS, names=("", ""), naming=0, cursor=0), SETUP, Context()
+    ),
     # solo: the box's pick in the draft is the only option (the wonders offered after
     # Player 1 took The Pyramids)
     "draft_box_pick": present.view(
@@ -297,6 +301,7 @@ SCREENS: dict[str, View] = {
         0,
     ),
     "phone": PhoneView("http://192.168.1.23:8000/", "482193"),
+    "phone_localhost": PhoneView("http://127.0.0.1:8000/", "482193"),  # broken before the port
     "new_game": MessageView("New game?", NEW_GAME_QUESTION),
     "end_civilian": EndView("Ben", "civilian", (59, 64), URL),
     "end_shared": EndView("", "civilian", (61, 61), URL),

@@ -20,6 +20,7 @@ from typing import Any
 from luma.core.device import dummy
 from PIL import Image
 
+from companion.config import Config
 from companion.device import solo
 from companion.device.choices import entered
 from companion.device.controller import Mode, Press, Scan, draft_picker, options
@@ -47,7 +48,7 @@ from companion.play.playout import random_deal
 from companion.search.determinize import needs_deal
 from companion.search.player import Level, draft_ranking, greedy_event
 from companion.service.loop import App, BoxMoved, Call
-from companion.service.root import open_journal
+from companion.service.root import guided_of, open_journal
 from hardware.oled import Oled
 from tests.device.tables import play_with_deals, save_picture
 
@@ -391,3 +392,24 @@ def test_a_box_answer_to_every_kind_of_decision(catalog: Catalog) -> None:
             assert [c.event for c in options(ui, state, ready)] == [answer]
             assert step(ui, state, Press("select"), ready).event == answer
     assert seen == set(PendingKind)
+
+
+def test_a_solo_game_without_the_overhead_camera_asks_for_the_table_by_guided_scans(
+    catalog: Catalog, tmp_path: Path
+) -> None:
+    """Table mode tells the box only the cards taken, not where they lie: a solo game enters
+    each age by guided scans even when the configuration does not ask for them."""
+    assert guided_of(Config.defaults(solo="p2"))
+    assert guided_of(Config.defaults(solo="p1", guided=True))
+    assert not guided_of(Config.defaults(solo="p2", overhead=True))  # the camera reads it
+    assert not guided_of(Config.defaults())  # two players: table mode as configured
+    table = open_table(catalog, tmp_path, guided=guided_of(Config.defaults(solo="p2")))
+    set_up(table)
+    app = table.app
+    while app.ui.mode is Mode.FEEDBACK:  # "game started"
+        table.press("left")
+    assert app.ui.mode is Mode.GUIDED  # "Scan row 1, card 1 of 2", not "Box: needs the deal"
+    play_to_the_end(table)
+    assert app.state.finished
+    deals = [e for e in table.effective() if isinstance(e, Deal)]
+    assert [d.age for d in deals] == [1, 2, 3]  # every age entered at the table

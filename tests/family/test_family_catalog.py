@@ -101,6 +101,14 @@ def _copy_with(tmp_path: Path, file: str, old: str, new: str) -> Path:
         ("base_wonders.toml", "B = [{ points = 3 }, { points = 5 }, { points = 5 }, ",
          "B = [{ points = 3 }] #",
          r"base_wonders\.toml: wonder 'giza': side B: expected 2 to 4 stages"),
+        ("base_cards.toml", "copies = { I = [3, 4] }", "copies = { I = [3, 5] }",
+         r"base_cards\.toml: copies: Age I for 4 players holds 27 cards, not 28"),
+        ("base_cards.toml", "copies = { I = [3, 4] }", "copies = { I = [4, 3] }",
+         r"card 'lumber_yard': copies: Age 1: expected player counts from 3 to 7, in order"),
+        ("base_cards.toml", "copies = { I = [3, 4] }", "copies = { II = [3, 4] }",
+         r"card 'lumber_yard': copies: expected the copies of each of its ages \[1\]"),
+        ("base_cards.toml", "copies = { I = [3, 4] }", "copies = { IV = [3, 4] }",
+         r"card 'lumber_yard': copies: unknown Age 'IV'"),
         ("base_wonders.toml", '{ copies_guild = true }', '{ copies_guild = 1 }',
          r"base_wonders\.toml: wonder 'olympia': B: stage 3: copies_guild: expected true or false"),
     ],
@@ -122,3 +130,25 @@ def test_the_data_files_are_valid_toml_with_only_known_languages() -> None:
         for entries in tomllib.loads(path.read_text(encoding="utf-8")).values():
             for entry in entries:
                 assert set(entry["names"]) <= {"en", "da"}, entry["id"]
+
+
+def test_the_copies_of_each_card_follow_the_printed_player_counts() -> None:
+    cards = default_family_catalog().cards
+    # Lumber Yard is printed 3+ and 4+: one copy at 3 players, two from 4 on
+    assert [cards["lumber_yard"].copies_for(n) for n in range(2, 8)] == [1, 1, 2, 2, 2, 2]  # type: ignore[index]
+    # Tavern 4+ 5+ 7+: none at 3 players, three at 7
+    assert [cards["tavern"].copies_for(n) for n in range(3, 8)] == [0, 1, 2, 2, 3]  # type: ignore[index]
+    # Loom: Age I 3+ 6+ and Age II 3+ 5+, the same card: 2 at 3 players, 3 at 5, 4 at 6
+    assert [cards["loom"].copies_for(n) for n in range(3, 8)] == [2, 2, 3, 4, 4]  # type: ignore[index]
+    # a guild is one card whatever the count (players + 2 of the 10 are drawn)
+    assert cards["spies_guild"].copies_for(3) == cards["spies_guild"].copies_for(7) == 1  # type: ignore[index]
+
+
+@pytest.mark.parametrize("players", [3, 4, 5, 6, 7])
+def test_each_age_deals_seven_cards_a_player(players: int) -> None:
+    # as the rulebook says once the decks are sorted for the number of players
+    cards = default_family_catalog().cards.values()
+    for age in (1, 2, 3):
+        dealt = sum(n <= players for c in cards for n in c.copies.get(age, ()))
+        guilds = players + 2 if age == 3 else 0
+        assert dealt + guilds == 7 * players

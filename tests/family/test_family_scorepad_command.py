@@ -58,8 +58,9 @@ def test_the_table_shows_totals_winner_and_where_points_came_from(
 ) -> None:
     assert _run(tmp_path, sheet(ANN, BOB, CID))[0] == 0
     out = capsys.readouterr().out
-    assert "total        20   20   18" in out
-    assert "Winner: Ann" in out
+    assert "Total        20   20   18" in out
+    assert "Commercial    0    0    0" in out  # rows by their names
+    assert "Tie on 20: Ann wins on coins, 5 to 4" in out  # a tie on points, Ann's 5 coins
     assert "Olympia copies Workers Guild from Cid: +1 VP" in out
     assert "Scientists Guild counted as a compass: 13 VP" in out
 
@@ -120,3 +121,13 @@ def test_a_dice_sheet_is_scored_with_its_warning(
     assert [p["total"] for p in found["players"]] == [17, 13]
     assert found["winners"] == ["Ann"]
     assert found["warnings"] == ["Ann took a third bonus: the game ends"]
+
+    # the table names the buildings as the sheet prints them
+    assert _run(tmp_path, dice)[0] == 0
+    table = capsys.readouterr().out.splitlines()
+    assert table[:3] == [
+        "              Ann  Bob",
+        "Warehouse       2    0",
+        "Gold reserve    0    0",
+    ]
+    assert "Guild court     0    4" in table and "guild_court" not in "\n".join(table)

@@ -67,3 +67,20 @@ def _refused(raw: Any) -> str:
 )  # fmt: skip
 def test_impossible_sheets_are_refused(raw: Any, expected: str) -> None:
     assert _refused(raw).startswith(expected)
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        (sheet({**ANN, "cards": ["Lumber Yard"]}, BOB, CID),
+         "players[0] (Ann): cards: unknown card 'Lumber Yard' (did you mean 'lumber_yard'?)"),
+        (sheet({**ANN, "cards": ["Skovhule"]}, BOB, CID),  # its Danish name
+         "players[0] (Ann): cards: unknown card 'Skovhule' (did you mean 'forest_cave'?)"),
+        (sheet(ANN, BOB, {**CID, "wonder": "Rhodes"}),
+         "players[2] (Cid): wonder: unknown wonder 'Rhodes' (did you mean 'rhodes'?)"),
+        (sheet(ANN, BOB, {**CID, "wonder": "atlantis"}),
+         "players[2] (Cid): wonder: unknown wonder 'atlantis'"),
+    ],
+)  # fmt: skip
+def test_a_name_given_for_an_id_gets_the_id_to_use(raw: Any, expected: str) -> None:
+    assert _refused(raw) == expected

@@ -36,11 +36,16 @@ def test_history_export_and_import_into_another_box_then_again(
     history = tmp_path / "history.json"
     assert main(["export", "--history", "--out", str(history), "--journal", str(source)]) == 0
     other = tmp_path / "other.sqlite"
-    assert main(["import", str(history), "--journal", str(other)]) == 0
+    assert main(["import", str(history), "--journal", str(other), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["added"] == [1, 2, 3, 4, 5]
-    assert main(["import", str(history), "--journal", str(other)]) == 0
+    assert main(["import", str(history), "--journal", str(other), "--json"]) == 0
     again = json.loads(capsys.readouterr().out)
     assert again["added"] == [] and len(again["already"]) == 5
+    # in words, without --json
+    assert main(["import", str(history), "--journal", str(other)]) == 0
+    told = capsys.readouterr().out
+    # two games of the source are the same game: both are game 1 here
+    assert told == "Nothing added: 5 games already there as games 1, 2, 3, 4.\n"
     with Journal.open(other, readonly=True) as journal:
         assert len(journal.games()) == 5
 

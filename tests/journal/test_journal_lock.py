@@ -141,7 +141,8 @@ def test_imports_started_at_once_into_a_new_journal_all_succeed(tmp_path: Path) 
     done = imports_at_once(journal, records)
     assert len(records) >= 3
     assert [(d.returncode, d.stderr) for d in done] == [(0, "")] * len(records)
-    assert sorted(int(d.stdout) for d in done) == list(range(1, len(records) + 1))
+    added = sorted(int(d.stdout.split()[2]) for d in done)  # "Added game N to new.sqlite."
+    assert added == list(range(1, len(records) + 1))
     assert sorted(p.name for p in tmp_path.iterdir() if "corrupt" in p.name) == []
     with Journal.open(journal, readonly=True) as opened:
         assert len(opened.games()) == len(records)
@@ -150,9 +151,11 @@ def test_imports_started_at_once_into_a_new_journal_all_succeed(tmp_path: Path) 
 def test_the_same_record_imported_three_times_at_once_is_one_game(tmp_path: Path) -> None:
     journal = tmp_path / "new.sqlite"
     record = RECORDS / "simulated_science_win.jsonl"
-    done = sorted(imports_at_once(journal, [record] * 3), key=lambda d: d.returncode)
-    assert [(d.returncode, d.stdout) for d in done] == [(0, "1\n"), (2, ""), (2, "")]
-    for refused in done[1:]:
-        assert refused.stderr == f"{record}: already in the history as game 1\n"
+    done = sorted(imports_at_once(journal, [record] * 3), key=lambda d: d.stdout)
+    assert [(d.returncode, d.stdout, d.stderr) for d in done] == [
+        (0, "Added game 1 to new.sqlite.\n", ""),
+        (0, "Nothing added: already in the history as game 1.\n", ""),
+        (0, "Nothing added: already in the history as game 1.\n", ""),
+    ]
     with Journal.open(journal, readonly=True) as opened:
         assert [g.id for g in opened.games()] == [1]

@@ -54,3 +54,47 @@ def test_a_record_with_an_undo_line_replays_without_the_undone_event(
     path.write_text("\n".join(lines[:3]) + "\n")
     assert main(["replay", str(path), "--json"]) == 0
     assert json.loads(capsys.readouterr().out) == undone
+
+
+@pytest.mark.parametrize(
+    ("card", "meant"),
+    [
+        ("Lumber Yard", "lumber_yard"),  # its name, as printed on the card
+        ("lumber yard", "lumber_yard"),
+        ("Lumbr Yard", "lumber_yard"),  # a typo
+        ("Steingruve", "stone_pit"),  # its Norwegian name
+    ],
+)
+def test_a_card_named_instead_of_its_id_gets_the_id_to_use(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], card: str, meant: str
+) -> None:
+    lines = (RECORDS / "simulated_civilian_win.jsonl").read_text().splitlines()[:2]
+    path = tmp_path / "game.jsonl"
+    path.write_text(
+        "\n".join([*lines, json.dumps({"type": "build", "player": "p2", "card": card})])
+    )
+    assert main(["replay", str(path)]) == 2
+    assert capsys.readouterr().err == (f"line 3: Unknown card {card!r} (did you mean {meant!r}?)\n")
+
+
+def test_a_refusal_without_a_misspelt_id_gets_no_suggestion(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    lines = (RECORDS / "simulated_civilian_win.jsonl").read_text().splitlines()[:2]
+    path = tmp_path / "game.jsonl"
+    build = {"type": "build", "player": "p1", "card": "lumber_yard"}  # p2 is to play
+    path.write_text("\n".join([*lines, json.dumps(build)]))
+    assert main(["replay", str(path)]) == 2
+    assert "did you mean" not in capsys.readouterr().err
+
+
+def test_a_name_two_cards_share_suggests_neither(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # the Norwegian rulebook names both Lumber Yard and Sawmill "Sagbruk"
+    lines = (RECORDS / "simulated_civilian_win.jsonl").read_text().splitlines()[:2]
+    path = tmp_path / "game.jsonl"
+    build = {"type": "build", "player": "p2", "card": "Sagbruk"}
+    path.write_text("\n".join([*lines, json.dumps(build)]))
+    assert main(["replay", str(path)]) == 2
+    assert capsys.readouterr().err == "line 3: Unknown card 'Sagbruk'\n"

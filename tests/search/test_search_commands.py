@@ -163,9 +163,10 @@ def test_arena_command_prints_the_tally(capsys: pytest.CaptureFixture[str]) -> N
     ("argv", "message"),
     [
         (["--a", "greedy", "--b", "random"],
-         "--a must be one of 1, 2, 3, 4, 5, easy, normal, hard, not 'greedy'"),
+         "--a must be one of 1, 2, 3, 4, 5, easy, normal, hard or cmd:PROGRAM, not 'greedy'"),
         (["--a", "easy", "--b", "bob"],
-         "--b must be one of 1, 2, 3, 4, 5, easy, normal, hard, greedy, random, not 'bob'"),
+         "--b must be one of 1, 2, 3, 4, 5, easy, normal, hard, greedy, random or cmd:PROGRAM, "
+         "not 'bob'"),
         (["--a", "easy", "--b", "random", "--games", "0"], "--games must be at least 1"),
     ],
 )  # fmt: skip

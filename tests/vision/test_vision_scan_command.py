@@ -70,7 +70,7 @@ def test_unreadable_images_get_an_error_and_the_others_are_still_read(
     broken.write_bytes(b"\x89PNG not really")
     missing = tmp_path / "missing.png"
     status, out, err = run(capsys, str(broken), str(photos / "2-pair.png"), str(missing), "--json")
-    assert status == 1
+    assert status == 2  # bad input, as the other commands
     assert json.loads(out) == [
         {"image": str(broken), "cards": [], "foreign": 0, "error": "not a readable image"},
         {"image": str(photos / "2-pair.png"), "cards": ["quarry", "temple"], "foreign": 0},

@@ -330,7 +330,8 @@ def test_the_fit_of_an_earlier_frame_finds_the_known_cards_in_a_dim_one() -> Non
     assert again.placed >= 4
     # a camera moved 30 mm since: the stickers are not where the old fit puts them (10 mm
     # around), nothing is added, nothing is wrong
-    moved = first.fit @ np.array([[1.0, 0, 30], [0, 1, 0], [0, 0, 1]])
+    shift = np.array([[1.0, 0, 30], [0, 1, 0], [0, 0, 1]])
+    moved = replace(first.fit, homography=first.fit.homography @ shift)
     shifted = read_structure(dim, scene.age, DECODER, known=known, taken=taken, fit=moved)
     assert_never_wrong(scene, shifted.slots)
     assert shifted.placed == 0
@@ -342,7 +343,7 @@ def test_the_table_model_refuses_bad_sizes() -> None:
     good = (Path(__file__).parents[2] / "data" / "table.toml").read_text(encoding="utf-8")
     assert load_table_model(good) == table_model()
     with pytest.raises(ValueError, match="missing or bad size"):
-        load_table_model(good.replace("row_mm", "rows_mm"))
+        load_table_model(good.replace("size_mm", "sizes_mm"))
     with pytest.raises(ValueError, match="does not fit on the card"):
         load_table_model(good.replace("left_mm = 22.0", "left_mm = 30.0"))
     model = table_model()
@@ -390,7 +391,7 @@ def test_scan_structure_refusals(tmp_path: Path, capsys: pytest.CaptureFixture[s
     (tmp_path / "bad.png").write_text("not an image")
     status, out, err = run(capsys, "--structure", "--age", "1", str(image),
                            str(tmp_path / "bad.png"), "--json")  # fmt: skip
-    assert status == 1
+    assert status == 2  # bad input, as every command says it
     blank, bad = json.loads(out)
     assert blank["slots"] == [None] * 20  # no sticker: nothing can be told
     assert bad["error"] == "not a readable image"

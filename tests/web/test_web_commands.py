@@ -31,16 +31,24 @@ def write(path: Path, records: list[dict[str, Any]]) -> Path:
     return path
 
 
-def test_import_prints_the_new_game_id(
+def test_import_says_which_game_it_added(
     tmp_path: Path, records: dict[str, list[dict[str, Any]]], capsys: pytest.CaptureFixture[str]
 ) -> None:
     journal = tmp_path / "j.sqlite"
     for name in ("civilian", "military"):
         record = write(tmp_path / f"{name}.jsonl", records[name])
         assert main(["import", str(record), "--journal", str(journal)]) == 0
-    assert capsys.readouterr().out.split() == ["1", "2"]
+    assert capsys.readouterr().out.splitlines() == [
+        "Added game 1 to j.sqlite.",
+        "Added game 2 to j.sqlite.",
+    ]
     with Journal.open(journal, readonly=True) as opened:
         assert opened.effective_events(2) == records["military"]
+    # --json answers as for a history
+    record = write(tmp_path / "playing.jsonl", records["playing"])
+    assert main(["import", str(record), "--journal", str(journal), "--json"]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    assert (answer["added"], answer["already"], answer["players"]) == ([3], [], 0)
 
 
 def test_the_same_record_imported_twice_is_named_not_added_again(
@@ -49,12 +57,33 @@ def test_the_same_record_imported_twice_is_named_not_added_again(
     record = write(tmp_path / "game.jsonl", records["civilian"])
     journal = tmp_path / "j.sqlite"
     assert main(["import", str(record), "--journal", str(journal)]) == 0
-    assert main(["import", str(record), "--journal", str(journal)]) == 2
+    # the journal holds it: a success, as a history imported again
+    assert main(["import", str(record), "--journal", str(journal)]) == 0
     captured = capsys.readouterr()
-    assert captured.out.split() == ["1"]
-    assert captured.err == f"{record}: already in the history as game 1\n"
+    assert captured.out.splitlines() == [
+        "Added game 1 to j.sqlite.",
+        "Nothing added: already in the history as game 1.",
+    ]
+    assert captured.err == ""
+    assert main(["import", str(record), "--journal", str(journal), "--json"]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    assert (answer["added"], answer["already"]) == ([], [{"game": 1, "id": 1}])
     with Journal.open(journal, readonly=True) as opened:
         assert [g.id for g in opened.games()] == [1]
+
+
+def test_a_score_sheet_given_to_import_is_sent_to_scorepad(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    sheet = tmp_path / "sheet.json"
+    text = json.dumps({"game": "7wonders", "players": [{"name": "Ann"}]}, indent=2)
+    sheet.write_text(text, encoding="utf-8")
+    assert main(["import", str(sheet), "--journal", str(tmp_path / "j.sqlite")]) == 2
+    assert capsys.readouterr().err == (
+        f"{sheet}: a 7 Wonders score sheet, not a game record: score it with "
+        f"duel-companion scorepad {sheet}\n"
+    )
+    assert not (tmp_path / "j.sqlite").exists()
 
 
 def test_import_of_an_unfinished_record_works_too(

@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+import re
 import threading
+from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import MILITARY, PLAYING
+from conftest import CIVILIAN, MILITARY, PLAYING
 from flask import Flask
 from flask.testing import FlaskClient
 
 import web.review
+from companion.engine.cards import Catalog
+from companion.records.game import import_record
+from companion.records.journal import Journal
 from web.access import loaded_or_404
 from web.review import reviews
 
@@ -103,3 +108,108 @@ def test_the_score_page_of_a_finished_game_starts_its_review(
         assert not reviews().started(PLAYING)
         assert client.get(f"/games/{MILITARY}/score").status_code == 200  # finished
         assert reviews().started(MILITARY)
+
+
+def test_the_chart_s_words_are_readable_on_a_phone(client: FlaskClient) -> None:
+    svg = client.get(f"/games/{MILITARY}/review.svg").get_data(as_text=True)
+    box = re.search(r'<svg[^>]* viewBox="0 0 ([\d.]+) [\d.]+"', svg)
+    assert box is not None
+    width = float(box.group(1))
+    # The page shows the chart as wide as a 360 px phone's column: 360 - 2 x 14.4 px margins.
+    shown = (360 - 2 * 14.4) / width
+    for part in (".axis text", ".axis text.major", ".legends .legend text"):
+        size = re.search(re.escape(part) + r"\{[^}]*font-size:([\d.]+)px", svg)
+        assert size is not None, part
+        assert float(size.group(1)) * shown >= 11, (part, size.group(1), width)
+    page = client.get(f"/games/{MILITARY}/review").get_data(as_text=True)
+    assert f'width="{width:g}"' in page  # the page reserves the chart's own proportions
+
+
+ROOT = Path(__file__).resolve().parents[2]
+TABLE_GAME = ROOT / "companion" / "demo" / "game.jsonl"  # the demo game: table mode, no deal
+GUIDED_GAME = ROOT / "tests" / "records" / "partial_deals_civilian_win.jsonl"  # and reveals
+
+
+def imported(journal: Journal, catalog: Catalog, path: Path) -> int:
+    return import_record(catalog, journal, path.read_text().splitlines())
+
+
+def test_a_game_played_in_table_mode_is_reviewed(
+    client: FlaskClient, journal: Journal, catalog: Catalog
+) -> None:
+    game = imported(journal, catalog, TABLE_GAME)
+    answer = client.get(f"/games/{game}/review.json")
+    assert answer.status_code == 200
+    view = answer.get_json()
+    assert view["status"] == "ready" and view["fitted_ages"] == [1, 2, 3]
+    assert view["costliest"]["p1"] and view["costliest"]["p2"]
+    page = client.get(f"/games/{game}/review")
+    assert page.status_code == 200
+    text = page.get_data(as_text=True)
+    assert "Ages 1, 2 and 3 were played without the cards of the structure" in text
+    assert client.get(f"/games/{game}/review.svg").status_code == 200
+
+
+def test_a_guided_game_with_its_reveals_is_reviewed(
+    client: FlaskClient, journal: Journal, catalog: Catalog
+) -> None:
+    game = imported(journal, catalog, GUIDED_GAME)
+    for path in ("review", "review.json", "review.svg"):
+        assert client.get(f"/games/{game}/{path}").status_code == 200
+    view = client.get(f"/games/{game}/review.json").get_json()
+    assert view["fitted_ages"] == [] and view["turning_point"] is not None
+    assert "without the cards" not in client.get(f"/games/{game}/review").get_data(as_text=True)
+
+
+def test_the_costliest_moves_use_the_charts_numbers(
+    client: FlaskClient, journal: Journal, catalog: Catalog
+) -> None:
+    for game in (MILITARY, imported(journal, catalog, TABLE_GAME)):
+        view = client.get(f"/games/{game}/review.json").get_json()
+        points = view["points"]
+        assert [p["event"] for p in points] == list(range(len(view["chances"])))
+        for player in ("p1", "p2"):
+            for move in view["costliest"][player]:
+                shown = move["percent"]
+                assert shown["chance"] == points[move["event"]][player]  # as the chart shows
+                assert shown["cost"] == shown["best"] - shown["chance"] > 0
+        page = client.get(f"/games/{game}/review").get_data(as_text=True)
+        for move in view["costliest"]["p1"]:
+            shown = move["percent"]
+            assert (
+                f"It gave away <b>{shown['cost']}&nbsp;%</b> of the chance to win "
+                f"({shown['chance']}&nbsp;% after it)" in page
+            )
+
+
+def test_a_game_with_no_move_says_so_in_one_sentence(
+    client: FlaskClient, journal: Journal, records: dict[str, list[dict[str, Any]]]
+) -> None:
+    game = journal.new_game()
+    journal.append(game, records["civilian"][0])  # the setup alone
+    page = client.get(f"/games/{game}/review")
+    assert page.status_code == 200
+    assert "Nothing to review yet: no move has been played." in page.get_data(as_text=True)
+    answer = client.get(f"/games/{game}/review.json")
+    assert answer.status_code == 200
+    assert answer.get_json() == {
+        "game": game,
+        "status": "unavailable",
+        "reason": "Nothing to review yet: no move has been played.",
+    }
+    assert client.get(f"/games/{game}/review.svg").status_code == 404
+
+
+def test_a_review_that_fails_says_why_instead_of_an_error_page(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(*args: Any, **kwargs: Any) -> Any:
+        raise ValueError("no structure to search")
+
+    monkeypatch.setattr(web.review, "review", broken)
+    page = client.get(f"/games/{CIVILIAN}/review")
+    assert page.status_code == 200
+    reason = "The review could not be made: no structure to search."
+    assert reason in page.get_data(as_text=True)
+    assert client.get(f"/games/{CIVILIAN}/review.json").get_json()["reason"] == reason
+    assert client.get(f"/games/{CIVILIAN}/review.svg").status_code == 404

@@ -54,5 +54,8 @@ def test_a_finished_game_has_nothing_to_advise(quick: FlaskClient) -> None:
 
 def test_the_live_board_offers_the_coach(quick: FlaskClient) -> None:
     page = quick.get(f"/games/{PLAYING}").get_data(as_text=True)
-    assert f'data-url="/games/{PLAYING}/coach.json"' in page and "<summary>Coach</summary>" in page
+    assert (
+        f'data-url="/games/{PLAYING}/coach.json"' in page
+        and "<summary>Coach: the best three moves</summary>" in page
+    )
     assert quick.get("/games/99/coach.json").status_code == 404

@@ -161,3 +161,36 @@ def test_a_scan_without_a_photo_or_with_no_image_is_refused(client: FlaskClient)
     bad = client.post("/scorepad/scan.json", data={"photo": (io.BytesIO(b"not a jpeg"), "x.jpg")})
     assert bad.status_code == 422
     assert bad.get_json()["error"] == "The photo is not an image (JPEG or PNG)"
+
+
+def test_a_pad_where_every_score_is_0_is_not_saved(client: FlaskClient) -> None:
+    wonders = ["alexandria", "babylon", "ephesus", "giza", "halicarnassus", "olympia", "rhodes"]
+    blank = sheet(*(player(f"Player {n}", w) for n, w in enumerate(wonders, start=1)))
+    answer = client.post("/api/pads", json=blank, headers={"X-Pairing-Code": CODE})
+    assert answer.status_code == 422
+    assert answer.get_json()["error"] == "Nothing to save: every score on the pad is 0"
+    assert client.get("/api/pads").get_json() == []
+    # Scoring it while it is being entered is no refusal: the line asks for the cities.
+    assert client.post("/scorepad/score.json", json=blank).get_json()["winner_line"] == (
+        "Enter the cities to see who wins."
+    )
+
+
+def test_the_pad_page_gets_its_winner_line_and_table_as_html(client: FlaskClient) -> None:
+    answer = client.post("/scorepad/scores", json=SHEET)
+    assert answer.status_code == 200
+    html = answer.get_data(as_text=True)
+    assert '<p class="winner" id="winner">Winner: Ann</p>' in html
+    assert re.search(r'id="totals">.*>10<.*>9<.*>0<', html)
+
+
+def test_a_sheet_refused_while_being_entered_answers_its_refusal_without_an_error_status(
+    client: FlaskClient,
+) -> None:
+    # Three players, a failed Age I project with two pawns: one pawn too many on no project.
+    bad = {**SHEET, "players": SHEET["players"][:2]}
+    answer = client.post("/scorepad/scores", json=bad)
+    assert answer.status_code == 200
+    html = answer.get_data(as_text=True)
+    assert 'id="refusal"' in html and "winner" not in html and 'id="table"' not in html
+    assert client.post("/scorepad/score.json", json=bad).status_code == 422  # the API's answer

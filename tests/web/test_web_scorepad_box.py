@@ -141,10 +141,10 @@ def test_a_pad_saved_while_the_box_runs_goes_through_its_loop(
                 "side": "A",
                 "stages": 0,
                 "cards": [],
-                "coins": 0,
+                "coins": coins,  # not a blank pad, which is refused
                 "military": [],
             }
-            for n, w in (("Ann", "giza"), ("Bob", "rhodes"), ("Cid", "olympia"))
+            for n, w, coins in (("Ann", "giza", 3), ("Bob", "rhodes", 0), ("Cid", "olympia", 6))
         ],
     }
     saved = box_client.post("/api/pads", json=sheet, headers=HEADERS)

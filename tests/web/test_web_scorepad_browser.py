@@ -222,9 +222,8 @@ def test_a_dice_sheet_is_entered_with_its_warning(browser: Any, server: WebServe
     tabs.nth(0).click()
     page.check("#agora-first")  # Ann completed her Agora first
     expect(page.locator("#totals")).to_have_text("Total1714")
-    expect(page.locator("#winner")).to_have_text(
-        "Winner: Ann. Bob took a third bonus: the game ends."
-    )
+    expect(page.locator("#winner")).to_have_text("Winner: Ann")
+    expect(page.locator("#result .warning")).to_have_text("Bob took a third bonus: the game ends.")
     page.locator("details.row-barracks summary").click()
     assert page.get_by_text("attack 1: 3 - 1 defence").first.is_visible()
     page.evaluate("document.getElementById('city').scrollIntoView()")

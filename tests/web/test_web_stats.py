@@ -53,7 +53,7 @@ def test_filters_choose_player_period_and_game(stats_client: FlaskClient) -> Non
     period = stats_client.get("/stats.json?since=2026-03-04&until=2026-03-31").get_json()
     assert period["games"] == 2
     base = stats_client.get("/stats.json?game=7wonders").get_json()
-    assert base["games"] == 0 and base["victories"]["civilian"] == 0
+    assert base["games"] == 0 and "victories" not in base  # won on points: no victory types
 
 
 @pytest.mark.parametrize(
@@ -156,6 +156,8 @@ def test_a_game_finished_after_a_visit_is_counted_at_the_next(
     assert stats_client.get("/stats.json").get_json()["games"] == 5
     assert stats_client.get("/stats.json?player=Ann").get_json()["games"] == 3
     before = stats_client.get("/stats.json").get_json()["victories"]
+    counted = stats_client.application.extensions["duel"]["stats"].counted
+    everyone = next(e.tally for e in counted.values() if e.filters["player"] is None)
     # A game not in the journal yet (the same record again would be named, not added):
     # the partial-deal golden game, a civilian victory, between Ann and Ben.
     path = Path(__file__).parents[1] / "records" / "partial_deals_civilian_win.jsonl"
@@ -165,6 +167,7 @@ def test_a_game_finished_after_a_visit_is_counted_at_the_next(
     after = stats_client.get("/stats.json").get_json()
     assert after["games"] == 6
     assert after["victories"] == {**before, "civilian": before["civilian"] + 1}
+    assert any(e.tally is everyone for e in counted.values())  # added to, not counted again
     # The new game was added to the kept tallies: the same as counting all again.
     fresh = create_app(Config.defaults(journal=stats_journal.path), CATALOG=catalog, TESTING=True)
     for query in ("", "?player=Ann", "?player=Cleo"):
@@ -203,9 +206,10 @@ def test_saved_score_pads_are_the_statistics_of_their_game(
     assert base["games"] == 1
     assert [(p["name"], p["wins"]) for p in base["players"]] == [("Ann", 1), ("Bob", 0), ("Cid", 0)]
     assert base["categories"]["average"]["total"] == round((10 + 9 + 0) / 3, 1)  # 6.3
-    assert base["victories"] == {"civilian": 1, "military": 0, "science": 0, "shared": 0}
+    assert "victories" not in base and "first_player" not in base  # the Duel's ideas
     giza = next(w for w in base["wonders"] if w["id"] == "giza")
-    assert (giza["owned"], giza["won"]) == (1, 1)  # Ann's board
+    assert (giza["name"], giza["owned"], giza["won"]) == ("The Pyramids of Giza", 1, 1)  # Ann
+    assert [p["average_rank"] for p in base["players"]] == [1, 2, 3]
     assert stats_client.get("/stats.json").get_json()["games"] == 5  # Duel unchanged
 
 

@@ -1,6 +1,8 @@
-// The score pad page: holds the sheet being entered and redraws the score table from
-// /scorepad/score.json after every change. Names typed before are remembered on this phone,
-// beside the players the box remembers; "Save" keeps the finished pad in the journal.
+// The score pad page: holds the sheet being entered and, after every change, shows the
+// winner line and the score table the box draws for it (/scorepad/scores). The pad being
+// filled in is kept on this phone until it is saved or cleared, so a reload or a locked
+// phone loses nothing; names typed before are remembered too, beside the players the box
+// remembers. "Save" keeps the finished pad in the journal.
 (function () {
   "use strict";
   var view = JSON.parse(document.getElementById("pad-data").textContent);
@@ -28,6 +30,49 @@
     try { localStorage.setItem("scorepad-names", JSON.stringify(names.slice(0, 30))); } catch (e) { /* private mode */ }
   }
 
+  // The pad being filled in, kept on this phone across reloads until saved or cleared.
+  var DRAFT = "scorepad-draft";
+  function keepDraft() {
+    var draft = { game: $("game").value, edifice: $("edifice-on").checked, current: current,
+                  players: players, projects: projectInputs() };
+    try { localStorage.setItem(DRAFT, JSON.stringify(draft)); } catch (e) { /* private mode */ }
+  }
+  function dropDraft() { try { localStorage.removeItem(DRAFT); } catch (e) { /* private mode */ } }
+  function restoreDraft() {
+    var draft = null;
+    try { draft = JSON.parse(localStorage.getItem(DRAFT) || "null"); } catch (e) { draft = null; }
+    if (!draft || !Array.isArray(draft.players)) { return; }
+    if (view.games.some(function (g) { return g.id === draft.game; })) { $("game").value = draft.game; }
+    $("edifice-on").checked = draft.edifice === true;
+    draft.players.forEach(function (kept) {
+      var p = newPlayer();
+      Object.keys(p).forEach(function (k) { if (kept && kept[k] !== undefined) { p[k] = kept[k]; } });
+      if (!wonders[p.wonder]) { p.wonder = freeWonder(); }
+      players.push(p);
+    });
+    current = Math.max(0, Math.min(Number(draft.current) || 0, players.length - 1));
+    (draft.projects || []).forEach(function (kept, k) {
+      var row = document.querySelectorAll(".ed-project")[k];
+      if (!row || !kept) { return; }
+      row.querySelector(".ed-built").checked = kept.built === true;
+      row.querySelector(".ed-reward").value = String(kept.reward || 0);
+      row.querySelector(".ed-penalty").value = String(kept.penalty || 0);
+    });
+  }
+  function clearPad() {
+    dropDraft();
+    players = [];
+    current = 0;
+    $("game").value = view.games[0].id;
+    $("edifice-on").checked = false;
+    document.querySelectorAll(".ed-project").forEach(function (row) {
+      row.querySelector(".ed-built").checked = false;
+      row.querySelector(".ed-reward").value = "0";
+      row.querySelector(".ed-penalty").value = "0";
+    });
+    gameChanged();
+  }
+
   function freeWonder() {
     var used = players.map(function (p) { return p.wonder; });
     var free = view.wonders.filter(function (w) { return used.indexOf(w.id) < 0; });
@@ -39,12 +84,16 @@
   function game() { return view.games.filter(function (g) { return g.id === $("game").value; })[0]; }
   function edifice() { return game().id === "base" && $("edifice-on").checked; }
 
-  function addPlayer() {
-    if (players.length >= game().max) { return; }
+  function newPlayer() {
     var dice = { barracks: [], agora_first: false };
     view.dice.forEach(function (f) { dice[f.key] = 0; });
-    players.push({ name: "", wonder: freeWonder(), side: "A", stages: 0, cards: [], coins: 0, military: [],
-                   free_city: false, pawns: [], debts: [], dice: dice });
+    return { name: "", wonder: freeWonder(), side: "A", stages: 0, cards: [], coins: 0, military: [],
+             free_city: false, pawns: [], debts: [], dice: dice };
+  }
+
+  function addPlayer() {
+    if (players.length >= game().max) { return; }
+    players.push(newPlayer());
     drawSeats();
   }
 
@@ -57,6 +106,8 @@
       if (!players[2].name) { players[2].name = "Free City"; }
     }
     $("edifice-choice").hidden = g.id !== "base";
+    $("game-name").textContent = g.name;
+    $("seat-hint").textContent = g.hint;
     $("edifice").hidden = !edifice();
     current = Math.min(current, players.length - 1);
     drawSeats();
@@ -76,18 +127,18 @@
       name.addEventListener("change", function () { p.name = name.value.trim(); if (p.name) { remember(p.name); } changed(); });
       var wonder = el("select", { "class": "wonder", "aria-label": "Wonder of player " + (i + 1) });
       view.wonders.forEach(function (w) {
-        var o = el("option", { value: w.id }, w.name.replace(/^The /, ""));
+        var o = el("option", { value: w.id, title: w.name }, w.city);
         if (w.id === p.wonder) { o.selected = true; }
         wonder.appendChild(o);
       });
       wonder.addEventListener("change", function () { p.wonder = wonder.value; p.stages = 0; changed(); });
-      var side = el("select", { "aria-label": "Side of player " + (i + 1) });
+      var side = el("select", { "class": "side", "aria-label": "Side of player " + (i + 1) });
       ["A", "B"].forEach(function (s) { var o = el("option", { value: s }, s); if (s === p.side) { o.selected = true; } side.appendChild(o); });
       side.addEventListener("change", function () { p.side = side.value; p.stages = 0; changed(); });
-      var up = el("button", { type: "button", "class": "small", "aria-label": "Move up" }, "\u2191");
+      var up = el("button", { type: "button", "class": "small up", "aria-label": "Move up" }, "\u2191");
       up.disabled = i === 0;
       up.addEventListener("click", function () { players.splice(i - 1, 0, players.splice(i, 1)[0]); current = i - 1; drawSeats(); });
-      var drop = el("button", { type: "button", "class": "small", "aria-label": "Remove" }, "\u2715");
+      var drop = el("button", { type: "button", "class": "small drop", "aria-label": "Remove" }, "\u2715");
       drop.addEventListener("click", function () { players.splice(i, 1); current = 0; drawSeats(); });
       drop.disabled = players.length <= game().min;
       var parts = game().id === "dice" ? [name, up, drop] : [name, wonder, side, up, drop];
@@ -157,12 +208,18 @@
     });
   }
 
-  function projects() {
+  function projectInputs() {
     return Array.prototype.map.call(document.querySelectorAll(".ed-project"), function (row) {
       var number = function (cls) { return Math.max(0, parseInt(row.querySelector(cls).value, 10) || 0); };
-      var built = row.querySelector(".ed-built").checked;
-      var project = { age: Number(row.dataset.age), built: built };
-      if (built) { project.reward_points = number(".ed-reward"); } else { project.penalty_points = number(".ed-penalty"); }
+      return { age: Number(row.dataset.age), built: row.querySelector(".ed-built").checked,
+               reward: number(".ed-reward"), penalty: number(".ed-penalty") };
+    });
+  }
+
+  function projects() {
+    return projectInputs().map(function (p) {
+      var project = { age: p.age, built: p.built };
+      if (p.built) { project.reward_points = p.reward; } else { project.penalty_points = p.penalty; }
       return project;
     });
   }
@@ -186,70 +243,29 @@
   }
 
   function changed() {
+    var clear = $("clear-pad");
+    if (clear.dataset.armed) { delete clear.dataset.armed; clear.textContent = "Clear the pad"; }  // any change disarms it
     drawCity();
+    keepDraft();
     if (players.length < game().min) {
-      $("winner").textContent = "Add " + (game().min - players.length) + " more player(s).";
-      $("table").textContent = "";
+      $("scores").textContent = "";
+      $("scores").appendChild(el("p", { "class": "winner", id: "winner" }, "Add " + (game().min - players.length) + " more player(s)."));
       return;
     }
     if (pending) { pending.abort(); }
     pending = new AbortController();
-    fetch("/scorepad/score.json", { method: "POST", headers: { "Content-Type": "application/json" },
+    // The winner line and the table come drawn from the box: one drawing, for this page and
+    // the saved pad's page alike. A sheet that cannot be a real game yet comes back as its
+    // refusal, in place of both.
+    fetch("/scorepad/scores", { method: "POST", headers: { "Content-Type": "application/json" },
       body: JSON.stringify(sheet()), signal: pending.signal })
-      .then(function (r) { return r.json(); })
-      .then(drawScores)
-      .catch(function (e) { if (e.name !== "AbortError") { $("refusal").hidden = false; $("refusal").textContent = String(e); } });
-  }
-
-  function drawScores(data) {
-    var refusal = $("refusal");
-    refusal.hidden = !data.error;
-    refusal.textContent = data.error || "";
-    if (data.error) { return; }
-    var names = data.players.map(function (p) { return p.name; });
-    $("winner").textContent = (data.winners.length > 1 ? "Shared victory: " : "Winner: ") + data.winners.join(", ") +
-      (data.warnings && data.warnings.length ? ". " + data.warnings.join(". ") + "." : "");
-    var table = $("table");
-    table.textContent = "";
-    table.style.setProperty("--cols", String(names.length));
-    var head = el("div", { "class": "sp-line pad-head" });
-    head.appendChild(el("span"));
-    names.forEach(function (n) { head.appendChild(el("span", { "class": "num" + (data.winners.indexOf(n) >= 0 ? " win" : "") }, n)); });
-    table.appendChild(head);
-    var reasons = {};
-    data.reasons.forEach(function (r) { reasons[r.name] = r; });
-    // The rulebook's order (the JSON object's keys come sorted).
-    data.categories.forEach(function (category) {
-      var key = category.key;
-      var row = el("details", { "class": "pad-row sp-row row-" + key });
-      var summary = el("summary", { "class": "sp-line" });
-      summary.appendChild(el("span", { "class": "label" }, category.label));
-      data.players.forEach(function (p) { summary.appendChild(el("span", { "class": "num" }, String(p.scores[key]))); });
-      row.appendChild(summary);
-      var sources = el("div", { "class": "sp-sources" });
-      data.players.forEach(function (p) {
-        var box = el("div");
-        box.appendChild(el("h3", {}, p.name));
-        var ul = el("ul");
-        var line = reasons[p.name].lines[key];
-        line.parts.forEach(function (part) {
-          var li = el("li");
-          li.appendChild(el("span", {}, part.reason));
-          li.appendChild(el("b", {}, String(part.points)));
-          ul.appendChild(li);
-        });
-        line.notes.forEach(function (note) { ul.appendChild(el("li", { "class": "note" }, note)); });
-        if (!line.parts.length && !line.notes.length) { ul.appendChild(el("li", { "class": "none" }, "nothing")); }
-        box.appendChild(ul);
-        sources.appendChild(box);
+      .then(function (r) { return r.text(); })
+      .then(function (html) { $("scores").innerHTML = html; })
+      .catch(function (e) {
+        if (e.name === "AbortError") { return; }
+        $("scores").textContent = "";
+        $("scores").appendChild(el("p", { "class": "error", id: "refusal" }, "The box did not answer: " + String(e)));
       });
-      row.appendChild(sources);
-      table.appendChild(row);
-    });
-    var total = el("div", { "class": "sp-line pad-total", id: "totals" });
-    total.appendChild(el("span", { "class": "label" }, "Total"));
-    data.players.forEach(function (p) { total.appendChild(el("span", { "class": "num" + (data.winners.indexOf(p.name) >= 0 ? " win" : "") }, String(p.total))); });
-    table.appendChild(total);
   }
 
   function save() {
@@ -259,7 +275,7 @@
       headers: { "Content-Type": "application/json", "X-Pairing-Code": $("pairing").value.trim() } })
       .then(function (r) { return r.json().then(function (body) { return { ok: r.ok, body: body }; }); })
       .then(function (answer) {
-        if (answer.ok) { window.location.href = answer.body.url; return; }
+        if (answer.ok) { dropDraft(); window.location.href = answer.body.url; return; }
         error.hidden = false;
         error.textContent = answer.body.error || "Not saved";
       });
@@ -383,6 +399,12 @@
     changed();
   });
   $("save-pad").addEventListener("click", save);
+  $("clear-pad").addEventListener("click", function () {
+    var button = $("clear-pad");
+    if (button.dataset.armed) { delete button.dataset.armed; button.textContent = "Clear the pad"; clearPad(); return; }
+    button.dataset.armed = "1";  // a second tap clears: every city entered is lost
+    button.textContent = "Tap again to clear every city";
+  });
   $("stages").addEventListener("change", function () { players[current].stages = Number($("stages").value); changed(); });
   $("coins").addEventListener("change", function () { players[current].coins = Math.max(0, parseInt($("coins").value, 10) || 0); changed(); });
   document.querySelectorAll(".token").forEach(function (b) {
@@ -401,5 +423,6 @@
     document.querySelectorAll("#cards .card").forEach(function (b) { b.hidden = q !== "" && b.textContent.toLowerCase().indexOf(q) < 0; });
     document.querySelectorAll("#cards fieldset").forEach(function (f) { f.hidden = !f.querySelector(".card:not([hidden])"); });
   });
+  restoreDraft();
   gameChanged();
 }());

@@ -1,0 +1,248 @@
+"""Structures laid by hand: the generator's hand-laid geometry and the reader on it."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace as dataclass_replace
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.cli import main
+from companion.vision.decode import make_decoder
+from companion.vision.structure import read_structure
+from companion.vision.table import table_model
+from companion.vision.table_synth import HandLaid, TableScene, hand_laid, random_table
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_a_structure_laid_by_hand_keeps_its_rows_and_gaps_in_the_ranges_people_use(
+    seed: int,
+) -> None:
+    model = table_model()
+    laid = hand_laid(seed, 1.0, model)
+    assert 0.5 * 68 <= laid.row_mm <= 0.6 * 68  # rows 34 to 40.8 mm apart
+    assert 1.0 <= 2 * laid.col_mm - 44 <= 4.0  # 1 to 4 mm between the cards of a row
+    assert all(abs(dx) <= 3 and abs(dy) <= 3 for dx, dy in laid.shifts)
+    assert all(abs(turn) <= 4 for turn in laid.turns)
+    assert all(abs(dx) <= 1.5 and abs(dy) <= 1.5 for dx, dy in laid.sticker_offsets)
+
+
+def test_spread_0_lays_the_structure_as_the_table_file_says() -> None:
+    laid = hand_laid(7, 0.0, table_model())
+    assert (laid.col_mm, laid.row_mm) == (23.0, 34.0)
+    assert set(laid.shifts) == {(0.0, 0.0)} and set(laid.turns) == {0.0}
+
+
+DECODER = make_decoder("zxing")
+NONE = ((0.0, 0.0),) * 20
+
+
+def laid(col_mm: float, row_mm: float, shift: float = 0.0, turn: float = 0.0) -> HandLaid:
+    """Every card at the steps given, shifted by `shift` mm (right and down, left and up by
+    turns along the layout) and turned `turn` degrees one way or the other in turn."""
+    signs = [1 if i % 2 else -1 for i in range(20)]
+    return HandLaid(
+        col_mm=col_mm,
+        row_mm=row_mm,
+        shifts=tuple((s * shift, -s * shift) for s in signs),
+        turns=tuple(s * turn for s in signs),
+        sticker_offsets=NONE,
+    )
+
+
+def assert_deal_read_whole(scene: TableScene) -> None:
+    slots = read_structure(scene.frame, scene.age, DECODER).slots
+    wrong = [(i, s, t) for i, (s, t) in enumerate(zip(slots, scene.truth, strict=True)) if s != t]
+    assert wrong == []
+
+
+@pytest.mark.parametrize(
+    ("age", "row_mm"),
+    [(1, 34.0), (2, 37.4), (3, 40.8), (1, 40.8)],  # rows 50, 55 and 60 % of a card apart
+)
+def test_a_deal_with_rows_laid_further_apart_is_read_whole(age: int, row_mm: float) -> None:
+    scene = random_table(5, age=age, taken=[], hands=False, laid=laid(23.0, row_mm))
+    assert_deal_read_whole(scene)
+
+
+@pytest.mark.parametrize(("age", "gap_mm"), [(1, 1.0), (2, 4.0), (3, 4.0), (3, 1.0)])
+def test_a_deal_with_its_cards_a_few_mm_apart_is_read_whole(age: int, gap_mm: float) -> None:
+    scene = random_table(6, age=age, taken=[], hands=False, laid=laid((44 + gap_mm) / 2, 40.0))
+    assert_deal_read_whole(scene)
+
+
+@pytest.mark.parametrize(("age", "turn"), [(1, 2.5), (2, -2.5), (3, 2.5)])
+def test_a_deal_with_each_card_turned_and_shifted_is_read_whole(age: int, turn: float) -> None:
+    # neighbours turned 5 degrees against each other and shifted 1 mm each way (4 mm
+    # apart: a card that overlaps its neighbour hides the right edge of its sticker)
+    scene = random_table(
+        8, age=age, taken=[], hands=False, laid=laid(24.0, 37.0, shift=1.0, turn=turn)
+    )
+    assert_deal_read_whole(scene)
+
+
+def test_the_steps_fitted_at_the_deal_are_kept_for_the_age() -> None:
+    # rows 40 mm apart, cards 3 mm apart: the deal's fit finds those steps (within the
+    # shifts of single cards), and a frame late in the age, whose few cards fit the layout
+    # in several ways, is read with them as the device reads it
+    table = laid(23.5, 40.0)
+    deal = random_table(11, age=2, taken=[], hands=False, laid=table)
+    first = read_structure(deal.frame, deal.age, DECODER)
+    assert first.fit is not None
+    assert abs(first.fit.col_mm - 23.5) < 0.3 and abs(first.fit.row_mm - 40.0) < 0.6
+    later = random_table(
+        11, age=2, deal=deal.deal, taken=[19, 18, 17, 16, 15, 14, 13, 12, 11], hands=False,
+        laid=table,
+    )  # fmt: skip
+    again = read_structure(later.frame, 2, DECODER, known=later.known, fit=first.fit)
+    assert (again.fit is not None) and (again.fit.row_mm, again.fit.col_mm) == (
+        first.fit.row_mm,
+        first.fit.col_mm,
+    )
+    assert list(again.slots) == later.truth
+
+
+# --- duel-companion scan --structure --known --------------------------------------------------
+
+
+def scan(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    status = main(["scan", "--structure", *args])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def entries(scene: TableScene) -> list[str]:
+    """What the box knew before the last card was taken, as KNOWN lists it."""
+    return ["back" if card is None else card for card in scene.known]
+
+
+def scan_known(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], scene: TableScene, known: list[str]
+) -> list[str | None]:
+    image, known_file = tmp_path / "top.png", tmp_path / "known.json"
+    cv2.imwrite(str(image), scene.frame)
+    known_file.write_text(json.dumps(known), encoding="utf-8")
+    status, out, err = scan(
+        capsys, "--age", str(scene.age), "--known", str(known_file), str(image), "--json"
+    )
+    assert (status, err) == (0, "")
+    [result] = json.loads(out)
+    assert set(result) == {"image", "slots"}
+    slots: list[str | None] = result["slots"]
+    return slots
+
+
+TABLE = laid(23.5, 38.0)  # rows 38 mm apart, cards 3 mm apart
+
+
+def test_known_a_take_shows_one_more_position_empty(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # age 2 late: the box knew 17 positions taken; the view shows the 18th gone too
+    gone = [18, 19, 15, 16, 17, 12, 13, 14, 11, 7, 8, 9, 10, 6, 0, 1, 2, 3]
+    scene = random_table(12, age=2, taken=gone, hands=False, laid=TABLE)
+    last = scene.taken[-1]
+    known = entries(scene)
+    assert known[last] == scene.deal[last] and known.count("empty") == 17
+    slots = scan_known(tmp_path, capsys, scene, known)
+    assert slots == scene.truth and slots[last] == "empty"
+
+
+def test_known_a_card_uncovered_is_read_turned_up(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # age 1: positions 15 and 14 taken, the second uncovering 9, a face-down card the box
+    # knew only as a back
+    scene = random_table(13, age=1, taken=[14, 15], hands=False, laid=TABLE)
+    assert scene.taken == [15, 14]
+    known = entries(scene)
+    assert known[9] == "back" and known[15] == "empty" and known[14] == scene.deal[14]
+    slots = scan_known(tmp_path, capsys, scene, known)
+    assert slots[9] == scene.deal[9] and slots[14] == "empty"
+    assert slots == scene.truth
+
+
+def test_known_a_hand_over_a_position_leaves_it_null(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    scene = random_table(3, age=3, moment="middle", hands=True, laid=TABLE)
+    hidden = [i for i, h in enumerate(scene.hidden) if h and scene.truth[i] != "empty"]
+    assert hidden
+    slots = scan_known(tmp_path, capsys, scene, entries(scene))
+    assert all(s is None or s == t for s, t in zip(slots, scene.truth, strict=True))
+    assert all(slots[i] in (None, scene.truth[i]) and slots[i] != "empty" for i in hidden)
+    assert any(slots[i] is None for i in hidden)
+
+
+def test_a_frame_that_cannot_be_read_gives_nulls_never_a_guess(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # a view of the bare table: from the frame alone nothing can be told; with what the box
+    # knew, only the positions it knew empty are empty, and nothing else is told
+    scene = random_table(14, age=2, taken=[18, 19, 15], hands=False, laid=TABLE)
+    blank = dataclass_replace(scene, frame=np.full_like(scene.frame, 110))
+    image = tmp_path / "blank.png"
+    cv2.imwrite(str(image), blank.frame)
+    status, out, _ = scan(capsys, "--age", "2", str(image), "--json")
+    assert status == 0 and json.loads(out)[0]["slots"] == [None] * 20
+    slots = scan_known(tmp_path, capsys, blank, entries(scene))
+    assert slots == [("empty" if i in (18, 19) else None) for i in range(20)]
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("[1, 2", "not JSON"),
+        ('{"cards": []}', "a list of 20 entries in layout order is needed"),
+        (json.dumps(["back"] * 19), "a list of 20 entries in layout order is needed"),
+        (json.dumps(["back"] * 19 + ["lumber_yard"]),
+         'entry 19: "lumber_yard" is not a card of age 2, "back" or "empty"'),
+        (json.dumps(["back"] * 19 + [None]),
+         'entry 19: null is not a card of age 2, "back" or "empty"'),
+        (json.dumps(["Back"] + ["back"] * 19),
+         'entry 0: "Back" is not a card of age 2, "back" or "empty"'),
+        (json.dumps(["sawmill", "sawmill"] + ["back"] * 18), "entry 1: sawmill is listed twice"),
+    ],
+)  # fmt: skip
+def test_a_malformed_known_file_is_refused_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str, message: str
+) -> None:
+    image, known = tmp_path / "top.png", tmp_path / "known.json"
+    cv2.imwrite(str(image), np.full((100, 100), 120, np.uint8))
+    known.write_text(content, encoding="utf-8")
+    status, out, err = scan(capsys, "--age", "2", "--known", str(known), str(image))
+    assert (status, out) == (2, "")
+    assert err.startswith(f"scan: --known {known}: ") and err.endswith("\n")
+    assert len(err.splitlines()) == 1 and message in err
+
+
+def test_known_needs_the_structure_and_a_readable_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    image = tmp_path / "top.png"
+    cv2.imwrite(str(image), np.full((100, 100), 120, np.uint8))
+    status = main(["scan", "--known", str(tmp_path / "k.json"), str(image)])
+    assert status == 2
+    assert capsys.readouterr().err == "scan: --known goes with --structure --age N\n"
+    status, out, err = scan(capsys, "--age", "1", "--known", str(tmp_path / "k.json"), str(image))
+    assert (status, out) == (2, "") and err.startswith(f"scan: --known {tmp_path / 'k.json'}: ")
+    assert "cannot read it" in err
+
+
+def test_a_fit_on_one_row_tells_no_far_position_empty() -> None:
+    # generated hand-laid frame 400017 (spread 0.5, hard light), 4 cards taken in age 2, read
+    # with what the box knew: the frame's codes placed three cards of row 1 only, and the fit
+    # on them (the steps a little off per row) put row 4's Courthouse over the bare table:
+    # "empty". A fit on one row is a similarity now, and a position more than a row away
+    # from every card placed is not told empty from how it looks
+    deal = random_table(400017, spread=0.5, difficulty="hard", taken=[])
+    scene = random_table(
+        400017, spread=0.5, difficulty="hard", deal=deal.deal, taken=[19, 18, 16, 15]
+    )
+    assert scene.truth[17] == "courthouse" and scene.known[17] == "courthouse"
+    slots = read_structure(scene.frame, scene.age, DECODER, known=scene.known).slots
+    assert all(s is None or s == t for s, t in zip(slots, scene.truth, strict=True))
+    assert slots[17] is None
