@@ -88,7 +88,7 @@ def rows(
         "| empty right | just taken: empty | under a hand: told | wrong "
         "| sticker under a card: told | CPU / frame median (p95) | Pi 4 estimate "
         "| wall time median (p95) |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for resolution in resolutions:
         for light in lights:

@@ -191,7 +191,7 @@ def run_table(
         journal = device.open_journal(config.journal)
         app = App(catalog, journal, display, post=inbox.put, coach=(level, seconds))
         display.app = app
-        server = device._start_web(config, catalog, inbox, app)
+        server = device._start_web(config, catalog, inbox, app, device.OverheadPicture())
         assert server is not None, "the web server did not start"
         scanner = device.start_scanner(config, inbox)
         assert scanner is not None, "the camera thread did not start"

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields, replace
@@ -24,9 +25,12 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from companion.files import FileRefused, read_capped
 from companion.search.player import LEVEL_CHOICES
 
 CONFIG_ENV = "DUEL_COMPANION_CONFIG"
+MAX_CONFIG_BYTES = 64 * 1024  # a configuration file is a few hundred bytes
+MAX_PATH_CHARS = 1024
 MODEL_FILE = Path("/proc/device-tree/model")
 
 LANGUAGES = ("en", "nb", "sv", "da")
@@ -179,13 +183,17 @@ def load_config(
     if path is None:
         return base
     try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as error:
-        raise ConfigError(f"{path}: cannot read: {error.strerror or error}") from None
+        raw = tomllib.loads(read_capped(path, MAX_CONFIG_BYTES).decode("utf-8"))
+    except FileRefused as refused:
+        raise ConfigError(f"{path}: {refused}") from None
     except UnicodeDecodeError:
         raise ConfigError(f"{path}: not UTF-8 text") from None
     except tomllib.TOMLDecodeError as error:
         raise ConfigError(f"{path}: not valid TOML: {error}") from None
+    except RecursionError:
+        raise ConfigError(f"{path}: not a configuration: nested too deeply") from None
+    except ValueError:  # Python's cap on the digits of an integer (4300)
+        raise ConfigError(f"{path}: not a configuration: a number far too long") from None
     return _build(raw, base, where=str(path), folder=path.parent)
 
 
@@ -250,7 +258,7 @@ def _config(raw: Mapping[str, Any], base: Config, folder: Path) -> Config:
     if "name" in raw:
         values["name"] = _box_name(raw)
     if "journal" in raw:
-        values["journal"] = _path(raw, "journal", "journal", folder)
+        values["journal"] = _kind_of_path(_path(raw, "journal", "journal", folder), "journal")
     if "guided" in raw:
         values["guided"] = _flag(raw, "guided", "guided")
     if "overhead" in raw:
@@ -353,7 +361,9 @@ def _display(raw: Mapping[str, Any], base: DisplayConfig, folder: Path) -> Displ
             )
         values["rotation"] = rotation
     if "emulated_dir" in raw:
-        values["emulated_dir"] = _path(raw, "emulated_dir", "display.emulated_dir", folder)
+        where = "display.emulated_dir"
+        values["emulated_dir"] = _kind_of_path(_path(raw, "emulated_dir", where, folder), where,
+                                               folder=True)  # fmt: skip
     return replace(base, **values)
 
 
@@ -476,7 +486,25 @@ def _path(raw: Mapping[str, Any], name: str, key: str, folder: Path) -> Path:
     text: str = _typed(raw, name, str, key)
     if not text.strip():
         raise _Refusal(key, "expected a path, got an empty string")
+    if len(text) > MAX_PATH_CHARS or not text.isprintable():
+        raise _Refusal(key, f"a path is 1 to {MAX_PATH_CHARS} printable characters (no NUL)")
     return _resolve(Path(text), folder)
+
+
+def _kind_of_path(path: Path, key: str, *, folder: bool = False) -> Path:
+    """`path` when it is missing (made later) or of the right kind: a folder, or a regular
+    file (a journal is never a device such as /dev/null)."""
+    try:
+        found = path.stat() if path.exists() else None
+    except OSError as error:
+        raise _Refusal(key, f"{path}: cannot be checked: {error.strerror or error}") from None
+    if found is None:
+        return path
+    if folder and not stat.S_ISDIR(found.st_mode):
+        raise _Refusal(key, f"{path} is not a folder")
+    if not folder and not stat.S_ISREG(found.st_mode):
+        raise _Refusal(key, f"{path} is not a regular file (a journal is a file of its own)")
+    return path
 
 
 def _resolve(path: Path, folder: Path) -> Path:

@@ -43,7 +43,13 @@ COMPILED_FOLDERS = ("engine", "search")
 time in the engine and in its own move scoring)."""
 
 NOT_COMPILED = frozenset(
-    {"engine/__init__.py", "search/__init__.py", "engine/catalog.py", "engine/catalog_json.py"}
+    {
+        "engine/__init__.py",
+        "search/__init__.py",
+        "engine/catalog.py",
+        "engine/catalog_json.py",
+        "engine/pantheon_catalog.py",
+    }
 )
 """The packages' `__init__` stay Python (they hold no code), and so does the catalog's loading
 from data/ (read once, no hot path)."""

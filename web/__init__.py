@@ -26,7 +26,7 @@ from flask import (
     request,
     url_for,
 )
-from werkzeug.exceptions import HTTPException, NotFound
+from werkzeug.exceptions import HTTPException, NotFound, RequestEntityTooLarge
 from werkzeug.routing import IntegerConverter, Map
 from werkzeug.wrappers import Response
 
@@ -102,6 +102,7 @@ def create_app(config: Config, **overrides: Any) -> Flask:
     app.register_blueprint(scorepad.bp)
     app.register_blueprint(bgstats.bp)
     app.register_blueprint(api.bp, url_prefix="/api")
+    app.before_request(security.check_host)  # DNS rebinding: only the box's own names
     app.register_error_handler(HTTPException, _http_error)
     app.register_error_handler(JournalError, _journal_error)
     app.register_error_handler(Unreplayable, _unreplayable)
@@ -157,7 +158,7 @@ def _http_error(error: HTTPException) -> Any:
     if error.code is None or error.code < 400:
         return error
     message = error.description or error.name
-    if error.code == 413:
+    if error.code == 413 and message == RequestEntityTooLarge.description:
         limit = request.max_content_length or MAX_BODY  # a route may allow more
         size = f"{limit // 2**20} MB" if limit % 2**20 == 0 else f"{limit // 1024} KB"
         message = f"The request body is larger than {size}"
@@ -199,8 +200,19 @@ def serve(
         server.close()
 
 
+# Waitress reads requests in one thread and hands only whole ones to the workers, so a slow
+# client holds a connection, not a worker. Its defaults (100 connections, idle ones closed after
+# 120 s, checked every 30 s) let about 100 half-sent requests shut every phone out for minutes:
+# more connections, idle ones closed sooner, and at most `PER_ADDRESS` from one address.
+CONNECTION_LIMIT = 400
+CHANNEL_TIMEOUT = 10  # seconds a connection may stay silent (a request half sent)
+CLEANUP_INTERVAL = 2  # seconds between the checks for silent connections
+PER_ADDRESS = 32  # open connections from one address (a phone opens about 6)
+MAX_HEADER_BYTES = 64 * 1024  # all the request's headers (waitress: 256 KB)
+
+
 def _create_server(app: Flask, host: str, port: int, threads: int) -> Any:
-    """A listening waitress server.
+    """A listening waitress server, with the limits above.
 
     Raises:
         OSError: the address cannot be bound, or the host is no address at all (waitress
@@ -209,11 +221,44 @@ def _create_server(app: Flask, host: str, port: int, threads: int) -> Any:
     import waitress.server
 
     try:
-        return waitress.server.create_server(
-            app, host=host, port=port, threads=threads, ident="duel-companion"
+        server = waitress.server.create_server(
+            app,
+            host=host,
+            port=port,
+            threads=threads,
+            ident="duel-companion",
+            connection_limit=CONNECTION_LIMIT,
+            channel_timeout=CHANNEL_TIMEOUT,
+            cleanup_interval=CLEANUP_INTERVAL,
+            max_request_header_size=MAX_HEADER_BYTES,
         )
     except ValueError:
         raise OSError(f"{host!r} is not an address of this machine") from None
+    server.channel_class = _per_address(server, server.channel_class)
+    return server
+
+
+def _per_address(server: Any, channel_class: Any) -> Callable[..., Any]:
+    """Waitress's channel maker, refusing (closing at once) a connection from an address
+    that already holds `PER_ADDRESS` of them."""
+
+    def channel(owner: Any, conn: Any, addr: Any, adj: Any, map: Any = None) -> Any:
+        peer = _peer(addr)
+        open_here = sum(
+            1 for c in list(server._map.values()) if _peer(getattr(c, "addr", None)) == peer
+        )
+        if open_here >= PER_ADDRESS:
+            with contextlib.suppress(OSError):
+                conn.close()
+            return None
+        return channel_class(owner, conn, addr, adj, map=map)
+
+    return channel
+
+
+def _peer(addr: object) -> object:
+    """The address part of a socket address (the host of a TCP peer)."""
+    return addr[0] if isinstance(addr, tuple) and addr else addr
 
 
 def url_host(host: str) -> str:

@@ -19,6 +19,7 @@ def gzip_response(response: Response) -> Response:
     """`response` gzipped when the client accepts gzip and compressing it is worth it."""
     if (
         response.direct_passthrough  # a file sent from disk (static)
+        or response.is_streamed  # sent in pieces: never gathered whole here
         or response.status_code < 200
         or "Content-Encoding" in response.headers
         or response.mimetype not in TYPES

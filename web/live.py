@@ -27,10 +27,10 @@ from companion.device.coach import SECONDS, advice
 from companion.device.guided import asked
 from companion.device.words import Voice
 from companion.engine.events import IllegalEvent
+from companion.engine.names import check_name
 from companion.records.game import SCREEN_KEY
 from companion.records.journal import JournalError, UnknownGame
 from companion.records.players import recent_names
-from companion.records.reader import check_name
 from companion.search.player import level_named
 
 from .access import catalog, get_journal, language, loaded_or_404, summary_or_404

@@ -4,9 +4,10 @@ three moves that cost each player most with what the search preferred, the turni
 The search reviews each move from the state before it, with public information only
 (`companion.search.review`), with 20 iterations a move (half the easy level's budget: a
 review searches every move of the game). A review of a whole game takes seconds (about 4 s for
-60 moves on an idle core here, several times that on a Raspberry Pi), so it is searched in a
-worker thread, never inside a request: the score page of a finished game starts it (the end
-screen's QR code leads there), and the review page waits for it at most
+60 moves on an idle core here, several times that on a Raspberry Pi), so it is searched by
+one worker thread fed by a bounded queue, never inside a request: the score page of a finished
+game starts it (the end screen's QR code leads there; beyond `QUEUE_SIZE` games waiting it
+starts nothing), and the review page waits for it at most
 `REVIEW_WAIT_SECONDS` (app config, default 1.5) before it shows that the review is being
 prepared and reloads itself. Reviews are kept per game and journal position (the last 8).
 
@@ -16,6 +17,8 @@ failed) gets a page with one sentence saying why (`Unreviewable`), and its JSON 
 
 from __future__ import annotations
 
+import contextlib
+import queue
 import sys
 import threading
 from collections import OrderedDict
@@ -23,6 +26,7 @@ from typing import Any
 
 import pygal
 from flask import Blueprint, Response, current_app, jsonify, render_template
+from werkzeug.exceptions import ServiceUnavailable
 
 from companion.engine.events import IllegalEvent, event_from_record, event_to_record
 from companion.engine.rules import apply
@@ -52,18 +56,38 @@ class Unreviewable(Exception):
     """A game that has no review; the message is one sentence saying why."""
 
 
-class Reviews:
-    """Reviews searched one at a time in worker threads, kept per (game, seq), with the
-    reason of each review that could not be made."""
+class ReviewsBusy(RuntimeError):
+    """The review worker has `QUEUE_SIZE` games waiting already; ask again later."""
 
-    def __init__(self) -> None:
+
+QUEUE_SIZE = 4
+"""Games waiting for the one review worker; a score page asked beyond that starts nothing."""
+
+
+class Reviews:
+    """Reviews searched one at a time by one worker thread, kept per (game, seq), with the
+    reason of each review that could not be made.
+
+    The worker takes games from a bounded queue: opening the score pages of many finished
+    games queues at most `QUEUE_SIZE` of them (the others are searched when asked again),
+    so no request can start threads or searches without bound.
+    """
+
+    def __init__(self, queue_size: int = QUEUE_SIZE) -> None:
         self._lock = threading.Lock()
-        self._search = threading.Lock()  # one review searched at a time: the box plays too
         self._done: OrderedDict[tuple[int, int], Review | Unreviewable] = OrderedDict()
         self._running: dict[tuple[int, int], threading.Event] = {}
+        self._queue: queue.Queue[tuple[tuple[int, int], Loaded, threading.Event]] = queue.Queue(
+            queue_size
+        )
+        self._worker: threading.Thread | None = None
 
     def start(self, loaded: Loaded) -> threading.Event:
-        """Make sure the review of `loaded` is searched; the event is set once it is kept."""
+        """Make sure the review of `loaded` is searched; the event is set once it is kept.
+
+        Raises:
+            ReviewsBusy: the worker's queue is full.
+        """
         key = (loaded.summary.id, loaded.seq)
         with self._lock:
             running = self._running.get(key)
@@ -73,12 +97,25 @@ class Reviews:
             if key in self._done:
                 finished.set()
                 return finished
+            try:
+                self._queue.put_nowait((key, loaded, finished))
+            except queue.Full:
+                busy = "the box is reviewing other games; ask again in a minute"
+                raise ReviewsBusy(busy) from None
             self._running[key] = finished
-        worker = threading.Thread(
-            target=self._work, args=(key, loaded, finished), name="review", daemon=True
-        )
-        worker.start()
+            if self._worker is None:
+                self._worker = threading.Thread(target=self._work, name="review", daemon=True)
+                self._worker.start()
         return finished
+
+    def workers(self) -> int:
+        """The review threads running (0 or 1)."""
+        with self._lock:
+            return 0 if self._worker is None or not self._worker.is_alive() else 1
+
+    def waiting(self) -> int:
+        """The games queued for the worker, the one it searches apart."""
+        return self._queue.qsize()
 
     def get(self, loaded: Loaded, wait: float | None) -> Review | None:
         """The review of `loaded`, waiting for the worker up to `wait` seconds (None: until
@@ -86,6 +123,7 @@ class Reviews:
 
         Raises:
             Unreviewable: the game has no review (no move played, or the review failed).
+            ReviewsBusy: not started, the worker's queue being full.
         """
         if not any(r.get("type") not in ("setup", "deal", "reveal") for r in loaded.records):
             raise Unreviewable(NO_MOVE)
@@ -105,23 +143,25 @@ class Reviews:
         with self._lock:
             return any(key[0] == game_id for key in (*self._running, *self._done))
 
-    def _work(self, key: tuple[int, int], loaded: Loaded, finished: threading.Event) -> None:
-        result: Review | Unreviewable
-        try:
-            with self._search:
+    def _work(self) -> None:
+        while True:
+            key, loaded, finished = self._queue.get()
+            result: Review | Unreviewable
+            try:
                 events = [event_from_record(r) for r in loaded.records]
                 result = review(loaded.states, events, LEVEL, seed=0)
-        except Exception as failed:  # any fault of the search: one sentence, never a 500
-            result = Unreviewable(f"The review could not be made: {str(failed).rstrip('.')}.")
-        try:
-            with self._lock:
-                self._done[key] = result
-                while len(self._done) > CACHE_SIZE:
-                    self._done.popitem(last=False)
-        finally:
-            with self._lock:
-                self._running.pop(key, None)
-            finished.set()
+            except Exception as failed:  # any fault of the search: one sentence, never a 500
+                why = str(failed).rstrip(".")
+                result = Unreviewable(f"The review could not be made: {why}.")
+            try:
+                with self._lock:
+                    self._done[key] = result
+                    while len(self._done) > CACHE_SIZE:
+                        self._done.popitem(last=False)
+            finally:
+                with self._lock:
+                    self._running.pop(key, None)
+                finished.set()
 
 
 def reviews() -> Reviews:
@@ -131,9 +171,11 @@ def reviews() -> Reviews:
 
 
 def prepare(loaded: Loaded) -> None:
-    """Start searching the review of a finished game, so that it is ready when asked for."""
+    """Start searching the review of a finished game, so that it is ready when asked for
+    (unless the worker has enough games waiting: the review page asks again)."""
     if loaded.summary.status == "finished":
-        reviews().start(loaded)
+        with contextlib.suppress(ReviewsBusy):
+            reviews().start(loaded)
 
 
 def _reviewed(game_id: int, wait: float | None) -> tuple[Loaded, Review | None]:
@@ -141,9 +183,13 @@ def _reviewed(game_id: int, wait: float | None) -> tuple[Loaded, Review | None]:
 
     Raises:
         Unreviewable: the game has no review.
+        ServiceUnavailable: the worker has enough games waiting (503).
     """
     loaded = loaded_or_404(game_id)
-    return loaded, reviews().get(loaded, wait)
+    try:
+        return loaded, reviews().get(loaded, wait)
+    except ReviewsBusy as busy:
+        raise ServiceUnavailable(f"Not now: {busy}") from None
 
 
 def _wait() -> float | None:
@@ -254,13 +300,15 @@ CHART_STYLE = pygal.style.DefaultStyle(
 @bp.get("/games/<game:game_id>/review.svg")
 def chart(game_id: int) -> Response:
     """p1's chance to win after every event (in %), drawn by pygal, as an SVG image (the
-    page links it once the review is ready, so this waits for the worker if need be); 404
-    with the sentence for a game without a review."""
+    page links it once the review is ready; asked before, it waits no longer than the page
+    does, so that requests for charts cannot hold the server's threads: 503 then); 404 with
+    the sentence for a game without a review."""
     try:
-        loaded, result = _reviewed(game_id, None)
+        loaded, result = _reviewed(game_id, _wait())
     except Unreviewable as none:
         return Response(str(none), status=404, mimetype="text/plain")
-    assert result is not None  # `get` waited until the worker was done
+    if result is None:
+        raise ServiceUnavailable("The review of this game is being prepared; ask again soon")
     names = player_names(loaded.summary, loaded.state)
     line = pygal.Line(
         js=[],  # no script from the net: the page shows the chart as an image

@@ -25,7 +25,13 @@ from flask import (
     request,
     url_for,
 )
-from werkzeug.exceptions import BadRequest, NotFound, UnprocessableEntity
+from werkzeug.exceptions import (
+    BadRequest,
+    Conflict,
+    NotFound,
+    RequestEntityTooLarge,
+    UnprocessableEntity,
+)
 from werkzeug.wrappers import Response as Redirect
 
 from companion.device import words
@@ -49,7 +55,12 @@ from companion.records.players import known_players
 
 from .access import form_upload, get_journal
 from .control import Control, NoCamera
-from .security import require_pairing, require_same_origin_api, require_same_origin_form
+from .security import (
+    require_pairing,
+    require_same_origin_api,
+    require_same_origin_form,
+    require_same_origin_post,
+)
 
 bp = Blueprint("scorepad", __name__)
 
@@ -159,6 +170,7 @@ def pad_json() -> Response:
 def score() -> Response:
     """Score the sheet in the body: `scorepad --json`'s object plus the reasons of every
     number; 422 with the one-line refusal for a sheet that cannot be a real game."""
+    require_same_origin_api()
     sheet = _sheet_body()
     try:
         scored = score_sheet(default_family_catalog(), sheet)
@@ -172,6 +184,7 @@ def scores() -> str:
     """The pad page's winner line and score table for the sheet in the body, as HTML (the
     table is drawn by one template, `scorepad/_table.html`); a sheet that cannot be a real
     game yet (the page is being filled in) answers its one-line refusal in place of both."""
+    require_same_origin_api()
     sheet = _sheet_body()
     try:
         scored = score_sheet(default_family_catalog(), sheet)
@@ -242,16 +255,23 @@ def _saved_or_404(pad_id: int) -> SavedPad:
 def saved(pad_id: int) -> str:
     """A saved pad: the winners and the table, every row opening on its reasons."""
     found = _saved_or_404(pad_id)
-    view = result_view(score_sheet(default_family_catalog(), found.sheet))
-    return render_template("scorepad/saved.html", pad=found, view=view)
+    return render_template("scorepad/saved.html", pad=found, view=_saved_view(found))
 
 
 @bp.get("/scorepad/<game:pad_id>.json")
 def saved_json(pad_id: int) -> Response:
     """The JSON twin of a saved pad."""
     found = _saved_or_404(pad_id)
-    view = result_view(score_sheet(default_family_catalog(), found.sheet))
-    return jsonify({**found.to_json(), **view})
+    return jsonify({**found.to_json(), **_saved_view(found)})
+
+
+def _saved_view(found: SavedPad) -> dict[str, Any]:
+    """The result view of a saved pad; 409 for one kept before its numbers were bounded,
+    which no longer scores (its sheet still downloads)."""
+    try:
+        return result_view(score_sheet(default_family_catalog(), found.sheet))
+    except SheetError as refused:
+        raise Conflict(f"Score pad {found.id} no longer scores: {refused}") from None
 
 
 @bp.get("/scorepad/<game:pad_id>/sheet")
@@ -277,7 +297,7 @@ def import_form() -> Redirect | tuple[str, int]:
     data = form_upload("sheet", "Choose a score sheet file or paste it")
     try:
         sheet = json.loads(data.decode("utf-8-sig"))
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
+    except (UnicodeDecodeError, ValueError, RecursionError):  # ValueError: JSON, digits
         return render_template("scorepad/import.html", error="The sheet is not JSON"), 422
     try:
         pad_id = _save(sheet)
@@ -294,19 +314,30 @@ SCAN_MAX_BYTES = 8 * 1024 * 1024  # a phone photo; the page sends it scaled down
 @bp.post("/scorepad/scan.json")
 def scan() -> Response:
     """The base-game cards whose stickers a photo shows (multipart field `photo`): their ids
-    left to right, their names, and how many other QR codes were seen. Nothing is written."""
+    left to right, their names, and how many other QR codes were seen. Nothing is written.
+    Only from our own page (Origin); a PNG or JPEG of at most 12 megapixels, measured by its
+    header before it is decoded (413 above, 422 for anything else)."""
     import cv2
     import numpy as np
 
     from companion.vision.decode import make_decoder, read_cards
     from companion.vision.payloads import parse_family
+    from companion.vision.photo import NotAPhoto, TooLarge, checked_photo
 
+    require_same_origin_post()
     request.max_content_length = SCAN_MAX_BYTES
     photo = request.files.get("photo")
     if photo is None or not photo.filename:
         raise BadRequest("Send a photo of the city's cards (multipart field 'photo')")
-    data = np.frombuffer(photo.read(), dtype=np.uint8)
-    gray = cv2.imdecode(data, cv2.IMREAD_GRAYSCALE) if data.size else None
+    raw = photo.read()
+    try:
+        checked_photo(raw)
+    except NotAPhoto as refused:
+        raise UnprocessableEntity(str(refused)) from None
+    except TooLarge as refused:
+        raise RequestEntityTooLarge(str(refused)) from None
+    data = np.frombuffer(raw, dtype=np.uint8)
+    gray = cv2.imdecode(data, cv2.IMREAD_GRAYSCALE)
     if gray is None:
         raise UnprocessableEntity("The photo is not an image (JPEG or PNG)")
     cards, foreign = read_cards(make_decoder(), gray, parse_family)

@@ -12,6 +12,7 @@ them, so a phone that reloads the page costs a query and a render.
 from __future__ import annotations
 
 import contextlib
+import gzip
 import json
 import threading
 from collections import OrderedDict
@@ -23,7 +24,7 @@ from flask import Blueprint, Flask, Response, current_app, jsonify, render_templ
 from werkzeug.exceptions import BadRequest, NotFound
 
 from companion.family.catalog import default_family_catalog
-from companion.records.archive import export_history, games_csv, summarizer
+from companion.records.archive import export_history_text, games_csv, summarizer
 from companion.records.exchange import journal_facts
 from companion.records.journal import Journal
 from companion.records.pad_stats import pad_facts, statistics_fingerprint
@@ -34,14 +35,17 @@ from companion.records.seat_stats import (
     latest_games,
     newly_finished,
     seat_tally,
+    unreadable_games,
 )
 from companion.records.stats import GameFacts, Tally, matches, select, statistics
 from companion.records.summaries import DUEL, FactsCache, load_facts
-from companion.records.tables import changed_since
+from companion.records.tables import changed_since, journal_state
 
 from .access import catalog, get_journal, language
 from .charts import Bar, Part, bars, bars_over_time
+from .downloads import downloads, send_gzipped
 from .present import ROW_LABELS
+from .security import require_not_cross_site
 
 bp = Blueprint("stats", __name__)
 GAMES = STATS_GAMES
@@ -82,9 +86,14 @@ class StatsCache:
         self.counted: OrderedDict[tuple[Any, ...], Counted] = OrderedDict()
         self.made = FactsCache()  # an older journal's games (without the seats table)
         self.pads: dict[int, GameFacts] = {}  # saved score pads, scored once each
+        self.unreadable_pads: set[int] = set()  # saved pads that no longer score
         self.players: list[str] | None = None
         self.charts: dict[tuple[Any, ...], dict[str, Any]] = {}
         self.top = 0  # the highest id of a finished game when the kept tallies were counted
+
+    def unreadable(self) -> int:
+        """Finished games and saved pads whose stored rows cannot be read: left out."""
+        return len(self.made.unreadable) + len(self.unreadable_pads)
 
     def forget(self, key: object, top: int) -> None:
         """Drop what was counted: the journal is now at fingerprint `key`."""
@@ -157,7 +166,7 @@ def _facts(journal: Journal, cache: StatsCache, game: str) -> list[GameFacts]:
     """The facts of the saved pads, and of the Duel's games for a journal without the seats
     table (read again where they changed)."""
     with cache.loading:
-        facts = pad_facts(journal, default_family_catalog(), cache.pads)
+        facts = pad_facts(journal, default_family_catalog(), cache.pads, cache.unreadable_pads)
         if game == DUEL:
             facts += load_facts(journal, summarizer(catalog(), journal), cache.made)
     return facts
@@ -191,13 +200,23 @@ def _filters() -> dict[str, Any]:
     filters: dict[str, Any] = {"game": game, "player": request.args.get("player") or None}
     for key in ("since", "until"):
         value = request.args.get(key) or None
-        if value is not None:
-            try:
-                date.fromisoformat(value)
-            except ValueError:
-                raise BadRequest(f"{key}: a date is YYYY-MM-DD, not {value!r}") from None
-        filters[key] = value
+        filters[key] = None if value is None else filter_date(key, value)
     return filters
+
+
+def filter_date(key: str, value: str) -> str:
+    """A date filter as the statistics compare it: "YYYY-MM-DD", parsed (never a text that
+    compares by chance: "20260101" is 2026-01-01, "2026-13-01" is refused).
+
+    Raises:
+        BadRequest: not a date.
+    """
+    try:
+        if len(value) > 10:
+            raise ValueError(value)
+        return date.fromisoformat(value).isoformat()
+    except ValueError:
+        raise BadRequest(f"{key}: a date is YYYY-MM-DD, not {value[:20]!r}") from None
 
 
 def stats_view() -> dict[str, Any]:
@@ -211,7 +230,7 @@ def _stats() -> tuple[tuple[Any, ...], dict[str, Any]]:
     journal = get_journal()
     if journal is None:
         empty = statistics([], filters["player"], filters["game"])
-        return (), _named({"filters": filters, **empty})
+        return (), _named({"filters": filters, **empty, "unreadable": 0})
     cache = _cache()
     key = statistics_fingerprint(journal)
     wanted = tuple(sorted(filters.items()))
@@ -232,7 +251,8 @@ def _stats() -> tuple[tuple[Any, ...], dict[str, Any]]:
                 cache.charts.pop(gone, None)
         if entry.result is None:
             entry.result = _named({"filters": filters, **entry.tally.result()})
-        return wanted, entry.result
+        left_out = cache.unreadable() + len(unreadable_games(journal))
+        return wanted, {**entry.result, "unreadable": left_out}
 
 
 def _named(result: dict[str, Any]) -> dict[str, Any]:
@@ -368,23 +388,35 @@ def page_json() -> Response:
 
 @bp.get("/export/games.csv")
 def games_export() -> Response:
-    """Every finished game of the chosen game type (and filters): a row per player per game."""
+    """Every finished game of the chosen game type (and filters): a row per player per game;
+    made once per state of the journal and filters (web/downloads.py)."""
+    require_not_cross_site()
     filters = _filters()
     journal = get_journal()
-    facts = journal_facts(journal, catalog(), default_family_catalog()) if journal else []
-    response = Response(games_csv(select(facts, **filters), filters["game"]), mimetype="text/csv")
-    response.headers["Content-Disposition"] = f'attachment; filename="{filters["game"]}-games.csv"'
-    return response
+    name = f"{filters['game']}-games.csv"
+
+    def made() -> list[str]:
+        facts = journal_facts(journal, catalog(), default_family_catalog()) if journal else []
+        return [games_csv(select(facts, **filters), filters["game"])]
+
+    state = journal_state(journal) if journal is not None else None
+    data = downloads().gzipped(f"csv {sorted(filters.items())}", state, made)
+    return send_gzipped(data, "text/csv", name)
 
 
 @bp.get("/export/history.json")
 def history_export() -> Response:
-    """The whole history as one JSON file that another box imports without duplicates."""
+    """The whole history as one JSON file that another box imports without duplicates: made
+    once per state of the journal and sent in pieces (web/downloads.py)."""
+    require_not_cross_site()
     journal = get_journal()
-    history = export_history(journal) if journal is not None else {"games": []}
-    response = Response(json.dumps(history, ensure_ascii=False), mimetype="application/json")
-    response.headers["Content-Disposition"] = 'attachment; filename="duel-companion-history.json"'
-    return response
+    if journal is None:
+        data = gzip.compress(json.dumps({"games": []}).encode(), mtime=0)
+    else:
+        data = downloads().gzipped(
+            "history", journal_state(journal), lambda: export_history_text(journal)
+        )
+    return send_gzipped(data, "application/json", "duel-companion-history.json")
 
 
 def warm_up(app: Flask) -> threading.Thread:

@@ -21,10 +21,17 @@ from companion.engine.cards import (
     Catalog,
     Color,
     Cost,
+    Divinity,
     ProgressToken,
     Wonder,
 )
-from companion.engine.catalog import LANGUAGES, CatalogError, default_catalog, load_catalog
+from companion.engine.catalog import (
+    EXPANSIONS,
+    LANGUAGES,
+    CatalogError,
+    default_catalog,
+    load_catalog,
+)
 from companion.engine.catalog_json import catalog_to_json
 from companion.engine.plural import plural
 
@@ -52,6 +59,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--json", action="store_true", help="print the whole catalog as one JSON object"
     )
+    parser.add_argument(
+        "--expansion",
+        choices=EXPANSIONS,
+        action="append",
+        default=[],
+        help="add an expansion's divinities, cards, wonders and tokens (pantheon)",
+    )
     parser.add_argument("--data", type=Path, help=argparse.SUPPRESS)
 
 
@@ -61,7 +75,8 @@ def main(args: argparse.Namespace) -> int:
         _refuse("--json prints the whole catalog; --age, --color and --language are for the table")
         return 2
     try:
-        catalog = load_catalog(args.data) if args.data else default_catalog()
+        expansions = tuple(dict.fromkeys(args.expansion))
+        catalog = load_catalog(args.data, expansions) if args.data else default_catalog(expansions)
     except CatalogError as bad:
         _refuse(str(bad))
         return 2
@@ -89,7 +104,7 @@ def render_table(
             (
                 c.id,
                 catalog.name(c.id, language),
-                "guild" if c.is_guild else str(c.age),
+                "guild" if c.is_guild else "temple" if c.is_temple else str(c.age),
                 c.color.value,
                 _cost(c.cost),
                 describe_card(c),
@@ -114,13 +129,23 @@ def render_table(
                 for t in catalog.progress_tokens
             ],
         )
+        if catalog.pantheon is not None:
+            divinities = catalog.pantheon.divinities
+            lines += ["", f"Divinities ({len(divinities)})"]
+            lines += _table(
+                ("ID", "NAME", "MYTHOLOGY", "EFFECT"),
+                [
+                    (d.id, catalog.name(d.id, language), d.mythology, describe_divinity(d))
+                    for d in divinities
+                ],
+            )
     return "\n".join(lines) + "\n"
 
 
 def _chosen(card: Card, age: str | None, color: str | None) -> bool:
     if age == "guild" and not card.is_guild:
         return False
-    if age in ("1", "2", "3") and (card.is_guild or str(card.age) != age):
+    if age in ("1", "2", "3") and (card.color is Color.PURPLE or str(card.age) != age):
         return False
     return color is None or card.color.value == color
 
@@ -199,9 +224,43 @@ def describe_wonder(wonder: Wonder) -> str:
         parts.append(f"draws {wonder.draws_tokens} set-aside tokens, keeps {wonder.keeps_tokens}")
     if wonder.shields:
         parts.append(plural(wonder.shields, "shield"))
+    if wonder.pantheon_discount:
+        parts.append(f"activations cost {coins(wonder.pantheon_discount)} less")
+    if wonder.activates_from_mythology_deck:
+        parts.append("activates a divinity of a Mythology deck for free")
     if wonder.extra_turn:
         parts.append("extra turn")
     parts.append(f"{wonder.points} VP")
+    return "; ".join(parts)
+
+
+def describe_divinity(divinity: Divinity) -> str:
+    """What activating a divinity does, in a few words."""
+    parts = []
+    if divinity.coins:
+        parts.append(coins(divinity.coins, signed=True))
+    if divinity.coins_on_card:
+        parts.append(f"{coins(divinity.coins_on_card)} on the card, 1 VP each at the end")
+    if divinity.points:
+        parts.append(f"{divinity.points} VP")
+    if divinity.shields:
+        parts.append(plural(divinity.shields, "shield"))
+    if divinity.science:
+        parts.append(f"science {divinity.science.value}")
+    if divinity.draws_tokens:
+        parts.append(f"{divinity.draws_tokens} set-aside tokens, keeps {divinity.keeps_tokens}")
+    flags = (
+        (divinity.copies_opponent_science, "the Snake copies an opponent's science symbol"),
+        (bool(divinity.steals), "takes an opponent's brown or grey card"),
+        (divinity.builds_from_discard, "builds a discarded card for free"),
+        (divinity.discards_from_structure, "discards a card of the structure"),
+        (divinity.unbuilds_wonder, "unbuilds a built wonder"),
+        (divinity.builds_wonder_from_discard, "builds a wonder free with a discarded card"),
+        (divinity.steals_unbuilt_wonder, "takes an opponent's unbuilt wonder"),
+        (divinity.places_minerva_pawn, "places the Minerva pawn"),
+        (bool(divinity.discards_loot), "discards a loot token, applies another"),
+    )
+    parts += [words for flag, words in flags if flag]
     return "; ".join(parts)
 
 
@@ -226,6 +285,12 @@ def describe_token(token: ProgressToken) -> str:
         parts.append("wonders give an extra turn")
     if token.coins_per_chain:
         parts.append(f"{coins(token.coins_per_chain, signed=True)} per chain build")
+    if token.points_per_pantheon_token:
+        parts.append(f"{token.points_per_pantheon_token} VP per Mythology and Offering token")
+    if token.opponent_loses_per_space:
+        parts.append(f"opponent loses {coins(token.opponent_loses_per_space)} per space moved")
+    if token.chain_price:
+        parts.append(f"cards with a chain symbol for {coins(token.chain_price)}")
     if token.points:
         parts.append(f"{token.points} VP")
     return "; ".join(parts)

@@ -17,6 +17,8 @@ from pathlib import Path
 from companion.engine.cards import Catalog, TokenId
 from companion.engine.catalog import default_catalog
 from companion.engine.events import Event, IllegalEvent, event_to_record
+from companion.files import FileRefused, read_capped
+from companion.records.reader import MAX_RECORD_BYTES
 from companion.records.replay import ReplayError, replay_record
 from companion.search.player import LEVEL_CHOICES, NoDecision, level_named, suggest
 
@@ -50,9 +52,11 @@ def main(args: argparse.Namespace) -> int:
         return _refuse(args.json, "--seconds must be more than 0")
     path: Path = args.record
     try:
-        text = path.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as bad:
-        return _refuse(args.json, f"cannot read {path}: {getattr(bad, 'strerror', None) or bad}")
+        text = read_capped(path, MAX_RECORD_BYTES).decode("utf-8-sig")
+    except FileRefused as refused:
+        return _refuse(args.json, f"cannot read {path}: {refused.why}")
+    except UnicodeDecodeError:
+        return _refuse(args.json, f"{path}: not UTF-8 text (a game record is JSON Lines)")
     catalog = default_catalog()
     try:
         state = replay_record(text.splitlines(), catalog)[-1]

@@ -31,6 +31,7 @@ from companion.engine.catalog import default_catalog
 from companion.family import dice
 from companion.family import sheet as pad_sheet
 from companion.family.catalog import default_family_catalog
+from companion.files import FileRefused, read_capped
 from companion.records.archive import (
     MAX_HISTORY_BYTES,
     Imported,
@@ -83,11 +84,10 @@ def main(args: argparse.Namespace) -> int:
         return import_plays_file(given[0], journal_path, bgstats=bgstats, as_json=args.json)
     path: Path = args.record
     try:
-        with path.open("rb") as file:
-            data = file.read(MAX_HISTORY_BYTES + 1)
-    except OSError as bad:
-        return _refuse(f"cannot read {path}: {bad.strerror or bad}")
-    history = parsed_history(data) if len(data) <= MAX_HISTORY_BYTES else None
+        data = read_capped(path, MAX_HISTORY_BYTES)
+    except FileRefused as refused:
+        return _refuse(f"{path}: {refused}")
+    history = parsed_history(data)
     if history is not None:
         return _import_history(path, journal_path, history, args.json)
     if (game := _score_sheet_game(data)) is not None:
@@ -185,12 +185,9 @@ def import_plays_file(
     """Add the plays of a BG Stats backup (or a BoardGameGeek plays file) that the journal does
     not hold; say what was done (as JSON with `as_json`)."""
     try:
-        with path.open("rb") as file:
-            data = file.read(MAX_HISTORY_BYTES + 1)
-    except OSError as bad:
-        return _refuse(f"cannot read {path}: {bad.strerror or bad}")
-    if len(data) > MAX_HISTORY_BYTES:
-        return _refuse(f"{path}: larger than {MAX_HISTORY_BYTES // 2**20} MiB")
+        data = read_capped(path, MAX_HISTORY_BYTES)  # a regular file, the history's cap
+    except FileRefused as refused:
+        return _refuse(f"{path}: {refused}")
     try:
         plays, skipped = _read_plays(data, bgstats=bgstats)  # refused before the journal opens
         with (

@@ -19,6 +19,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from companion.files import FileRefused, read_capped
+
 HELP = "Run the device: camera, buttons, OLED, journal and the phone pages."
 
 
@@ -78,9 +80,17 @@ def main(args: argparse.Namespace) -> int:
         return 2
 
 
+MAX_SCRIPT_BYTES = 1024 * 1024  # a script of inputs: thousands of lines
+
+
 def _script(path: Path | None) -> list[str] | None:
     if path is None:
         return None
     if str(path) == "-":
         return sys.stdin.read().splitlines()
-    return path.read_text(encoding="utf-8").splitlines()
+    try:
+        return read_capped(path, MAX_SCRIPT_BYTES).decode("utf-8").splitlines()
+    except FileRefused as refused:
+        raise OSError(f"{path}: {refused}") from None
+    except UnicodeDecodeError:
+        raise OSError(f"{path}: not UTF-8 text") from None

@@ -40,7 +40,7 @@ OTHER_GAME = {  # what to say of a code that is the other game's sticker
     "7wonders": ("Duel card", "leave out --game 7wonders"),
 }
 HINT = "_other_game"  # a result's count of the other game's stickers (not in the JSON)
-IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".pgm", ".tif", ".tiff", ".webp")
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg")  # read_gray reads PNG and JPEG only
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -87,15 +87,40 @@ def images(paths: list[Path]) -> list[Path]:
     return found
 
 
+MAX_KNOWN_BYTES = 64 * 1024  # a KNOWN file: 20 short entries
+MAX_IMAGE_BYTES = 64 * 1024 * 1024  # a photo file; larger is refused unread
+MAX_IMAGE_PIXELS = 50_000_000  # 50 megapixels: any camera's full size; the header is read first
+
+
+def read_gray(path: Path) -> tuple[Any, str]:
+    """The grey image of a PNG or JPEG file, or None and why not: a regular file of at most
+    64 MB whose header declares at most 50 megapixels (measured before decoding)."""
+    import cv2
+    import numpy as np
+
+    from companion.files import FileRefused, read_capped
+    from companion.vision.photo import NotAPhoto, TooLarge, checked_photo
+
+    try:
+        data = read_capped(path, MAX_IMAGE_BYTES)
+        checked_photo(data, MAX_IMAGE_PIXELS)
+    except FileRefused as refused:
+        return None, str(refused)
+    except NotAPhoto:
+        return None, "not a readable image"
+    except TooLarge as refused:
+        return None, str(refused)
+    frame = cv2.imdecode(np.frombuffer(data, dtype=np.uint8), cv2.IMREAD_GRAYSCALE)
+    return (None, "not a readable image") if frame is None else (frame, "")
+
+
 def scan_image(path: Path, decoder: Decoder, game: str = "duel") -> dict[str, Any]:
     """The JSON object of one image: its cards left to right and its foreign codes."""
-    import cv2
-
-    if not path.is_file():
+    if not path.exists():
         return {"image": str(path), "cards": [], "foreign": 0, "error": "no such file"}
-    frame = cv2.imread(str(path), cv2.IMREAD_GRAYSCALE)
+    frame, why = read_gray(path)
     if frame is None:
-        return {"image": str(path), "cards": [], "foreign": 0, "error": "not a readable image"}
+        return {"image": str(path), "cards": [], "foreign": 0, "error": why}
     cards, foreign = read_cards(decoder, frame, PARSERS[game])
     result: dict[str, Any] = {"image": str(path), "cards": cards, "foreign": foreign}
     if foreign:
@@ -109,15 +134,13 @@ def scan_structure(
 ) -> dict[str, Any]:
     """The JSON object of one overhead image: its 20 positions (`known`: what was known
     before the last card was taken, `structure.parse_known`'s entries)."""
-    import cv2
-
     from companion.vision.structure import read_structure
 
-    if not path.is_file():
+    if not path.exists():
         return {"image": str(path), "slots": [None] * 20, "error": "no such file"}
-    frame = cv2.imread(str(path), cv2.IMREAD_GRAYSCALE)
+    frame, why = read_gray(path)
     if frame is None:
-        return {"image": str(path), "slots": [None] * 20, "error": "not a readable image"}
+        return {"image": str(path), "slots": [None] * 20, "error": why}
     slots = read_structure(frame, age, decoder, known=known).slots
     return {"image": str(path), "slots": list(slots)}
 
@@ -128,12 +151,13 @@ def read_known(path: Path, age: int) -> tuple[str, ...]:
     Raises:
         ValueError: one line saying what is wrong with the file.
     """
+    from companion.files import FileRefused, read_capped
     from companion.vision.structure import parse_known
 
     try:
-        entries = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as error:
-        raise ValueError(f"cannot read it ({error.strerror or error})") from None
+        entries = json.loads(read_capped(path, MAX_KNOWN_BYTES).decode("utf-8"))
+    except FileRefused as refused:
+        raise ValueError(f"cannot read it ({refused.why})") from None
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
         raise ValueError(f"not JSON ({str(error).splitlines()[0]})") from None
     known = parse_known(entries, age)

@@ -19,6 +19,9 @@ from companion.engine.catalog import CatalogError
 from companion.family.catalog import default_family_catalog
 from companion.family.pad import CATEGORY_LABELS, Pad, pad_to_json, score_sheet
 from companion.family.sheet import SheetError
+from companion.files import FileRefused, read_capped
+
+MAX_SHEET_BYTES = 1024 * 1024  # a sheet of 7 players is a few KB
 
 HELP = "Score a 7 Wonders or 7 Wonders Dice score sheet (JSON): table, winners and reasons."
 
@@ -51,9 +54,9 @@ def read_sheet(path: Path) -> Any:
         SheetError: the file cannot be read or is not JSON (one line).
     """
     try:
-        text = path.read_bytes().decode("utf-8-sig")
-    except OSError as bad:
-        raise SheetError(f"cannot read the file: {bad.strerror or bad}") from None
+        text = read_capped(path, MAX_SHEET_BYTES).decode("utf-8-sig")
+    except FileRefused as refused:
+        raise SheetError(str(refused)) from None
     except UnicodeDecodeError:
         raise SheetError("not UTF-8 text (a score sheet is JSON)") from None
     try:
@@ -62,6 +65,8 @@ def read_sheet(path: Path) -> Any:
         raise SheetError(f"not JSON: line {bad.lineno} column {bad.colno}: {bad.msg}") from None
     except RecursionError:
         raise SheetError("not a score sheet: nested too deeply") from None
+    except ValueError:  # Python's cap on the digits of an integer (4300)
+        raise SheetError("not a score sheet: a number of thousands of digits") from None
 
 
 def _refuse(as_json: bool, message: str) -> int:

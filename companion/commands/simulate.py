@@ -15,7 +15,7 @@ import json
 import time
 from pathlib import Path
 
-from companion.engine.catalog import default_catalog
+from companion.engine.catalog import EXPANSIONS, default_catalog
 from companion.engine_loader import engine_is_compiled
 from companion.play.simulate import VICTORY_KINDS, simulate
 
@@ -23,7 +23,7 @@ HELP = "Play random legal games from a seed, checking invariants after every eve
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """--games, --seed, --json, --failures, --no-checks."""
+    """--games, --seed, --json, --failures, --expansion, --no-checks."""
     parser.add_argument("--games", type=int, default=100, help="number of games (default 100)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the first game (default 0)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
@@ -32,6 +32,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=Path,
         default=Path("simulate-failures"),
         help="folder for the records of failing games (default ./simulate-failures)",
+    )
+    parser.add_argument(
+        "--expansion",
+        choices=EXPANSIONS,
+        action="append",
+        default=[],
+        help="play with an expansion (pantheon)",
     )
     parser.add_argument(
         "--no-checks",
@@ -47,7 +54,7 @@ def main(args: argparse.Namespace) -> int:
     if args.games < 1:
         print("--games must be at least 1")
         return 2
-    catalog = default_catalog()
+    catalog = default_catalog(tuple(dict.fromkeys(args.expansion)))
     start, cpu_start = time.perf_counter(), time.process_time()
     tally = simulate(
         catalog, args.games, args.seed, failures_dir=args.failures, check=not args.no_checks

@@ -6,6 +6,10 @@ players ("3+ 4+ players"); with `--players N`, one sticker for every card of an 
 game ("copy 1 of 2"), each guild once (any may be drawn). Identical copies carry the same
 sticker.
 
+`--expansion pantheon` prints the stickers of the Pantheon expansion's new components only
+(Grand Temples, its two wonders and three progress tokens, the divinities and the Gate): the
+base game's sheet is printed without it.
+
 `--out stickers.pdf` (or .svg, .png) writes sheets for A4 or US Letter at an exact sticker
 size, the name beside each code; several SVG or PNG pages become stickers-1.svg,
 stickers-2.svg ... `--format png --out DIR` writes one PNG per sticker, DIR/<id>.png, at 300 dpi.
@@ -17,7 +21,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from companion.engine.catalog import LANGUAGES
+from companion.engine.catalog import EXPANSIONS, LANGUAGES
 from companion.vision import stickers
 
 HELP = "Print the QR stickers: sheets (PDF, SVG, PNG) or one PNG per sticker (--format png)."
@@ -25,7 +29,7 @@ FORMATS = ("pdf", "svg", "png")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """--out, --format, --paper, --size, --language, --game, --players."""
+    """--out, --format, --paper, --size, --language, --game, --players, --expansion."""
     parser.add_argument(
         "--out",
         type=Path,
@@ -61,6 +65,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help="with --game 7wonders: a sticker for every card of an N-player game (2 to 7)",
     )
+    parser.add_argument(
+        "--expansion",
+        choices=EXPANSIONS,
+        help="pantheon: the stickers of the Pantheon expansion's new components only",
+    )
 
 
 def main(args: argparse.Namespace) -> int:
@@ -78,7 +87,12 @@ def main(args: argparse.Namespace) -> int:
         return _refuse("--players is for --game 7wonders (a Duel sheet has one sticker each)")
     if players is not None and not 2 <= players <= 7:
         return _refuse(f"--players {players}: the base game is for 3 to 7 players (or 2)")
-    entries = stickers.entries(args.language, args.game, players)
+    if args.expansion and args.game != "duel":
+        return _refuse("--expansion pantheon is for Duel's stickers, not --game 7wonders")
+    if args.expansion:
+        entries = stickers.pantheon_entries(args.language)
+    else:
+        entries = stickers.entries(args.language, args.game, players)
     subject = stickers.SUBJECT
     if args.game == "7wonders":
         count = f"{players} players: {len(entries)} stickers" if players else "one per card"

@@ -112,6 +112,7 @@ class Step:
     undo: bool = False
     new_game: bool = False
     coach: bool = False  # asks the run loop to start the coach's search
+    renew_pairing: bool = False  # asks the run loop for a new pairing code (phone screen)
     names: dict[str, str] | None = None  # the setup's named sides ("p1"/"p2"), to name the game
     applied: tuple[GameState, GameState] | None = None  # (before, after) of `event`
 
@@ -265,7 +266,8 @@ def _press(ui: UiState, state: GameState, press: Press, ctx: Context) -> Step:
 def _overlay_press(ui: UiState, state: GameState, press: Press, ctx: Context) -> Step:
     """A short press on a screen shown over another: select confirms the undo or the new
     game; right on the button map shows the phone page, left the coach (during a game);
-    left/right on the coach move through its moves; anything else goes back."""
+    left on the phone page asks for a new pairing code; left/right on the coach move through
+    its moves; anything else goes back."""
     under = ui.under or _next(ui, state, ctx)
     if press.name == "left" and ui.mode is Mode.HELP and coachable(under, state):
         coach = replace(ui, mode=Mode.COACH, cursor=0)
@@ -280,6 +282,8 @@ def _overlay_press(ui: UiState, state: GameState, press: Press, ctx: Context) ->
         return Step(under, None, new_game=True)
     if press.name == "right" and ui.mode is Mode.HELP and ctx.phone_url:
         return _show(replace(ui, mode=Mode.PHONE), state, ctx)
+    if press.name == "left" and ui.mode is Mode.PHONE:  # the loop renews it, then shows it
+        return Step(ui, None, renew_pairing=True)
     return _show(under, state, ctx)
 
 

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
+from companion.device import words
 from companion.device.views import (
     ChoiceView,
     EndView,
@@ -31,6 +32,7 @@ from companion.device.views import (
 
 WIDTH, HEIGHT = 128, 64
 QR_SIZE = 64  # the end screen's QR code: a lit square on the right
+CODE_GAP = 3  # pixels between the groups of the pairing code
 FONT_DIR = Path(__file__).parent / "fonts"
 ELLIPSIS = "\u2026"
 
@@ -442,11 +444,21 @@ def draw_phone(image: Image.Image, draw: Draw, v: PhoneView, fonts: Fonts) -> No
     for row, line in enumerate(wrap_address(address, fonts.text, width, 2)):
         draw_text(draw, (0, 12 + row * MESSAGE_ROW), line, fonts.text)
     draw_text(draw, (0, 31), "code", fonts.text)
-    draw_text(draw, (0, 39), fit(v.pairing, fonts.bold, width), fonts.bold)
+    draw_code(draw, (0, 39), v.pairing, fonts.bold, width)
     if not (v.notice or v.status):
-        draw_text(draw, (0, HEIGHT - 8), fit("press: go on", fonts.text, width), fonts.text)
+        draw_text(draw, (0, HEIGHT - 8), fit(words.RENEW_CODE, fonts.text, width), fonts.text)
     if v.url:
         image.paste(qr_image(v.url, QR_SIZE), (WIDTH - QR_SIZE, 0))
+
+
+def draw_code(draw: Draw, xy: tuple[int, int], code: str, font: Font, width: int) -> None:
+    """The pairing code ("K7QM-4XRT") as its groups a few pixels apart: the dash would not fit
+    beside the QR code."""
+    x, y = xy
+    for group in code.split("-"):
+        shown = fit(group, font, max(0, width - x))
+        draw_text(draw, (x, y), shown, font)
+        x += text_width(shown, font) + CODE_GAP
 
 
 def wrap_address(text: str, font: Font, width: int, lines: int) -> list[str]:

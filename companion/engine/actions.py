@@ -9,6 +9,7 @@ from typing import Final
 from .cards import Card, CardId, Color, TokenId, Wonder, WonderId
 from .effects import add_shields, construct
 from .events import Build, BuildWonder, Discard, IllegalEvent
+from .pantheon_board import collect_freed_tokens, pay
 from .pricing import cheapest_payment
 from .state import (
     COLOR_INDEX,
@@ -23,7 +24,7 @@ from .state import (
 from .structure import take_card
 from .turn import Turn, end_turn
 
-__all__ = ["build", "build_wonder", "discard", "discard_gain"]
+__all__ = ["build", "build_wonder", "complete_wonder", "discard", "discard_gain"]
 
 DISCARD_COINS: Final = 2
 URBANISM_COINS: Final = 4
@@ -43,6 +44,8 @@ def _take(state: GameState, player: Player, card_id: CardId) -> tuple[Turn, Card
     turn = Turn(state, player)
     turn.structure = structure
     turn.taken += 1
+    if state.pantheon is not None and structure is not None and state.structure is not None:
+        collect_freed_tokens(turn, structure.open & ~state.structure.open)
     return turn, card
 
 
@@ -54,14 +57,12 @@ def build(state: GameState, event: Build) -> GameState:
             coins than the player has.
     """
     turn, card = _take(state, event.player, event.card)
-    player = event.player
     city, opponent = turn.city, turn.opponent
     payment = cheapest_payment(state.catalog, city, opponent, card)
     if payment.total > city.coins:
-        raise IllegalEvent(
-            f"{state.catalog.name(card.id)} costs {payment.total} coins, {player} has {city.coins}"
-        )
-    coins = city.coins - payment.total
+        coins = pay(turn, payment.total, state.catalog.name(card.id))  # Astarte's coins, or refused
+    else:
+        coins = city.coins - payment.total
     if payment.chain and URBANISM in city.tokens:
         coins += URBANISM_COINS
     if payment.to_opponent:
@@ -117,13 +118,27 @@ def build_wonder(state: GameState, event: BuildWonder) -> GameState:
     wonder = catalog.wonder(event.wonder)
     opponent = turn.opponent
     payment = cheapest_payment(catalog, city, opponent, wonder)
-    if payment.total > city.coins:
-        raise IllegalEvent(
-            f"{catalog.name(wonder.id)} costs {payment.total} coins, {player} has {city.coins}"
-        )
+    coins = city.coins - payment.total
+    if coins < 0:
+        coins = pay(turn, payment.total, catalog.name(wonder.id))  # Astarte's coins, or refused
+    extra = complete_wonder(turn, wonder, card.id, coins, payment.to_opponent)
+    if not turn.finished and turn.pending is None:
+        end_turn(turn, extra_turn=extra)
+    return turn.state()
+
+
+def complete_wonder(
+    turn: Turn, wonder: Wonder, card: CardId, coins: int, to_opponent: int = 0
+) -> bool:
+    """The acting player's wonder is built with `card` tucked under it (the player left with
+    `coins` coins before the wonder's own), and its effects apply: coins, the opponent's
+    loss, the 7th wonder's limit, shields, a decision. Returns whether it gives an extra
+    turn (the caller ends the turn)."""
+    city = turn.city
+    opponent = turn.opponent
     # The card goes under the wonder; coins change hands (the opponent may lose some).
     turn.city = City(  # every field, in declaration order
-        city.coins - payment.total + wonder.coins,
+        coins + wonder.coins,
         city.cards,
         (*city.wonders_built, wonder.id),
         tuple([w for w in city.wonders_unbuilt if w != wonder.id]),
@@ -134,23 +149,21 @@ def build_wonder(state: GameState, event: BuildWonder) -> GameState:
         city.chain_symbols,
         city.colors,
         city.symbols,
-        (*city.tucked, card.id),
+        (*city.tucked, card),
     )
-    if payment.to_opponent or wonder.opponent_loses:
+    if to_opponent or wonder.opponent_loses:
         turn.opponent = with_coins(
-            opponent, max(0, opponent.coins + payment.to_opponent - wonder.opponent_loses)
+            opponent, max(0, opponent.coins + to_opponent - wonder.opponent_loses)
         )
     # The 7th wonder boxes the 8th; shields may win; then a decision or the turn ends.
     _limit_wonders(turn)
     if wonder.shields:
         add_shields(turn, wonder.shields)
         if turn.finished:
-            return turn.state()
+            return False
     extra = wonder.extra_turn or THEOLOGY in city.tokens
     turn.pending = _wonder_decision(turn, wonder, extra)
-    if turn.pending is None:
-        end_turn(turn, extra_turn=extra)
-    return turn.state()
+    return extra
 
 
 def _limit_wonders(turn: Turn) -> None:
@@ -175,4 +188,8 @@ def _wonder_decision(turn: Turn, wonder: Wonder, extra: bool) -> Pending | None:
             return Pending(PendingKind.MAUSOLEUM, player, extra)
     elif wonder.id == GREAT_LIBRARY:  # one-off effect, handled by id
         return Pending(PendingKind.GREAT_LIBRARY, player, extra)
+    elif wonder.activates_from_mythology_deck:  # the Divine Theater (Pantheon)
+        pantheon = turn.pantheon
+        if pantheon is not None and any(pantheon.decks):
+            return Pending(PendingKind.THEATER, player, extra)
     return None

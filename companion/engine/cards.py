@@ -16,6 +16,7 @@ from typing import Final, NewType
 CardId = NewType("CardId", str)
 WonderId = NewType("WonderId", str)
 TokenId = NewType("TokenId", str)
+DivinityId = NewType("DivinityId", str)
 
 
 class Resource(StrEnum):
@@ -179,11 +180,19 @@ class Card:
     coins: int = 0
     coins_per: CoinsPer | None = None
     guild: GuildRule | None = None
+    mythology: str | None = None
+    """A Grand Temple (Pantheon): the mythology whose token builds it for free; its
+    `chain_from` is that mythology (a Mythology token adds it to the city's chain symbols)."""
 
     def __post_init__(self) -> None:
         if self.age not in (1, 2, 3):
             raise ValueError(f"age: must be 1, 2 or 3, got {self.age!r}")
-        if (self.color is Color.PURPLE) != (self.guild is not None):
+        if self.guild is not None and self.mythology is not None:
+            raise ValueError("mythology: a guild is not a Grand Temple")
+        if self.mythology is not None and self.chain_from != self.mythology:
+            raise ValueError("chain_from: a Grand Temple chains from its mythology")
+        purple_rule = self.guild is not None or self.mythology is not None
+        if (self.color is Color.PURPLE) != purple_rule:
             raise ValueError("guild: purple cards and only they have a guild rule")
         if self.color is Color.PURPLE and self.age != 3:
             raise ValueError("age: guilds belong to age 3")
@@ -199,8 +208,13 @@ class Card:
 
     @property
     def is_guild(self) -> bool:
-        """Whether this is a purple guild card."""
-        return self.color is Color.PURPLE
+        """Whether this is a guild card (purple, with a guild rule)."""
+        return self.guild is not None
+
+    @property
+    def is_temple(self) -> bool:
+        """Whether this is a Grand Temple of the Pantheon expansion (purple, no guild rule)."""
+        return self.mythology is not None
 
 
 @dataclass(frozen=True, slots=True)
@@ -227,10 +241,14 @@ class Wonder:
     """The Great Library: progress tokens drawn from those set aside at setup."""
     keeps_tokens: int = 0
     """The Great Library: how many of the drawn tokens the builder keeps."""
+    pantheon_discount: int = 0
+    """The Sanctuary (Pantheon): coins off every activation of its owner afterwards."""
+    activates_from_mythology_deck: bool = False
+    """The Divine Theater (Pantheon): activate for free one card of a Mythology deck."""
 
     def __post_init__(self) -> None:
         for name in ("points", "shields", "coins", "opponent_loses", "draws_tokens",
-                     "keeps_tokens"):  # fmt: skip
+                     "keeps_tokens", "pantheon_discount"):  # fmt: skip
             _check_count(name, getattr(self, name))
         if self.destroys not in (None, Color.BROWN, Color.GREY):
             raise ValueError(f"destroys: only brown or grey cards, got {self.destroys}")
@@ -270,10 +288,18 @@ class ProgressToken:
     """Economy: the coins the opponent pays for trade go to the owner, not the bank."""
     wonders_extra_turn: bool = False
     """Theology: every wonder built afterwards gives an extra turn (never two)."""
+    points_per_pantheon_token: int = 0
+    """Mysticism (Pantheon): VP at the end per Mythology and unused Offering token held."""
+    opponent_loses_per_space: int = 0
+    """Poliorcetics (Pantheon): coins the opponent loses per space the owner moves the pawn."""
+    chain_price: int = 0
+    """Engineering (Pantheon): coins for a card with a chain symbol, without the chain."""
 
     def __post_init__(self) -> None:
         for name in ("coins", "points", "waives_on_wonders", "waives_on_blue",
-                     "points_per_token", "extra_shields_on_red", "coins_per_chain"):  # fmt: skip
+                     "points_per_token", "extra_shields_on_red", "coins_per_chain",
+                     "points_per_pantheon_token", "opponent_loses_per_space",
+                     "chain_price"):  # fmt: skip
             _check_count(name, getattr(self, name))
 
 
@@ -374,6 +400,102 @@ class Rules:
     """Picks of the two draft rounds as "A" (first player) and "B", e.g. ABBABAAB."""
 
 
+MYTHOLOGIES: Final[tuple[str, ...]] = ("egyptian", "greek", "mesopotamian", "phoenician", "roman")
+"""The five mythologies of the Pantheon expansion, in the order of its decks."""
+
+
+@dataclass(frozen=True, slots=True)
+class Divinity:
+    """A divinity of the Pantheon expansion: its mythology and what activating it does.
+
+    The one-off effects (true flags) are handled in the rules by id, as the Mausoleum is.
+    """
+
+    id: DivinityId
+    mythology: str
+    coins: int = 0
+    points: int = 0
+    shields: int = 0
+    science: Science | None = None
+    draws_tokens: int = 0
+    keeps_tokens: int = 0
+    copies_opponent_science: bool = False
+    coins_on_card: int = 0
+    steals: tuple[Color, ...] = ()
+    builds_from_discard: bool = False
+    discards_from_structure: bool = False
+    unbuilds_wonder: bool = False
+    builds_wonder_from_discard: bool = False
+    steals_unbuilt_wonder: bool = False
+    places_minerva_pawn: bool = False
+    discards_loot: int = 0
+    applies_loot: int = 0
+
+    def __post_init__(self) -> None:
+        if self.mythology not in MYTHOLOGIES:
+            raise ValueError(f"mythology: unknown mythology {self.mythology!r}")
+        for name in ("coins", "points", "shields", "draws_tokens", "keeps_tokens",
+                     "coins_on_card", "discards_loot", "applies_loot"):  # fmt: skip
+            _check_count(name, getattr(self, name))
+        if self.keeps_tokens > self.draws_tokens:
+            raise ValueError(
+                f"keeps_tokens: keeps {self.keeps_tokens} of {self.draws_tokens} drawn tokens"
+            )
+
+
+@dataclass(frozen=True, slots=True)
+class Pantheon:
+    """The Pantheon expansion: divinities, the board's spaces and the numbers of its setup.
+
+    `space_costs[i]` is (p1's price, p2's price) of space i + 1 (spaces numbered from p1's
+    side). Token positions are layout positions (indices) of the Age I and Age II layouts.
+    """
+
+    divinities: tuple[Divinity, ...]
+    temples: tuple[tuple[str, str], ...]
+    """(mythology, Grand Temple id) for each mythology, in `MYTHOLOGIES` order."""
+    space_costs: tuple[tuple[int, int], ...]
+    mythology_tokens_per_mythology: int
+    mythology_tokens_in_play: int
+    offering_tokens: tuple[int, ...]
+    grand_temples_in_age_3: int
+    mythology_positions: tuple[int, ...]
+    offering_positions: tuple[int, ...]
+    first_age: int
+    gate_multiplier: int
+    min_cost: int
+    gate: str
+    temple_points: tuple[int, ...]
+    astarte_points_per_coin: int
+    minerva_on_pawn: bool
+    minerva_on_capital: bool
+    snake_color: Color
+    token_ids: frozenset[str] = frozenset()
+    """The progress tokens the expansion adds (not in a base game)."""
+    wonder_ids: frozenset[str] = frozenset()
+    """The wonders the expansion adds (not in a base game)."""
+    _divinities: dict[str, Divinity] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_divinities", {d.id: d for d in self.divinities})
+
+    def divinity(self, divinity_id: str) -> Divinity:
+        """The divinity with this id. Raises: KeyError for an unknown id."""
+        return self._divinities[divinity_id]
+
+    def is_divinity(self, any_id: str) -> bool:
+        """Whether `any_id` names a divinity."""
+        return any_id in self._divinities
+
+    def deck(self, mythology: str) -> tuple[DivinityId, ...]:
+        """The divinities of one mythology, in catalog order."""
+        return tuple(d.id for d in self.divinities if d.mythology == mythology)
+
+    def space_cost(self, space: int, player_index: int) -> int:
+        """The printed price of space `space` (1 to 6) for p1 (index 0) or p2 (1)."""
+        return self.space_costs[space - 1][player_index]
+
+
 @dataclass(frozen=True, slots=True)
 class Catalog:
     """Every component of the base game, with lookups by id and names per language."""
@@ -389,6 +511,9 @@ class Catalog:
     short_names: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     """Language code -> id -> a short name for the 128-pixel screen, where the full name
     does not fit beside a price ("Great Library"); ids without one use their name."""
+    pantheon: Pantheon | None = None
+    """The Pantheon expansion, when loaded (its cards, wonders and tokens are in the
+    tuples above too; a base game leaves them out)."""
     _cards: dict[str, Card] = field(init=False, repr=False, compare=False)
     _wonders: dict[str, Wonder] = field(init=False, repr=False, compare=False)
     _tokens: dict[str, ProgressToken] = field(init=False, repr=False, compare=False)
@@ -399,9 +524,12 @@ class Catalog:
 
     def __post_init__(self) -> None:
         decks = tuple(
-            tuple(c for c in self.cards if c.age == age and not c.is_guild) for age in (1, 2, 3)
+            tuple(c for c in self.cards if c.age == age and c.color is not Color.PURPLE)
+            for age in (1, 2, 3)
         )
-        object.__setattr__(self, "_decks", (*decks, tuple(c for c in self.cards if c.is_guild)))
+        guilds = tuple(c for c in self.cards if c.is_guild)
+        temples = tuple(c for c in self.cards if c.is_temple)
+        object.__setattr__(self, "_decks", (*decks, guilds, temples))
         object.__setattr__(self, "_cards", {c.id: c for c in self.cards})
         object.__setattr__(self, "_wonders", {w.id: w for w in self.wonders})
         object.__setattr__(self, "_tokens", {t.id: t for t in self.progress_tokens})
@@ -445,6 +573,11 @@ class Catalog:
         """The seven guild cards."""
         return self._decks[3]
 
+    @property
+    def temples(self) -> tuple[Card, ...]:
+        """The five Grand Temples of the Pantheon expansion (none without it)."""
+        return self._decks[4]
+
     def name(self, any_id: str, language: str = "en") -> str:
         """The name of a card, wonder or token in `language`, falling back to English."""
         for lang in (language, "en"):
@@ -465,7 +598,9 @@ class Catalog:
         return any_id
 
     def ids(self) -> Iterable[str]:
-        """Every card, wonder and progress token id."""
+        """Every card, wonder and progress token id (and divinity, with Pantheon)."""
         yield from self._cards
         yield from self._wonders
         yield from self._tokens
+        if self.pantheon is not None:
+            yield from (d.id for d in self.pantheon.divinities)

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from companion.engine.cards import (
+    MYTHOLOGIES,
     RESOURCES,
     Amounts,
     Card,
@@ -40,6 +41,16 @@ from companion.engine.cards import (
 )
 
 FILES = ("cards.toml", "wonders.toml", "progress.toml", "layouts.toml", "board.toml", "names.toml")
+EXPANSIONS = ("pantheon",)
+"""The expansions `load_catalog` can add; each has its folder of data files in `data/`."""
+PANTHEON_FILES = (
+    "divinities.toml", "cards.toml", "wonders.toml", "progress.toml", "board.toml", "names.toml",
+)  # fmt: skip
+PANTHEON_DIVINITIES = 15
+PANTHEON_TEMPLES = 5
+PANTHEON_WONDERS = 2
+PANTHEON_TOKENS = 3
+PANTHEON_SPACES = 6
 LANGUAGES = ("en", "nb", "sv", "da")
 CARDS_PER_AGE = {1: 23, 2: 23, 3: 20}
 GUILDS = 7
@@ -55,12 +66,21 @@ CARD_KEYS = frozenset(
 )  # fmt: skip
 WONDER_KEYS = frozenset(
     {"id", "cost", "points", "shields", "coins", "opponent_loses", "extra_turn", "destroys",
-     "produces_one_of", "builds_from_discard", "draws_tokens", "keeps_tokens"}
+     "produces_one_of", "builds_from_discard", "draws_tokens", "keeps_tokens",
+     "pantheon_discount", "activates_from_mythology_deck"}
 )  # fmt: skip
 TOKEN_KEYS = frozenset(
     {"id", "coins", "points", "science", "waives_on_wonders", "waives_on_blue",
      "points_per_token", "extra_shields_on_red", "coins_per_chain", "receives_trade",
-     "wonders_extra_turn"}
+     "wonders_extra_turn", "points_per_pantheon_token", "opponent_loses_per_space",
+     "chain_price"}
+)  # fmt: skip
+TEMPLE_KEYS = frozenset({"id", "age", "color", "cost", "mythology"})
+DIVINITY_KEYS = frozenset(
+    {"id", "mythology", "coins", "points", "shields", "science", "draws_tokens", "keeps_tokens",
+     "copies_opponent_science", "coins_on_card", "steals", "builds_from_discard",
+     "discards_from_structure", "unbuilds_wonder", "builds_wonder_from_discard",
+     "steals_unbuilt_wonder", "places_minerva_pawn", "discards_loot", "applies_loot"}
 )  # fmt: skip
 POSITION_KEYS = frozenset({"row", "col", "face_up", "covered_by"})
 
@@ -77,9 +97,9 @@ def default_data_dir() -> Path:
 
 
 @cache
-def default_catalog() -> Catalog:
-    """The catalog of the shipped data, loaded once per process."""
-    return load_catalog(default_data_dir())
+def default_catalog(expansions: tuple[str, ...] = ()) -> Catalog:
+    """The catalog of the shipped data (with these expansions), loaded once per process."""
+    return load_catalog(default_data_dir(), expansions)
 
 
 def closest_id(text: str, names: Mapping[str, Iterable[str]]) -> str | None:
@@ -126,13 +146,21 @@ def did_you_mean(text: str, names: Mapping[str, Iterable[str]]) -> str:
     return f" (did you mean {found!r}?)" if found is not None else ""
 
 
-def load_catalog(data_dir: Path) -> Catalog:
-    """Read `data_dir`, refuse anything wrong, and return frozen typed objects.
+def load_catalog(data_dir: Path, expansions: tuple[str, ...] = ()) -> Catalog:
+    """Read `data_dir` (and the folder of each expansion in it, `data_dir/pantheon`),
+    refuse anything wrong, and return frozen typed objects.
 
     Raises:
-        CatalogError: a file is missing or malformed, or an entry or the whole is wrong.
+        CatalogError: a file is missing or malformed, an entry or the whole is wrong, or an
+            unknown expansion.
     """
-    return catalog_from_tables({name: _read_toml(data_dir / name) for name in FILES})
+    raw = {name: _read_toml(data_dir / name) for name in FILES}
+    for expansion in expansions:
+        if expansion not in EXPANSIONS:
+            raise CatalogError(f"unknown expansion {expansion!r} (known: {', '.join(EXPANSIONS)})")
+        folder = data_dir / expansion
+        raw.update({f"{expansion}/{name}": _read_toml(folder, name) for name in PANTHEON_FILES})
+    return catalog_from_tables(raw)
 
 
 def catalog_from_tables(raw: Mapping[str, Mapping[str, Any]]) -> Catalog:
@@ -167,6 +195,17 @@ def catalog_from_tables(raw: Mapping[str, Mapping[str, Any]]) -> Catalog:
         raise CatalogError("names.toml: [short] must hold a table per language, e.g. [short.en]")
     names = _names(names_raw)
     short_names = _names(short_raw, "short.")
+    pantheon = None
+    if "pantheon/board.toml" in raw:
+        from companion.engine.pantheon_catalog import pantheon_tables
+
+        extra = pantheon_tables(raw, layouts)
+        pantheon = extra.pantheon
+        cards += extra.temples
+        wonders += extra.wonders
+        tokens += extra.tokens
+        names = _merged(names, extra.names)
+        short_names = _merged(short_names, extra.short_names)
     catalog = Catalog(
         cards=cards,
         wonders=wonders,
@@ -176,22 +215,37 @@ def catalog_from_tables(raw: Mapping[str, Mapping[str, Any]]) -> Catalog:
         rules=rules,
         names=names,
         short_names=short_names,
+        pantheon=pantheon,
     )
     _check_whole(catalog)
     return catalog
 
 
+def _merged(
+    first: Mapping[str, Mapping[str, str]], second: Mapping[str, Mapping[str, str]]
+) -> Mapping[str, Mapping[str, str]]:
+    """Names per language of both tables (an expansion's names added to the base game's)."""
+    return {
+        language: {**first.get(language, {}), **second.get(language, {})}
+        for language in {**first, **second}
+    }
+
+
 # --- Reading -------------------------------------------------------------------------------
 
 
-def _read_toml(path: Path) -> dict[str, Any]:
+def _read_toml(path: Path, name: str | None = None) -> dict[str, Any]:
+    """The parsed file `path` (or `path / name`, named `folder/name` in messages)."""
+    label = path.name if name is None else f"{path.name}/{name}"
+    if name is not None:
+        path = path / name
     try:
         with path.open("rb") as file:
             return tomllib.load(file)
     except FileNotFoundError:
-        raise CatalogError(f"{path.name}: file not found in {path.parent}") from None
+        raise CatalogError(f"{label}: file not found in {path.parent}") from None
     except tomllib.TOMLDecodeError as bad:
-        raise CatalogError(f"{path.name}: not valid TOML: {bad}") from None
+        raise CatalogError(f"{label}: not valid TOML: {bad}") from None
 
 
 def _entries(raw: Mapping[str, Any], key: str, file: str) -> list[dict[str, Any]]:
@@ -346,10 +400,13 @@ def _wonder(raw: dict[str, Any]) -> Wonder:
         builds_from_discard=_bool(raw, "builds_from_discard"),
         draws_tokens=_int(raw, "draws_tokens"),
         keeps_tokens=_int(raw, "keeps_tokens"),
+        pantheon_discount=_int(raw, "pantheon_discount"),
+        activates_from_mythology_deck=_bool(raw, "activates_from_mythology_deck"),
     )
 
 
 def _token(raw: dict[str, Any]) -> ProgressToken:
+    """A progress token of progress.toml (of the base game or an expansion)."""
     _check_keys(raw, TOKEN_KEYS)
     science = raw.get("science")
     return ProgressToken(
@@ -364,6 +421,9 @@ def _token(raw: dict[str, Any]) -> ProgressToken:
         coins_per_chain=_int(raw, "coins_per_chain"),
         receives_trade=_bool(raw, "receives_trade"),
         wonders_extra_turn=_bool(raw, "wonders_extra_turn"),
+        points_per_pantheon_token=_int(raw, "points_per_pantheon_token"),
+        opponent_loses_per_space=_int(raw, "opponent_loses_per_space"),
+        chain_price=_int(raw, "chain_price"),
     )
 
 
@@ -555,11 +615,23 @@ def _names(raw: Mapping[str, Any], prefix: str = "") -> Mapping[str, Mapping[str
 
 def _check_whole(catalog: Catalog) -> None:
     """Checks that need more than one entry: ids, counts, chains, science, names, setup."""
+    pantheon = catalog.pantheon
+    added = frozenset() if pantheon is None else pantheon.token_ids | pantheon.wonder_ids
+    temples = "pantheon/cards.toml: card"
     located: list[tuple[str, str]] = [
-        *((c.id, "cards.toml: card") for c in catalog.cards),
-        *((w.id, "wonders.toml: wonder") for w in catalog.wonders),
-        *((t.id, "progress.toml: token") for t in catalog.progress_tokens),
+        *((c.id, temples if c.is_temple else "cards.toml: card") for c in catalog.cards),
+        *(
+            (w.id, f"{'pantheon/' if w.id in added else ''}wonders.toml: wonder")
+            for w in catalog.wonders
+        ),
+        *(
+            (t.id, f"{'pantheon/' if t.id in added else ''}progress.toml: token")
+            for t in catalog.progress_tokens
+        ),
     ]
+    if pantheon is not None:
+        located += [(d.id, "pantheon/divinities.toml: divinity") for d in pantheon.divinities]
+        located.append((pantheon.gate, "pantheon/board.toml: gate"))
     first_seen: dict[str, str] = {}
     for any_id, where in located:
         if any_id in first_seen:
@@ -568,6 +640,8 @@ def _check_whole(catalog: Catalog) -> None:
             raise CatalogError(f"{where} {any_id!r}: duplicate id, already used {earlier}")
         first_seen[any_id] = where
     all_ids = Counter(any_id for any_id, _ in located)
+    if pantheon is not None:  # the mythologies have names too (the tokens and the decks)
+        all_ids.update(MYTHOLOGIES)
 
     for age, expected in CARDS_PER_AGE.items():
         found = len(catalog.age_deck(age))
@@ -575,15 +649,14 @@ def _check_whole(catalog: Catalog) -> None:
             raise CatalogError(f"cards.toml: age {age}: expected {expected} cards, found {found}")
     if len(catalog.guilds) != GUILDS:
         raise CatalogError(f"cards.toml: expected {GUILDS} guilds, found {len(catalog.guilds)}")
-    if len(catalog.wonders) != WONDERS:
-        raise CatalogError(
-            f"wonders.toml: expected {WONDERS} wonders, found {len(catalog.wonders)}"
-        )
-    if len(catalog.progress_tokens) != TOKENS:
-        found = len(catalog.progress_tokens)
-        raise CatalogError(f"progress.toml: expected {TOKENS} tokens, found {found}")
+    base_wonders = len(catalog.wonders) - (0 if pantheon is None else PANTHEON_WONDERS)
+    if base_wonders != WONDERS:
+        raise CatalogError(f"wonders.toml: expected {WONDERS} wonders, found {base_wonders}")
+    tokens = len(catalog.progress_tokens) - (0 if pantheon is None else PANTHEON_TOKENS)
+    if tokens != TOKENS:
+        raise CatalogError(f"progress.toml: expected {TOKENS} tokens, found {tokens}")
 
-    _check_chains(catalog.cards)
+    _check_chains(tuple(c for c in catalog.cards if not c.is_temple))
     _check_science(catalog)
 
     for prefix, tables in (("", catalog.names), ("short.", catalog.short_names)):
@@ -592,6 +665,7 @@ def _check_whole(catalog: Catalog) -> None:
                 if key not in all_ids:
                     raise CatalogError(
                         f"names.toml: [{prefix}{language}] {key}: no card, wonder or token"
+                        + (" (nor divinity)" if pantheon is not None else "")
                     )
     english = catalog.names.get("en", {})
     for any_id in all_ids:

@@ -16,18 +16,47 @@ from companion.engine.cards import (
     Card,
     Catalog,
     Cost,
+    Divinity,
     Layout,
+    Pantheon,
     ProgressToken,
     Wonder,
 )
 from companion.engine.catalog import LANGUAGES, CatalogError, catalog_from_tables
+from companion.engine.pantheon_catalog import TEMPLE_AGE
 
 JSON_FORMAT = 1
 """Version of the JSON shape; raised when a key changes meaning or disappears."""
 
 
 def catalog_to_json(catalog: Catalog) -> dict[str, Any]:
-    """Every card, wonder, token, layout, the military track and the setup as plain JSON."""
+    """Every card, wonder, token, layout, the military track and the setup as plain JSON;
+    with the Pantheon expansion also `divinities` and `pantheon` (its board and setup), the
+    Grand Temples among `cards` (`"age": "temple"`) and the expansion's keys of wonders and
+    tokens (a base catalog's object is unchanged)."""
+    found = _base_json(catalog)
+    pantheon = catalog.pantheon
+    if pantheon is None:
+        return found
+    for entry, card in zip(found["cards"], catalog.cards, strict=True):
+        entry["mythology"] = card.mythology
+        if card.is_temple:
+            entry["age"] = TEMPLE_AGE
+    for entry, wonder in zip(found["wonders"], catalog.wonders, strict=True):
+        entry["pantheon_discount"] = wonder.pantheon_discount
+        entry["activates_from_mythology_deck"] = wonder.activates_from_mythology_deck
+    for entry, token in zip(found["progress_tokens"], catalog.progress_tokens, strict=True):
+        entry["points_per_pantheon_token"] = token.points_per_pantheon_token
+        entry["opponent_loses_per_space"] = token.opponent_loses_per_space
+        entry["chain_price"] = token.chain_price
+    found["expansions"] = ["pantheon"]
+    found["divinities"] = [_divinity(catalog, d) for d in pantheon.divinities]
+    found["pantheon"] = _pantheon(catalog, pantheon)
+    return found
+
+
+def _base_json(catalog: Catalog) -> dict[str, Any]:
+    """The base game's object."""
     return {
         "format": JSON_FORMAT,
         "languages": list(LANGUAGES),
@@ -43,6 +72,67 @@ def catalog_to_json(catalog: Catalog) -> dict[str, Any]:
             ],
         },
         "setup": _setup(catalog),
+    }
+
+
+def _divinity(catalog: Catalog, divinity: Divinity) -> dict[str, Any]:
+    return {
+        "id": divinity.id,
+        "name": catalog.name(divinity.id),
+        "names": _names(catalog, divinity.id),
+        "mythology": divinity.mythology,
+        "coins": divinity.coins,
+        "points": divinity.points,
+        "shields": divinity.shields,
+        "science": divinity.science.value if divinity.science else None,
+        "draws_tokens": divinity.draws_tokens,
+        "keeps_tokens": divinity.keeps_tokens,
+        "copies_opponent_science": divinity.copies_opponent_science,
+        "coins_on_card": divinity.coins_on_card,
+        "steals": [c.value for c in divinity.steals],
+        "builds_from_discard": divinity.builds_from_discard,
+        "discards_from_structure": divinity.discards_from_structure,
+        "unbuilds_wonder": divinity.unbuilds_wonder,
+        "builds_wonder_from_discard": divinity.builds_wonder_from_discard,
+        "steals_unbuilt_wonder": divinity.steals_unbuilt_wonder,
+        "places_minerva_pawn": divinity.places_minerva_pawn,
+        "discards_loot": divinity.discards_loot,
+        "applies_loot": divinity.applies_loot,
+    }
+
+
+def _pantheon(catalog: Catalog, pantheon: Pantheon) -> dict[str, Any]:
+    """The Pantheon board, its setup numbers and the rules of its pieces."""
+    return {
+        "mythologies": [
+            {"id": m, "name": catalog.name(m), "grand_temple": temple}
+            for m, temple in pantheon.temples
+        ],
+        "spaces": [
+            {"space": n, "cost": {"p1": one, "p2": two}}
+            for n, (one, two) in enumerate(pantheon.space_costs, start=1)
+        ],
+        "mythology_tokens_per_mythology": pantheon.mythology_tokens_per_mythology,
+        "mythology_tokens_in_play": pantheon.mythology_tokens_in_play,
+        "offering_tokens": list(pantheon.offering_tokens),
+        "grand_temples_in_age_3": pantheon.grand_temples_in_age_3,
+        "token_positions": {
+            "mythology": list(pantheon.mythology_positions),
+            "offering": list(pantheon.offering_positions),
+        },
+        "activation": {
+            "first_age": pantheon.first_age,
+            "gate_multiplier": pantheon.gate_multiplier,
+            "min_cost": pantheon.min_cost,
+        },
+        "gate": {"id": pantheon.gate, "name": catalog.name(pantheon.gate)},
+        "grand_temple_points": list(pantheon.temple_points),
+        "astarte_points_per_coin": pantheon.astarte_points_per_coin,
+        "minerva": {
+            "allowed_on_conflict_pawn_space": pantheon.minerva_on_pawn,
+            "allowed_on_capital": pantheon.minerva_on_capital,
+        },
+        "snake": {"on_color": pantheon.snake_color.value},
     }
 
 
@@ -197,6 +287,8 @@ def catalog_from_json(obj: Any) -> Catalog:
         raise CatalogError("catalog JSON: expected an object")
     if obj.get("format") != JSON_FORMAT:
         raise CatalogError(f"catalog JSON: format {obj.get('format')!r}, expected {JSON_FORMAT}")
+    if obj.get("expansions"):
+        raise CatalogError("catalog JSON: only a base game catalog can be read back")
     try:
         cards, wonders, tokens = (
             [_entry_table(e) for e in obj[key]] for key in ("cards", "wonders", "progress_tokens")

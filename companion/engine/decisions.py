@@ -18,6 +18,7 @@ from .events import (
     KeepLibraryToken,
     TakeProgress,
 )
+from .pantheon_rules import next_age
 from .state import GameState, Pending, PendingKind, Player
 from .turn import Turn
 
@@ -61,6 +62,26 @@ DECISIONS: Final = {
         "Great Library", "keep one of the Great Library's tokens", "keeps one"
     ),
     PendingKind.NEXT_AGE: Wording("Next age", "choose who begins the next age", "chooses"),
+    # Pantheon
+    PendingKind.DIVINITY: Wording("Divinity", "place a divinity on the Pantheon", "places one"),
+    PendingKind.ENKI: Wording("Enki", "choose one of Enki's progress tokens", "keeps one"),
+    PendingKind.SNAKE: Wording("Nisaba", "put the Snake on a green card", "places it"),
+    PendingKind.BAAL: Wording("Baal", "choose a card for Baal to take", "takes one"),
+    PendingKind.HADES: Wording(
+        "Hades", "choose a card from the discard pile for Hades", "builds one"
+    ),
+    PendingKind.ZEUS: Wording("Zeus", "choose a card of the structure for Zeus", "discards one"),
+    PendingKind.ANUBIS: Wording("Anubis", "choose a wonder for Anubis", "unbuilds one"),
+    PendingKind.ISIS: Wording(
+        "Isis", "choose a wonder and a discarded card for Isis", "builds one"
+    ),
+    PendingKind.RA: Wording("Ra", "choose a wonder for Ra to take", "takes one"),
+    PendingKind.MINERVA: Wording("Minerva", "place the Minerva pawn", "places it"),
+    PendingKind.NEPTUNE: Wording("Neptune", "choose Neptune's loot tokens", "chooses"),
+    PendingKind.GATE: Wording("Gate", "choose a divinity revealed by the Gate", "chooses one"),
+    PendingKind.THEATER: Wording(
+        "Divine Theater", "choose a divinity for the Divine Theater", "chooses one"
+    ),
 }
 """The one wording of each pending decision (the engine's refusals, the OLED, the phone)."""
 
@@ -116,10 +137,15 @@ def build_from_discard(turn: Turn, event: BuildFromDiscard) -> None:
 def available_library_tokens(state: GameState) -> tuple[TokenId, ...]:
     """The progress tokens the Great Library may draw: not on the board, owned or boxed."""
     owned = state.cities[0].tokens | state.cities[1].tokens
+    pantheon = state.catalog.pantheon
+    expansion = frozenset() if pantheon is None or state.pantheon else pantheon.token_ids
     return tuple(
         t.id
         for t in state.catalog.progress_tokens
-        if t.id not in state.board_tokens and t.id not in owned and t.id not in state.boxed_tokens
+        if t.id not in state.board_tokens
+        and t.id not in owned
+        and t.id not in state.boxed_tokens
+        and t.id not in expansion  # a base game played with the expansion's catalog
     )
 
 
@@ -172,6 +198,7 @@ def choose_starter(state: GameState, event: ChooseStarter) -> GameState:
         state.winner,
         state.shared,
         state.victory,
+        None if state.pantheon is None else next_age(state, state.age + 1),
     )
 
 
@@ -196,6 +223,7 @@ def decision_events(state: GameState, pending: Pending) -> list[Event]:
             return [KeepLibraryToken(player, d, t) for d in draws for t in d]
         case PendingKind.NEXT_AGE:
             return [ChooseStarter(player, Player.P1), ChooseStarter(player, Player.P2)]
+    return []  # the Pantheon's decisions: `divinities.pantheon_events`
 
 
 def _combinations(items: tuple[TokenId, ...], size: int) -> list[tuple[TokenId, ...]]:

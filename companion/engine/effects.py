@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from .cards import NO_RESOURCES, Card, Catalog, TokenId
+from .cards import NO_RESOURCES, Card, Catalog, Science, TokenId
 from .military import move_pawn
 from .science import has_supremacy, makes_pair
 from .scoring import count_in
@@ -16,13 +16,22 @@ from .state import (
     City,
     Pending,
     PendingKind,
+    Player,
     Victory,
     evolve,
     with_coins,
 )
 from .turn import Turn, win
 
-__all__ = ["add_card", "add_shields", "city_of", "construct", "gain_token", "remove_card"]
+__all__ = [
+    "add_card",
+    "add_shields",
+    "city_of",
+    "construct",
+    "gain_symbol",
+    "gain_token",
+    "remove_card",
+]
 
 STRATEGY_SHIELDS: Final = 1
 STRATEGY: Final = TokenId("strategy")
@@ -77,7 +86,13 @@ def construct(turn: Turn, card: Card, coins: int) -> None:
 
 
 def add_shields(turn: Turn, shields: int) -> None:
-    """Move the conflict pawn; apply loot; military supremacy ends the game."""
+    """Move the conflict pawn; apply loot; military supremacy ends the game. With Pantheon,
+    the Minerva pawn stops the first move that would enter its space (and leaves), and
+    Poliorcetics costs the opponent a coin per space moved."""
+    if turn.pantheon is not None:
+        shields = _pantheon_shields(turn, shields)
+        if not shields:
+            return
     move = move_pawn(turn.catalog.track, turn.position, turn.loot, turn.player, shields)
     if move.lost != (0, 0):
         one, two = turn.cities
@@ -85,16 +100,45 @@ def add_shields(turn: Turn, shields: int) -> None:
             with_coins(one, max(0, one.coins - move.lost[0])) if move.lost[0] else one,
             with_coins(two, max(0, two.coins - move.lost[1])) if move.lost[1] else two,
         ]
+    if turn.pantheon is not None and move.position != turn.position:
+        _poliorcetics(turn, abs(move.position - turn.position))
     turn.position = move.position
     turn.loot = move.loot
     if move.supremacy:
         win(turn, turn.player, Victory.MILITARY)
 
 
+def _pantheon_shields(turn: Turn, shields: int) -> int:
+    """The spaces the pawn may move: the Minerva pawn stops it before its space, and then
+    leaves the game."""
+    pantheon = turn.pantheon
+    assert pantheon is not None
+    minerva = pantheon.minerva
+    if minerva is None:
+        return shields
+    sign = 1 if turn.player is Player.P1 else -1
+    ahead = (minerva - turn.position) * sign  # spaces to Minerva in the move's direction
+    if 0 < ahead <= shields:
+        turn.pantheon = evolve(pantheon, minerva=None)
+        return ahead - 1
+    return shields
+
+
+def _poliorcetics(turn: Turn, moved: int) -> None:
+    """Poliorcetics: the opponent loses coins per space the owner moved the pawn (from the
+    treasury only, down to 0)."""
+    per = 0
+    for token in turn.city.tokens:
+        per += turn.catalog.token(token).opponent_loses_per_space
+    if per:
+        opponent = turn.opponent
+        turn.opponent = with_coins(opponent, max(0, opponent.coins - per * moved))
+
+
 def gain_token(turn: Turn, token_id: TokenId) -> None:
     """Add a progress token to the city: its coins now, Law's symbol (maybe supremacy)."""
     token = turn.catalog.token(token_id)
-    city = turn.city
+    before = city = turn.city
     city = City(  # every field, in declaration order
         city.coins + token.coins,
         city.cards,
@@ -112,6 +156,25 @@ def gain_token(turn: Turn, token_id: TokenId) -> None:
     turn.city = city
     if token.science is not None and has_supremacy(city, turn.catalog.rules.science_supremacy):
         win(turn, turn.player, Victory.SCIENCE)
+    elif (
+        token.science is not None
+        and turn.pantheon is not None
+        and makes_pair(before, token.science)  # with Ishtar's Law
+        and turn.board_tokens
+    ):
+        turn.pending = Pending(PendingKind.PROGRESS, turn.player, False)
+
+
+def gain_symbol(turn: Turn, symbol: Science) -> None:
+    """Pantheon (Ishtar, Nisaba's Snake): a science symbol that counts for the acting city,
+    making a pair (a progress token, when one is left) or scientific supremacy."""
+    before = turn.city
+    city = evolve(before, symbols=before.symbols | {symbol})
+    turn.city = city
+    if has_supremacy(city, turn.catalog.rules.science_supremacy):
+        win(turn, turn.player, Victory.SCIENCE)
+    elif makes_pair(before, symbol) and turn.board_tokens:
+        turn.pending = Pending(PendingKind.PROGRESS, turn.player, False)
 
 
 def remove_card(city: City, card: Card) -> City:

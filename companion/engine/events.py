@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
-from .cards import CardId, TokenId, WonderId
+from .cards import CardId, DivinityId, TokenId, WonderId
 from .state import Player
 
 
@@ -31,6 +31,8 @@ class Setup:
     progress_tokens: tuple[TokenId, ...]
     wonders: tuple[tuple[WonderId, ...], tuple[WonderId, ...]]
     players: tuple[str, str]
+    expansions: tuple[str, ...]
+    """The expansions played ("pantheon"); none in a base game."""
 
     def __init__(
         self,
@@ -38,11 +40,13 @@ class Setup:
         progress_tokens: tuple[TokenId, ...],
         wonders: tuple[tuple[WonderId, ...], tuple[WonderId, ...]],
         players: tuple[str, str] = ("", ""),
+        expansions: tuple[str, ...] = (),
     ) -> None:
         object.__setattr__(self, "first_player", first_player)
         object.__setattr__(self, "progress_tokens", progress_tokens)
         object.__setattr__(self, "wonders", wonders)
         object.__setattr__(self, "players", players)
+        object.__setattr__(self, "expansions", expansions)
 
     @property
     def type(self) -> str:
@@ -57,10 +61,16 @@ class Deal:
 
     age: int
     layout: tuple[CardId | None, ...]
+    tokens: tuple[str, ...]
+    """Pantheon: the tokens on the marked cards, in layout order: 5 mythologies in Age I,
+    the Offering tokens' values ("2", "3", "4") in Age II; none otherwise."""
 
-    def __init__(self, age: int, layout: tuple[CardId | None, ...]) -> None:
+    def __init__(
+        self, age: int, layout: tuple[CardId | None, ...], tokens: tuple[str, ...] = ()
+    ) -> None:
         object.__setattr__(self, "age", age)
         object.__setattr__(self, "layout", layout)
+        object.__setattr__(self, "tokens", tokens)
 
     @property
     def type(self) -> str:
@@ -230,6 +240,285 @@ class ChooseStarter:
         return "next_age"
 
 
+@dataclass(frozen=True, slots=True, init=False)
+class PlaceDivinity:
+    """Pantheon: with a Mythology token, the player draws the top cards of its deck (`drawn`,
+    2, or 1 when one is left) and places one of them on an empty space of the Pantheon."""
+
+    player: Player
+    drawn: tuple[DivinityId, ...]
+    divinity: DivinityId
+    space: int
+
+    def __init__(
+        self, player: Player, drawn: tuple[DivinityId, ...], divinity: DivinityId, space: int
+    ) -> None:
+        object.__setattr__(self, "player", player)
+        object.__setattr__(self, "drawn", drawn)
+        object.__setattr__(self, "divinity", divinity)
+        object.__setattr__(self, "space", space)
+
+    @property
+    def type(self) -> str:
+        """The event's type in a game record: "divinity"."""
+        return "divinity"
+
+
+@dataclass(frozen=True, slots=True, init=False)
+class Activate:
+    """Pantheon: the player activates the card (divinity or Gate) on a space of the
+    Pantheon, handing in Offering tokens (their values) to lower the price."""
+
+    player: Player
+    space: int
+    offerings: tuple[int, ...]
+
+    def __init__(self, player: Player, space: int, offerings: tuple[int, ...]) -> None:
+        object.__setattr__(self, "player", player)
+        object.__setattr__(self, "space", space)
+        object.__setattr__(self, "offerings", offerings)
+
+    @property
+    def type(self) -> str:
+        """The event's type in a game record: "activate"."""
+        return "activate"
+
+
+@dataclass(frozen=True, slots=True, init=False)
+class TakeEnkiToken:
+    """Enki: the 2 progress tokens drawn onto Enki (from those set aside); the player keeps one."""
+
+    player: Player
+    drawn: tuple[TokenId, ...]
+    token: TokenId
+
+    def __init__(self, player: Player, drawn: tuple[TokenId, ...], token: TokenId) -> None:
+        object.__setattr__(self, "player", player)
+        object.__setattr__(self, "drawn", drawn)
+        object.__setattr__(self, "token", token)
+
+    @property
+    def type(self) -> str:
+        """The event's type in a game record: "enki"."""
+        return "enki"
+
+
+@dataclass(frozen=True, slots=True, init=False)
+class PlaceSnake:
+    """Nisaba: the Snake token goes on one of the opponent's green cards."""
+
+    player: Player
+    card: CardId
+
+    def __init__(self, player: Player, card: CardId) -> None:
+        object.__setattr__(self, "player", player)
+        object.__setattr__(self, "card", card)
+
+    @property
+    def type(self) -> str:
+        """The event's type in a game record: "snake"."""
+        return "snake"
+
+
+@dataclass(frozen=True, slots=True, init=False)
+class StealCard:
+    """Baal: the player takes a brown or grey card of the opponent into their city."""
+
+    player: Player
+    card: CardId
+
+    def __init__(self, player: Player, card: CardId) -> None:
+        object.__setattr__(self, "player", player)
+        object.__setattr__(self, "card", card)
+
+    @property
+    def type(self) -> str:
+        """The event's type in a game record: "baal"."""
+        return "baal"
+
+
+@dataclass(frozen=True, slots=True, init=False)
+class HadesBuild:
+    """Hades: the player builds a card of the discard pile for free."""
+
+    player: Player
+    card: CardId
+
+    def __init__(self, player: Player, card: CardId) -> None:
+        object.__setattr__(self, "player", player)
+        object.__setattr__(self, "card", card)
+
+    @property
+    def type(self) -> str:
+        """The event's type in a game record: "hades"."""
+        return "hades"
+
+
+@dataclass(frozen=True, slots=True, init=False)
+class DiscardFromStructure:
+    """Zeus: the card at a layout position of the structure goes to the discard pile."""
+
+    player: Player
+    position: int
+
+    def __init__(self, player: Player, position: int) -> None:
+        object.__setattr__(self, "player", player)
+        object.__setattr__(self, "position", position)
+
+    @property
+    def type(self) -> str:
+        """The event's type in a game record: "zeus"."""
+        return "zeus"
+
+
+@dataclass(frozen=True, slots=True, init=False)
+class UnbuildWonder:
+    """Anubis: a built wonder (either player's) is unbuilt; its card goes to the discard pile."""
+
+    player: Player
+    wonder: WonderId
+
+    def __init__(self, player: Player, wonder: WonderId) -> None:
+        object.__setattr__(self, "player", player)
+        object.__setattr__(self, "wonder", wonder)
+
+    @property
+    def type(self) -> str:
+        """The event's type in a game record: "anubis"."""
+        return "anubis"
+
+
+@dataclass(frozen=True, slots=True, init=False)
+class IsisWonder:
+    """Isis: the player builds one of their wonders for free with a card of the discard pile."""
+
+    player: Player
+    wonder: WonderId
+    card: CardId
+
+    def __init__(self, player: Player, wonder: WonderId, card: CardId) -> None:
+        object.__setattr__(self, "player", player)
+        object.__setattr__(self, "wonder", wonder)
+        object.__setattr__(self, "card", card)
+
+    @property
+    def type(self) -> str:
+        """The event's type in a game record: "isis"."""
+        return "isis"
+
+
+@dataclass(frozen=True, slots=True, init=False)
+class StealWonder:
+    """Ra: the player takes one of the opponent's unbuilt wonders."""
+
+    player: Player
+    wonder: WonderId
+
+    def __init__(self, player: Player, wonder: WonderId) -> None:
+        object.__setattr__(self, "player", player)
+        object.__setattr__(self, "wonder", wonder)
+
+    @property
+    def type(self) -> str:
+        """The event's type in a game record: "ra"."""
+        return "ra"
+
+
+@dataclass(frozen=True, slots=True, init=False)
+class PlaceMinerva:
+    """Minerva: the Minerva pawn goes on a space of the military track (-9 to 9)."""
+
+    player: Player
+    position: int
+
+    def __init__(self, player: Player, position: int) -> None:
+        object.__setattr__(self, "player", player)
+        object.__setattr__(self, "position", position)
+
+    @property
+    def type(self) -> str:
+        """The event's type in a game record: "minerva"."""
+        return "minerva"
+
+
+@dataclass(frozen=True, slots=True, init=False)
+class NeptuneLoot:
+    """Neptune: a loot token (its signed distance) is discarded unused, another is applied
+    (None when none is left)."""
+
+    player: Player
+    discarded: int
+    applied: int | None
+
+    def __init__(self, player: Player, discarded: int, applied: int | None) -> None:
+        object.__setattr__(self, "player", player)
+        object.__setattr__(self, "discarded", discarded)
+        object.__setattr__(self, "applied", applied)
+
+    @property
+    def type(self) -> str:
+        """The event's type in a game record: "neptune"."""
+        return "neptune"
+
+
+@dataclass(frozen=True, slots=True, init=False)
+class GateActivation:
+    """The Gate: the top card of each Mythology deck is turned up (`revealed`); the player
+    activates one of them for free, the others go back on top of their decks."""
+
+    player: Player
+    revealed: tuple[DivinityId, ...]
+    divinity: DivinityId
+
+    def __init__(
+        self, player: Player, revealed: tuple[DivinityId, ...], divinity: DivinityId
+    ) -> None:
+        object.__setattr__(self, "player", player)
+        object.__setattr__(self, "revealed", revealed)
+        object.__setattr__(self, "divinity", divinity)
+
+    @property
+    def type(self) -> str:
+        """The event's type in a game record: "gate"."""
+        return "gate"
+
+
+@dataclass(frozen=True, slots=True, init=False)
+class TheaterActivation:
+    """The Divine Theater: the player looks at one Mythology deck and activates one of its
+    divinities for free."""
+
+    player: Player
+    divinity: DivinityId
+
+    def __init__(self, player: Player, divinity: DivinityId) -> None:
+        object.__setattr__(self, "player", player)
+        object.__setattr__(self, "divinity", divinity)
+
+    @property
+    def type(self) -> str:
+        """The event's type in a game record: "theater"."""
+        return "theater"
+
+
+PantheonEvent = (
+    PlaceDivinity
+    | Activate
+    | TakeEnkiToken
+    | PlaceSnake
+    | StealCard
+    | HadesBuild
+    | DiscardFromStructure
+    | UnbuildWonder
+    | IsisWonder
+    | StealWonder
+    | PlaceMinerva
+    | NeptuneLoot
+    | GateActivation
+    | TheaterActivation
+)
+"""The events of the Pantheon expansion."""
+
 Event = (
     Setup
     | Deal
@@ -242,11 +531,14 @@ Event = (
     | KeepLibraryToken
     | ChooseStarter
     | Reveal
+    | PantheonEvent
 )
 
 EVENT_TYPES: tuple[str, ...] = (
     "setup", "deal", "build", "discard", "wonder", "progress", "destroy", "mausoleum",
     "great_library", "next_age", "reveal",
+    "divinity", "activate", "enki", "snake", "baal", "hades", "zeus", "anubis", "isis", "ra",
+    "minerva", "neptune", "gate", "theater",
 )  # fmt: skip
 
 
@@ -295,6 +587,9 @@ def _setup(obj: Mapping[str, Any]) -> Setup:
     ):
         raise RecordError("setup: players must be an object with the names of 'p1' and 'p2'")
     _field(obj, "progress_tokens", "setup")
+    expansions = obj.get("expansions", [])
+    if not isinstance(expansions, list) or not all(isinstance(e, str) and e for e in expansions):
+        raise RecordError('setup: expansions must be a list of names, e.g. ["pantheon"]')
     return Setup(
         first_player=_player(obj, "first_player", "setup"),
         progress_tokens=tuple(
@@ -306,6 +601,7 @@ def _setup(obj: Mapping[str, Any]) -> Setup:
             tuple(WonderId(w) for w in _ids(wonders["p2"], "wonders.p2", "setup", 4)),
         ),
         players=(players["p1"], players["p2"]),
+        expansions=tuple(expansions),
     )
 
 
@@ -320,7 +616,17 @@ def _deal(obj: Mapping[str, Any]) -> Deal:
         or not all(c is None or (isinstance(c, str) and c) for c in layout)
     ):
         raise RecordError("deal: layout must be a list of 20 ids (null: a face-down card)")
-    return Deal(age=age, layout=tuple(None if c is None else CardId(c) for c in layout))
+    tokens = obj.get("tokens", [])
+    if not isinstance(tokens, list) or not all(
+        (isinstance(t, str) and t) or (isinstance(t, int) and not isinstance(t, bool))
+        for t in tokens
+    ):
+        raise RecordError("deal: tokens must be a list of mythologies or Offering values")
+    return Deal(
+        age=age,
+        layout=tuple(None if c is None else CardId(c) for c in layout),
+        tokens=tuple(str(t) for t in tokens),
+    )
 
 
 def _reveal(obj: Mapping[str, Any]) -> Reveal:
@@ -368,6 +674,84 @@ _READERS: dict[str, Callable[[Mapping[str, Any]], Event]] = {
 }
 
 
+def _int_field(obj: Mapping[str, Any], key: str, kind: str) -> int:
+    value = _field(obj, key, kind)
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise RecordError(f"{kind}: {key} must be a whole number, got {value!r}")
+    return value
+
+
+def _id_list(obj: Mapping[str, Any], key: str, kind: str) -> tuple[str, ...]:
+    value = _field(obj, key, kind)
+    if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
+        raise RecordError(f"{kind}: {key} must be a list of ids")
+    return tuple(value)
+
+
+def _offerings(obj: Mapping[str, Any]) -> tuple[int, ...]:
+    value = obj.get("offerings", [])
+    if not isinstance(value, list) or not all(
+        isinstance(v, int) and not isinstance(v, bool) for v in value
+    ):
+        raise RecordError("activate: offerings must be a list of Offering token values")
+    return tuple(value)
+
+
+def _neptune(obj: Mapping[str, Any]) -> NeptuneLoot:
+    applied = obj.get("applied")
+    if applied is not None and (not isinstance(applied, int) or isinstance(applied, bool)):
+        raise RecordError(f"neptune: applied must be a whole number or null, got {applied!r}")
+    return NeptuneLoot(
+        _player(obj, "player", "neptune"), _int_field(obj, "discarded", "neptune"), applied
+    )
+
+
+_PANTHEON_READERS: dict[str, Callable[[Mapping[str, Any]], Event]] = {
+    "divinity": lambda o: PlaceDivinity(
+        _player(o, "player", "divinity"),
+        tuple(DivinityId(d) for d in _id_list(o, "drawn", "divinity")),
+        DivinityId(_id(o, "divinity", "divinity")),
+        _int_field(o, "space", "divinity"),
+    ),
+    "activate": lambda o: Activate(
+        _player(o, "player", "activate"), _int_field(o, "space", "activate"), _offerings(o)
+    ),
+    "enki": lambda o: TakeEnkiToken(
+        _player(o, "player", "enki"),
+        tuple(TokenId(t) for t in _id_list(o, "drawn", "enki")),
+        TokenId(_id(o, "token", "enki")),
+    ),
+    "snake": lambda o: PlaceSnake(_player(o, "player", "snake"), CardId(_id(o, "card", "snake"))),
+    "baal": lambda o: StealCard(_player(o, "player", "baal"), CardId(_id(o, "card", "baal"))),
+    "hades": lambda o: HadesBuild(_player(o, "player", "hades"), CardId(_id(o, "card", "hades"))),
+    "zeus": lambda o: DiscardFromStructure(
+        _player(o, "player", "zeus"), _int_field(o, "position", "zeus")
+    ),
+    "anubis": lambda o: UnbuildWonder(
+        _player(o, "player", "anubis"), WonderId(_id(o, "wonder", "anubis"))
+    ),
+    "isis": lambda o: IsisWonder(
+        _player(o, "player", "isis"),
+        WonderId(_id(o, "wonder", "isis")),
+        CardId(_id(o, "card", "isis")),
+    ),
+    "ra": lambda o: StealWonder(_player(o, "player", "ra"), WonderId(_id(o, "wonder", "ra"))),
+    "minerva": lambda o: PlaceMinerva(
+        _player(o, "player", "minerva"), _int_field(o, "position", "minerva")
+    ),
+    "neptune": _neptune,
+    "gate": lambda o: GateActivation(
+        _player(o, "player", "gate"),
+        tuple(DivinityId(d) for d in _id_list(o, "revealed", "gate")),
+        DivinityId(_id(o, "divinity", "gate")),
+    ),
+    "theater": lambda o: TheaterActivation(
+        _player(o, "player", "theater"), DivinityId(_id(o, "divinity", "theater"))
+    ),
+}
+_READERS.update(_PANTHEON_READERS)
+
+
 def event_from_record(obj: Any) -> Event:
     """The event of one game-record object (a parsed JSON line); other keys are ignored.
 
@@ -396,9 +780,12 @@ def event_to_record(event: Event) -> dict[str, Any]:
                 "progress_tokens": list(event.progress_tokens),
                 "wonders": {"p1": list(event.wonders[0]), "p2": list(event.wonders[1])},
                 "players": {"p1": event.players[0], "p2": event.players[1]},
-            }
+            } | ({"expansions": list(event.expansions)} if event.expansions else {})
         case Deal():
-            return {"type": "deal", "age": event.age, "layout": list(event.layout)}
+            found: dict[str, Any] = {"type": "deal", "age": event.age, "layout": list(event.layout)}
+            if event.tokens:
+                found["tokens"] = [int(t) if t.isdigit() else t for t in event.tokens]
+            return found
         case Build() | Discard() | Destroy() | BuildFromDiscard():
             return {"type": event.type, "player": event.player.value, "card": event.card}
         case BuildWonder():
@@ -425,3 +812,19 @@ def event_to_record(event: Event) -> dict[str, Any]:
             }
         case Reveal():
             return {"type": "reveal", "position": event.position, "card": event.card}
+    return _pantheon_record(event)
+
+
+def _pantheon_record(event: PantheonEvent) -> dict[str, Any]:
+    """The game-record object of a Pantheon event: its type, then its fields."""
+    found: dict[str, Any] = {"type": event.type, "player": event.player.value}
+    for name in _field_names(event):
+        if name != "player":
+            value = getattr(event, name)
+            found[name] = list(value) if isinstance(value, tuple) else value
+    return found
+
+
+def _field_names(event: PantheonEvent) -> tuple[str, ...]:
+    """The fields of an event class, in declaration order."""
+    return tuple(getattr(type(event), "__dataclass_fields__"))  # noqa: B009

@@ -8,6 +8,7 @@ from typing import Final
 from .cards import Catalog, Rules, WonderId
 from .events import IllegalEvent, Setup
 from .military import initial_loot
+from .pantheon_rules import PANTHEON, check_setup_ids, new_pantheon
 from .state import City, GameState, Phase, Player
 
 __all__ = ["check_draft", "draft_pickers", "setup"]
@@ -40,6 +41,11 @@ def setup(state: GameState, event: Setup) -> GameState:
         raise IllegalEvent(f"setup: each player needs {per} wonders")
     if len(set(wonders)) != len(wonders):
         raise IllegalEvent("setup: a wonder is given twice")
+    for expansion in event.expansions:
+        if expansion != PANTHEON:
+            raise IllegalEvent(f"setup: unknown expansion {expansion!r}")
+    pantheon = PANTHEON in event.expansions
+    check_setup_ids(catalog, tokens + wonders, pantheon)
     cities = (
         with_wonders(EMPTY_CITY, rules.starting_coins, event.wonders[0]),
         with_wonders(EMPTY_CITY, rules.starting_coins, event.wonders[1]),
@@ -63,6 +69,7 @@ def setup(state: GameState, event: Setup) -> GameState:
         state.winner,
         state.shared,
         state.victory,
+        new_pantheon(catalog) if pantheon else None,
     )
 
 

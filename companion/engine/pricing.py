@@ -196,7 +196,25 @@ def cheapest_payment(
                 waivers_for(catalog, city, target),
                 bool(opponent.tokens) and receives_trade(catalog, opponent),
             )
+    if (
+        catalog.pantheon is not None  # Engineering: a Pantheon token
+        and payment.total > 1
+        and city.tokens
+        and isinstance(target, Card)
+        and target.chain_from is not None
+    ):
+        payment = _chain_priced(catalog, city, payment)
     _LAST[0] = (city, opponent, target, catalog, payment)
+    return payment
+
+
+def _chain_priced(catalog: Catalog, city: City, payment: Payment) -> Payment:
+    """Engineering (Pantheon): a card showing a chain symbol costs its token's price when
+    that is cheaper (paid to the bank; not a chain, so Urbanism pays nothing)."""
+    for token in city.tokens:
+        price = catalog.token(token).chain_price
+        if price and price < payment.total:
+            return Payment(price, price, 0, (), 0, False, (), payment.chosen)
     return payment
 
 

@@ -27,8 +27,10 @@ from .decisions import (
     library_draw,
     take_progress,
 )
+from .divinities import activate, activations, answer_pantheon, pantheon_events
 from .effects import city_of
 from .events import (
+    Activate,
     Build,
     BuildFromDiscard,
     BuildWonder,
@@ -111,6 +113,8 @@ def apply(state: GameState, event: Event) -> GameState:
             return build_wonder(state, event)
         case Deal():
             return deal(state, event)
+        case Activate():
+            return activate(state, event)
         case _:
             raise IllegalEvent(f"No {event.type} decision is pending")
 
@@ -135,10 +139,13 @@ def _answer(state: GameState, pending: Pending, event: Event) -> GameState:
             build_from_discard(turn, event)
         case KeepLibraryToken():
             keep_library_token(turn, event)
+        case _:
+            answer_pantheon(turn, event)
+    extra = pending.extra_turn or turn.extra_turn  # Isis's wonder may give an extra turn
     if not turn.finished and turn.pending is None:
-        end_turn(turn, extra_turn=pending.extra_turn)
+        end_turn(turn, extra_turn=extra)
     elif turn.pending is not None:  # a Mausoleum card that makes a pair: the turn goes on
-        turn.pending = evolve(turn.pending, extra_turn=pending.extra_turn)
+        turn.pending = evolve(turn.pending, extra_turn=extra)
     return turn.state()
 
 
@@ -152,6 +159,8 @@ def legal_events(state: GameState) -> list[Event]:
         return []
     pending = state.pending
     if pending is not None:
+        if state.pantheon is not None:
+            return decision_events(state, pending) or pantheon_events(state, pending)
         return decision_events(state, pending)
     player = state.current
     if state.structure is not None:
@@ -159,9 +168,16 @@ def legal_events(state: GameState) -> list[Event]:
     else:
         catalog = state.catalog
         cards = tuple(
-            c.id for c in catalog.cards if c.age == state.age and not was_taken(state, c.id)
+            c.id
+            for c in catalog.cards
+            if c.age == state.age
+            and not was_taken(state, c.id)
+            and (not c.is_temple or state.pantheon is not None)
+            and (not c.is_guild or state.pantheon is None)
         )
     found: list[Event] = []
+    if state.pantheon is not None:
+        found += activations(state)
     for card in cards:
         options: list[Event] = [Build(player, card), Discard(player, card)]
         options += [BuildWonder(player, w, card) for w in state.city(player).wonders_unbuilt]

@@ -8,7 +8,7 @@ from typing import Final
 
 from .cards import Catalog, Color, Counted
 from .military import military_points
-from .state import COLOR_INDEX, City, GameState, Player
+from .state import COLOR_INDEX, City, GameState, PantheonState, Player
 
 COINS_PER_POINT: Final = 3
 MATHEMATICS: Final = "mathematics"
@@ -28,6 +28,9 @@ ROWS: Final[tuple[str, ...]] = (
 )  # fmt: skip
 """The rows of the score pad, in the order the rulebook's pad lists them."""
 
+PANTHEON_ROWS: Final[tuple[str, ...]] = (*ROWS, "divinities")
+"""The rows of a Pantheon game: the divinities' VP (Aphrodite, Astarte's coins) added."""
+
 
 @dataclass(frozen=True, slots=True, init=False)
 class Score:
@@ -42,6 +45,8 @@ class Score:
     progress: int
     coins: int
     military: int
+    divinities: int
+    """Pantheon: Aphrodite's VP and Astarte's coins (0 in a base game)."""
     sources: tuple[tuple[str, str, int], ...]
 
     def __init__(
@@ -54,6 +59,7 @@ class Score:
         progress: int,
         coins: int,
         military: int,
+        divinities: int = 0,
         sources: tuple[tuple[str, str, int], ...] = (),
     ) -> None:
         object.__setattr__(self, "blue", blue)
@@ -64,6 +70,7 @@ class Score:
         object.__setattr__(self, "progress", progress)
         object.__setattr__(self, "coins", coins)
         object.__setattr__(self, "military", military)
+        object.__setattr__(self, "divinities", divinities)
         object.__setattr__(self, "sources", sources)
 
     @property
@@ -71,7 +78,7 @@ class Score:
         """The sum of the rows."""
         return (
             self.blue + self.green + self.yellow + self.purple + self.wonders
-            + self.progress + self.coins + self.military
+            + self.progress + self.coins + self.military + self.divinities
         )  # fmt: skip
 
     def row(self, name: str) -> int:
@@ -114,8 +121,8 @@ def score_sheet(state: GameState) -> ScoreSheet:
     military = military_points(state.catalog.track, state.position)
     one, two = state.cities
     return ScoreSheet(
-        p1=_score(state.catalog, one, two, military[0]),
-        p2=_score(state.catalog, two, one, military[1]),
+        p1=_score(state, one, two, military[0], 0),
+        p2=_score(state, two, one, military[1], 1),
     )
 
 
@@ -127,6 +134,10 @@ def civilian_ranks(state: GameState) -> tuple[tuple[int, int], tuple[int, int]]:
     one, two = state.cities
     first = _rows(catalog, one, two, military[0], None)
     second = _rows(catalog, two, one, military[1], None)
+    pantheon = state.pantheon
+    if pantheon is not None:
+        first += _pantheon_rows(state, pantheon, 0, one, None)  # only the sums are compared
+        second += _pantheon_rows(state, pantheon, 1, two, None)
     return (sum(first), first[_BLUE]), (sum(second), second[_BLUE])
 
 
@@ -136,6 +147,7 @@ _WONDERS: Final = ROWS.index("wonders")
 _PROGRESS: Final = ROWS.index("progress")
 _COINS: Final = ROWS.index("coins")
 _MILITARY: Final = ROWS.index("military")
+_DIVINITIES: Final = PANTHEON_ROWS.index("divinities")
 
 _ROW_OF_COLOR: Final = {
     Color.BLUE: ROWS.index("blue"),
@@ -146,12 +158,53 @@ _ROW_OF_COLOR: Final = {
 """The row of each colour that scores its cards' printed VP (guilds score by their rule)."""
 
 
-def _score(catalog: Catalog, city: City, opponent: City, military: int) -> Score:
-    """The score of `city`, with its sources."""
+def _score(state: GameState, city: City, opponent: City, military: int, index: int) -> Score:
+    """The score of `city` (player `index`), with its sources."""
     sources: list[tuple[str, str, int]] = []
-    rows = _rows(catalog, city, opponent, military, sources)
-    blue, green, yellow, purple, wonders, progress, coins, military = rows  # `ROWS` order
-    return Score(blue, green, yellow, purple, wonders, progress, coins, military, tuple(sources))
+    rows = _rows(state.catalog, city, opponent, military, sources)
+    pantheon = state.pantheon
+    rows.append(0)  # the divinities' row
+    if pantheon is not None:
+        extra = _pantheon_rows(state, pantheon, index, city, sources)
+        rows = [a + b for a, b in zip(rows, extra, strict=True)]
+    blue, green, yellow, purple, wonders, progress, coins, military, divinities = rows
+    return Score(
+        blue, green, yellow, purple, wonders, progress, coins, military, divinities,
+        tuple(sources),
+    )  # fmt: skip
+
+
+def _pantheon_rows(
+    state: GameState,
+    pantheon: PantheonState,
+    index: int,
+    city: City,
+    sources: list[tuple[str, str, int]] | None,
+) -> list[int]:
+    """The Pantheon's VP of player `index`, row by row of `PANTHEON_ROWS`: the Grand
+    Temples (5, 12, 21 for 1, 2, 3) in the purple row, Mysticism (2 VP per Mythology and
+    Offering token held) in the progress row, Aphrodite and Astarte's coins in a row of
+    their own. All other rows are 0."""
+    catalog = state.catalog
+    rules = catalog.pantheon
+    assert rules is not None
+    rows = [0] * len(PANTHEON_ROWS)
+    temples = sum(1 for c in city.cards if catalog.card(c).is_temple)
+    if temples:
+        points = rules.temple_points[min(temples, len(rules.temple_points)) - 1]
+        _add(rows, sources, _PURPLE, "grand_temples", points)
+    held = len(pantheon.mythology_tokens[index]) + len(pantheon.offerings[index])
+    for token in city.tokens:
+        per = catalog.token(token).points_per_pantheon_token
+        if per and held:
+            _add(rows, sources, _PROGRESS, token, per * held)
+    for card in pantheon.activated[index]:
+        if rules.is_divinity(card) and rules.divinity(card).points:
+            _add(rows, sources, _DIVINITIES, card, rules.divinity(card).points)
+    if pantheon.astarte[index]:
+        astarte = pantheon.astarte[index] * rules.astarte_points_per_coin
+        _add(rows, sources, _DIVINITIES, "astarte", astarte)
+    return rows
 
 
 def _rows(
@@ -195,4 +248,4 @@ def _add(
     if points:
         rows[row] += points
         if sources is not None:
-            sources.append((ROWS[row], source, points))
+            sources.append((PANTHEON_ROWS[row], source, points))

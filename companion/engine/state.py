@@ -19,6 +19,7 @@ from .cards import (
     CardId,
     Catalog,
     Color,
+    DivinityId,
     Resource,
     Science,
     TokenId,
@@ -125,6 +126,31 @@ class PendingKind(StrEnum):
     MAUSOLEUM = "mausoleum"
     GREAT_LIBRARY = "great_library"
     NEXT_AGE = "next_age"
+    # Pantheon
+    DIVINITY = "divinity"  # place a divinity drawn with a Mythology token
+    ENKI = "enki"
+    SNAKE = "snake"  # Nisaba
+    BAAL = "baal"
+    HADES = "hades"
+    ZEUS = "zeus"
+    ANUBIS = "anubis"
+    ISIS = "isis"
+    RA = "ra"
+    MINERVA = "minerva"
+    NEPTUNE = "neptune"
+    GATE = "gate"
+    THEATER = "theater"  # the Divine Theater
+
+
+PANTHEON_DECISIONS: Final = frozenset(
+    {
+        PendingKind.DIVINITY, PendingKind.ENKI, PendingKind.SNAKE, PendingKind.BAAL,
+        PendingKind.HADES, PendingKind.ZEUS, PendingKind.ANUBIS, PendingKind.ISIS,
+        PendingKind.RA, PendingKind.MINERVA, PendingKind.NEPTUNE, PendingKind.GATE,
+        PendingKind.THEATER,
+    }
+)  # fmt: skip
+"""The decisions only the Pantheon expansion asks for."""
 
 
 class Phase(StrEnum):
@@ -313,6 +339,62 @@ def structure_from_cards(
 
 
 @dataclass(frozen=True, slots=True, init=False)
+class PantheonState:
+    """The Pantheon expansion's part of a game (None in a base game).
+
+    `spaces` holds, for spaces 1 to 6 (from p1's side), the divinity or the Gate lying there,
+    None where empty. `decks` holds the divinities left in each Mythology deck (in
+    `MYTHOLOGIES` order, catalog order within), `tops` the card known to lie on top of each
+    (put back by a draw or the Gate), None when unknown. Per player (p1, p2): the Mythology
+    tokens held (their mythologies), the Offering tokens not handed in (their values), the
+    coins on Astarte, and the cards activated (divinities and the Gate). `on_structure`
+    lists the tokens still lying on the current age's structure as (position, token): a
+    mythology, or an Offering token's value as a string. `to_place` holds the mythologies of
+    tokens just taken whose divinity the current player has still to place. `minerva` is
+    the Minerva pawn's space on the military track (None: not placed or gone), `snake` the
+    opponent's green card under the Snake token.
+    """
+
+    spaces: tuple[str | None, ...]
+    decks: tuple[tuple[DivinityId, ...], ...]
+    tops: tuple[DivinityId | None, ...]
+    mythology_tokens: tuple[tuple[str, ...], tuple[str, ...]]
+    offerings: tuple[tuple[int, ...], tuple[int, ...]]
+    astarte: tuple[int, int]
+    activated: tuple[tuple[str, ...], tuple[str, ...]]
+    on_structure: tuple[tuple[int, str], ...]
+    to_place: tuple[str, ...]
+    minerva: int | None
+    snake: CardId | None
+
+    def __init__(
+        self,
+        spaces: tuple[str | None, ...],
+        decks: tuple[tuple[DivinityId, ...], ...],
+        tops: tuple[DivinityId | None, ...],
+        mythology_tokens: tuple[tuple[str, ...], tuple[str, ...]] = ((), ()),
+        offerings: tuple[tuple[int, ...], tuple[int, ...]] = ((), ()),
+        astarte: tuple[int, int] = (0, 0),
+        activated: tuple[tuple[str, ...], tuple[str, ...]] = ((), ()),
+        on_structure: tuple[tuple[int, str], ...] = (),
+        to_place: tuple[str, ...] = (),
+        minerva: int | None = None,
+        snake: CardId | None = None,
+    ) -> None:
+        object.__setattr__(self, "spaces", spaces)
+        object.__setattr__(self, "decks", decks)
+        object.__setattr__(self, "tops", tops)
+        object.__setattr__(self, "mythology_tokens", mythology_tokens)
+        object.__setattr__(self, "offerings", offerings)
+        object.__setattr__(self, "astarte", astarte)
+        object.__setattr__(self, "activated", activated)
+        object.__setattr__(self, "on_structure", on_structure)
+        object.__setattr__(self, "to_place", to_place)
+        object.__setattr__(self, "minerva", minerva)
+        object.__setattr__(self, "snake", snake)
+
+
+@dataclass(frozen=True, slots=True, init=False)
 class GameState:
     """Everything the rules know after a list of events.
 
@@ -343,6 +425,8 @@ class GameState:
     winner: Player | None
     shared: bool
     victory: Victory | None
+    pantheon: PantheonState | None
+    """The Pantheon expansion's board and pieces; None in a base game."""
 
     def __init__(
         self,
@@ -364,6 +448,7 @@ class GameState:
         winner: Player | None = None,
         shared: bool = False,
         victory: Victory | None = None,
+        pantheon: PantheonState | None = None,
     ) -> None:
         object.__setattr__(self, "catalog", catalog)
         object.__setattr__(self, "phase", phase)
@@ -383,6 +468,7 @@ class GameState:
         object.__setattr__(self, "winner", winner)
         object.__setattr__(self, "shared", shared)
         object.__setattr__(self, "victory", victory)
+        object.__setattr__(self, "pantheon", pantheon)
 
     def city(self, player: Player) -> City:
         """The city of `player`."""
@@ -447,4 +533,5 @@ def with_structure(state: GameState, structure: Structure | None) -> GameState:
         state.winner,
         state.shared,
         state.victory,
+        state.pantheon,
     )

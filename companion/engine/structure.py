@@ -14,7 +14,15 @@ from typing import Final
 
 from .cards import Card, CardId, Catalog, Color, Layout
 from .events import GUILD_BACK, Deal, IllegalEvent, Reveal
-from .state import GameState, Structure, positions_of, structure_from_cards, with_structure
+from .pantheon_rules import check_purple_card, deal_tokens
+from .state import (
+    GameState,
+    Structure,
+    evolve,
+    positions_of,
+    structure_from_cards,
+    with_structure,
+)
 
 __all__ = [
     "CARDS_PER_AGE",
@@ -27,6 +35,7 @@ __all__ = [
     "is_accessible",
     "is_face_up",
     "place_name",
+    "remove_from_structure",
     "reveal",
     "take_card",
     "unrevealed",
@@ -80,14 +89,19 @@ def deal(state: GameState, event: Deal) -> GameState:
             raise IllegalEvent(f"deal: unknown card {card_id!r}") from None
         if card.age != event.age:
             raise IllegalEvent(f"deal: {card_id!r} is not an age {event.age} card")
-        guilds += card.color is Color.PURPLE
+        if card.color is Color.PURPLE:
+            check_purple_card(state, card)  # guilds, or Grand Temples with Pantheon
+            guilds += 1
         known.append(card_id)
     if len(set(known)) != len(known) or len(event.layout) != CARDS_PER_AGE:
         raise IllegalEvent(f"deal: {CARDS_PER_AGE} different cards needed")
     if event.age == 3 and guilds != catalog.rules.guilds_in_age_3:  # 17 + 3 guilds
         raise IllegalEvent(f"deal: age 3 has {catalog.rules.guilds_in_age_3} guilds, not {guilds}")
     cards = tuple(FACE_DOWN if card_id is None else card_id for card_id in event.layout)
-    return with_structure(state, structure_from_cards(event.age, cards, _covering(layout)))
+    after = with_structure(state, structure_from_cards(event.age, cards, _covering(layout)))
+    if state.pantheon is None and not event.tokens:
+        return after
+    return evolve(after, pantheon=deal_tokens(state, event))
 
 
 def place_name(layout: Layout, index: int) -> str:
@@ -130,7 +144,7 @@ def reveal(state: GameState, event: Reveal) -> GameState:
         raise IllegalEvent(f"{name} is already in the structure")
     if was_taken(state, card.id):
         raise IllegalEvent(f"{name} has already been taken")
-    if card.is_guild != (there == GUILD_BACK):
+    if (card.color is Color.PURPLE) != (there == GUILD_BACK):
         back = "a guild's back" if there == GUILD_BACK else "an age 3 back"
         raise IllegalEvent(f"The card at {where} has {back}: it cannot be {name}")
     dealt = list(structure.dealt)
@@ -263,6 +277,11 @@ def _position(structure: Structure, card_id: CardId) -> int:
     return -1
 
 
+def remove_from_structure(structure: Structure, index: int, catalog: Catalog) -> Structure:
+    """The structure once the card at `index` has left it (Zeus, Pantheon): as if taken."""
+    return _without(structure, index, catalog)
+
+
 def _without(structure: Structure, index: int, catalog: Catalog) -> Structure:
     """The structure once the card at `index` is taken: the cards it covered are freed
     when nothing else covers them."""
@@ -272,6 +291,8 @@ def _without(structure: Structure, index: int, catalog: Catalog) -> Structure:
     for below in catalog.layout(structure.age).positions[index].covers:
         if not covering[below] & ~gone:
             open_ |= 1 << below
+    if open_ & gone:  # a covered card Zeus (Pantheon) took: gone, never open again
+        open_ &= ~gone
     return Structure(structure.age, structure.dealt, gone, open_, covering)
 
 
@@ -281,12 +302,14 @@ def _check_age_3_mix(state: GameState, card: Card) -> None:
     catalog = state.catalog
     guilds_in_age = catalog.rules.guilds_in_age_3
     guilds, others = _age_3_seen(state)
-    if card.is_guild and guilds >= guilds_in_age:
+    if card.color is Color.PURPLE:
+        check_purple_card(state, card)
+    if card.color is Color.PURPLE and guilds >= guilds_in_age:
         raise IllegalEvent(
             f"Age 3 has only {guilds_in_age} guilds: {catalog.name(card.id)} cannot be a 4th"
         )
     most = CARDS_PER_AGE - guilds_in_age
-    if not card.is_guild and others >= most:
+    if card.color is not Color.PURPLE and others >= most:
         raise IllegalEvent(
             f"Age 3 has only {most} cards besides the guilds: {catalog.name(card.id)} "
             f"cannot be an {most + 1}th"
@@ -300,7 +323,7 @@ def _age_3_seen(state: GameState) -> tuple[int, int]:
     guilds = others = 0
     for card_id in (*one.cards, *two.cards, *one.tucked, *two.tucked, *state.discard):
         card = catalog.card(card_id)
-        if card.is_guild:
+        if card.color is Color.PURPLE:
             guilds += 1
         elif card.age == 3:
             others += 1

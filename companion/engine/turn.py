@@ -36,7 +36,9 @@ class Turn:
         "cities",
         "current",
         "discard",
+        "extra_turn",
         "loot",
+        "pantheon",
         "pending",
         "phase",
         "player",
@@ -67,6 +69,9 @@ class Turn:
         self.winner = state.winner
         self.shared = state.shared
         self.victory = state.victory
+        self.pantheon = state.pantheon
+        self.extra_turn = False
+        """An extra turn won while a decision is answered (a wonder built by Isis)."""
 
     def clear_pending(self) -> None:
         """Nothing is pending while a decision is answered (the answer may ask for another).
@@ -126,6 +131,7 @@ class Turn:
             self.winner,
             self.shared,
             self.victory,
+            self.pantheon,
         )
 
 
@@ -139,9 +145,14 @@ def win(turn: Turn, player: Player | None, victory: Victory) -> None:
 
 
 def end_turn(turn: Turn, *, extra_turn: bool) -> None:
-    """Pass the turn (or keep it for an extra turn), ending the age after its 20th card."""
+    """Pass the turn (or keep it for an extra turn), ending the age after its 20th card.
+    With Pantheon, a divinity still to place (a Mythology token taken) is asked first."""
     player = turn.player
     turn.pending = None
+    pantheon = turn.pantheon
+    if pantheon is not None and pantheon.to_place:
+        turn.pending = Pending(PendingKind.DIVINITY, player, extra_turn)
+        return
     if turn.taken < CARDS_PER_AGE:
         turn.current = player if extra_turn else opponent_of(player)
         return

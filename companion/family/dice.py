@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.family.scoring import Line, Part, PlayerScore, Result
-from companion.family.sheet import SheetError
+from companion.family.sheet import SheetError, player_name, shown, whole_number
 
 GAME = "7wonders-dice"
 ENTERED = ("warehouse", "gold_reserve", "wonder", "market", "university", "guild_court")
@@ -24,6 +24,9 @@ AGORA_BONUS = 3  # the first player to cross every box of their Agora
 MAX_DEFENCE = 2  # the seed's table: no defence, 1 or 2 defence
 BONUSES_TO_END = 3
 MIN_PLAYERS, MAX_PLAYERS = 2, 7
+MAX_ENTERED = 200  # points of one building, circled coins: a real sheet stays far below
+MAX_ATTACKS = 50  # attacks of one player's barracks
+MAX_PRINTED = 50  # the points printed in a barracks box
 PLAYER_KEYS = frozenset(
     {*ENTERED, "name", "barracks", "agora", "agora_first", "unused_coins", "bonuses"}
 )
@@ -52,11 +55,11 @@ def score_dice(sheet: Any) -> DiceResult:
         raise SheetError("players: expected a list of player objects")
     if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
         raise SheetError(f"players: Dice is scored for 2 to 7 players, got {len(players)}")
-    names = [p.get("name") for p in players]
+    names = [player_name(p, f"players[{i}]") for i, p in enumerate(players)]
     for name in names:
         if names.count(name) > 1:
             raise SheetError(f"players: name {name!r} is used by {names.count(name)} players")
-    firsts = [p.get("name") for p in players if p.get("agora_first") is True]
+    firsts = [name for name, p in zip(names, players, strict=True) if p.get("agora_first") is True]
     if len(firsts) > 1:
         raise SheetError(f"players: only one player completes the Agora first, not {firsts}")
     scored = tuple(_player(p, f"players[{i}]") for i, p in enumerate(players))
@@ -71,17 +74,13 @@ def score_dice(sheet: Any) -> DiceResult:
 
 
 def _number(raw: dict[str, Any], key: str, where: str) -> int:
-    value = raw.get(key, 0)
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise SheetError(f"{where}: {key}: expected a whole number from 0, got {value!r}")
-    return value
+    high = BONUSES_TO_END if key == "bonuses" else MAX_ENTERED  # a third bonus ends the game
+    return whole_number(raw.get(key, 0), where, key, high)
 
 
 def _player(raw: dict[str, Any], where: str) -> tuple[PlayerScore, int]:
     """One player's score (unused circled coins as the tie-break) and bonuses taken."""
-    name = raw.get("name")
-    if not isinstance(name, str) or not name.strip():
-        raise SheetError(f"{where}: name: expected a player's name")
+    name = player_name(raw, where)
     where = f"{where} ({name})"
     if unknown := raw.keys() - PLAYER_KEYS:
         raise SheetError(f"{where}: unknown key {min(unknown)!r}")
@@ -90,7 +89,7 @@ def _player(raw: dict[str, Any], where: str) -> tuple[PlayerScore, int]:
     agora = [Part(_number(raw, "agora", where), "as entered")]
     first = raw.get("agora_first", False)
     if not isinstance(first, bool):
-        raise SheetError(f"{where}: agora_first: expected true or false, got {first!r}")
+        raise SheetError(f"{where}: agora_first: expected true or false, got {shown(first)}")
     if first:
         agora.append(Part(AGORA_BONUS, "first to complete the Agora"))
     lines["agora"] = Line(tuple(agora))
@@ -102,14 +101,14 @@ def _player(raw: dict[str, Any], where: str) -> tuple[PlayerScore, int]:
 def _barracks(raw: Any, where: str) -> Line:
     """Each attack: the points printed in the box minus the defence the attacked city had
     crossed in earlier rounds (seed 003: none, 1 or 2), never below zero."""
-    if not isinstance(raw, list):
+    if not isinstance(raw, list) or len(raw) > MAX_ATTACKS:
         raise SheetError(f"{where}: barracks: expected a list of [printed points, defence]")
     parts = []
     for n, attack in enumerate(raw, 1):
         valid = (
             isinstance(attack, list)
             and len(attack) == 2
-            and all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in attack)
+            and all(type(v) is int and 0 <= v <= MAX_PRINTED for v in attack)
         )
         if not valid:
             raise SheetError(f"{where}: barracks: attack {n}: expected [printed points, defence]")

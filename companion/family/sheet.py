@@ -2,6 +2,8 @@
 
 The format is in docs/scorepad.md. Every refusal is a `SheetError` whose one-line message
 says what is wrong and where: ``players[2] (Cid): cards: 'lumber_yard' is listed twice``.
+Numbers are whole numbers in the game's real ranges (`MAX_COINS`, `MAX_PROJECT_POINTS`),
+never a float, a boolean or a list; names follow the players' rule (`engine.names`).
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from typing import Any
 
 from companion.engine.cards import Color
 from companion.engine.catalog import did_you_mean
+from companion.engine.names import check_name
 from companion.family.cards import CardId, FamilyCard, FamilyCatalog, Side, WonderId
 from companion.family.table import (
     MAX_PLAYERS,
@@ -35,6 +38,9 @@ PLAYER_KEYS = frozenset(
 PROJECT_KEYS = frozenset({"age", "built", "reward_points", "penalty_points"})
 AGES = (1, 2, 3)
 TOKENS_PER_AGE = 2  # one conflict with each neighbour
+MAX_COINS = 200  # more than the whole bank: no city ends with more
+MAX_PROJECT_POINTS = 50  # an Edifice project's reward or penalty is a few points
+MAX_LIST = 100  # cards, tokens or attacks listed for one player; a real city has fewer
 
 
 class SheetError(ValueError):
@@ -51,7 +57,7 @@ def read_table(catalog: FamilyCatalog, sheet: Any) -> Table:
         raise SheetError("a score sheet is a JSON object")
     _keys(sheet, SHEET_KEYS, "sheet")
     if sheet.get("game") != GAME:
-        raise SheetError(f"game: expected {GAME!r}, got {sheet.get('game')!r}")
+        raise SheetError(f"game: expected {GAME!r}, got {shown(sheet.get('game'))}")
     variant = _variant(sheet.get("variant", "base"))
     expansions = _expansions(sheet.get("expansions", []))
     players = sheet.get("players")
@@ -75,7 +81,7 @@ def _variant(raw: Any) -> Variant:
     try:
         return Variant(raw)
     except ValueError:
-        raise SheetError(f"variant: expected 'base' or 'two-player', got {raw!r}") from None
+        raise SheetError(f"variant: expected 'base' or 'two-player', got {shown(raw)}") from None
 
 
 def _expansions(raw: Any) -> frozenset[str]:
@@ -83,42 +89,76 @@ def _expansions(raw: Any) -> frozenset[str]:
         raise SheetError("expansions: expected a list of names")
     for name in raw:
         if name not in EXPANSIONS:
-            raise SheetError(f"expansions: unknown expansion {name!r} (known: edifice)")
+            raise SheetError(f"expansions: unknown expansion {shown(name)} (known: edifice)")
     return frozenset(raw)
 
 
-def _int(raw: Mapping[str, Any], key: str, where: str, default: int | None = None) -> int:
-    value = raw.get(key, default)
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise SheetError(f"{where}: {key}: expected a whole number, got {value!r}")
-    if value < 0:
-        raise SheetError(f"{where}: {key}: must not be negative, got {value}")
+def shown(value: object) -> str:
+    """A value of a refused sheet in a one-line message: its repr, cut at 40 characters (a
+    number of thousands of digits is not even written out)."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**12:
+        return "a number of more than 12 digits"
+    text = repr(value) if not isinstance(value, list | dict) or len(value) <= 20 else "a long list"
+    return text if len(text) <= 40 else f"{text[:37]}..."
+
+
+def whole_number(value: object, where: str, key: str, high: int) -> int:
+    """A number of the sheet: a whole number from 0 to `high` (not a float, a boolean, a
+    list: JSON's `1.0` is refused too).
+
+    Raises:
+        SheetError: anything else, naming `where` and `key`.
+    """
+    if type(value) is not int or value < 0:
+        raise SheetError(f"{where}: {key}: expected a whole number from 0, got {shown(value)}")
+    if value > high:
+        raise SheetError(f"{where}: {key}: at most {high} in a real game, got {shown(value)}")
     return value
+
+
+def player_name(raw: Mapping[str, Any], where: str) -> str:
+    """A player's name on a sheet, by the players' rule (1 to 24 printable characters).
+
+    Raises:
+        SheetError: missing or against the rule.
+    """
+    name = raw.get("name")
+    if not isinstance(name, str) or not name.strip():
+        raise SheetError(f"{where}: name: expected a player's name")
+    try:
+        return check_name(name)
+    except ValueError as bad:
+        raise SheetError(f"{where}: name: {bad}") from None
+
+
+def _int(
+    raw: Mapping[str, Any], key: str, where: str, default: int | None = None, high: int = 99
+) -> int:
+    return whole_number(raw.get(key, default), where, key, high)
 
 
 def _bool(raw: Mapping[str, Any], key: str, where: str) -> bool:
     value = raw.get(key, False)
     if not isinstance(value, bool):
-        raise SheetError(f"{where}: {key}: expected true or false, got {value!r}")
+        raise SheetError(f"{where}: {key}: expected true or false, got {shown(value)}")
     return value
 
 
 def _city(catalog: FamilyCatalog, raw: dict[str, Any], where: str, edifice: bool) -> City:
-    name = raw.get("name")
-    if not isinstance(name, str) or not name.strip():
-        raise SheetError(f"{where}: name: expected a player's name")
+    name = player_name(raw, where)
     where = f"{where} ({name})"
     _keys(raw, PLAYER_KEYS, where)
     wonder = catalog.wonders.get(WonderId(str(raw.get("wonder"))))
     if wonder is None:
         names: dict[str, Iterable[str]] = {w: b.names.values() for w, b in catalog.wonders.items()}
-        meant = did_you_mean(str(raw.get("wonder")), names)
-        raise SheetError(f"{where}: wonder: unknown wonder {raw.get('wonder')!r}{meant}")
+        given = raw.get("wonder")
+        meant = did_you_mean(given, names) if isinstance(given, str) and len(given) < 100 else ""
+        raise SheetError(f"{where}: wonder: unknown wonder {shown(given)}{meant}")
     side_raw: Any = raw.get("side")
     try:
         side = Side(side_raw)
     except ValueError:
-        raise SheetError(f"{where}: side: expected 'A' or 'B', got {side_raw!r}") from None
+        raise SheetError(f"{where}: side: expected 'A' or 'B', got {shown(side_raw)}") from None
     stages = _int(raw, "stages", where, 0)
     if stages > len(wonder.sides[side]):
         raise SheetError(
@@ -133,7 +173,7 @@ def _city(catalog: FamilyCatalog, raw: dict[str, Any], where: str, edifice: bool
         side=side,
         stages=stages,
         cards=_cards(catalog, raw.get("cards", []), where),
-        coins=_int(raw, "coins", where, 0),
+        coins=_int(raw, "coins", where, 0, MAX_COINS),
         military=_military(raw.get("military", []), where),
         free_city=_bool(raw, "free_city", where),
         edifice=_participation(raw["edifice"], where) if "edifice" in raw else Participation(),
@@ -141,7 +181,7 @@ def _city(catalog: FamilyCatalog, raw: dict[str, Any], where: str, edifice: bool
 
 
 def _cards(catalog: FamilyCatalog, raw: Any, where: str) -> tuple[FamilyCard, ...]:
-    if not isinstance(raw, list):
+    if not isinstance(raw, list) or len(raw) > MAX_LIST:
         raise SheetError(f"{where}: cards: expected a list of card ids")
     cards = []
     for card_id in raw:
@@ -151,8 +191,9 @@ def _cards(catalog: FamilyCatalog, raw: Any, where: str) -> tuple[FamilyCard, ..
             names: dict[str, Iterable[str]] = {
                 c: k.names.values() for c, k in catalog.cards.items()
             }
-            meant = did_you_mean(card_id, names) if isinstance(card_id, str) else ""
-            raise SheetError(f"{where}: cards: {what} {card_id!r}{meant}")
+            hint = isinstance(card_id, str) and len(card_id) < 100  # no guess for a long text
+            meant = did_you_mean(card_id, names) if hint else ""
+            raise SheetError(f"{where}: cards: {what} {shown(card_id)}{meant}")
         cards.append(card)
     if len(set(raw)) != len(raw):
         twice = next(c for c in raw if raw.count(c) > 1)
@@ -161,12 +202,12 @@ def _cards(catalog: FamilyCatalog, raw: Any, where: str) -> tuple[FamilyCard, ..
 
 
 def _military(raw: Any, where: str) -> tuple[int, ...]:
-    if not isinstance(raw, list):
+    if not isinstance(raw, list) or len(raw) > MAX_LIST:
         raise SheetError(f"{where}: military: expected a list of token values")
     for value in raw:
-        if isinstance(value, bool) or value not in TOKEN_VALUES:
+        if type(value) is not int or value not in TOKEN_VALUES:  # 1.0, true, [1] are not tokens
             raise SheetError(
-                f"{where}: military: {value!r} is not a conflict token (1, 3, 5 or -1)"
+                f"{where}: military: {shown(value)} is not a conflict token (1, 3, 5 or -1)"
             )
     for age, value in VICTORY_TOKENS.items():
         if raw.count(value) > TOKENS_PER_AGE:
@@ -256,8 +297,8 @@ def _projects(raw: Any, cities: tuple[City, ...]) -> tuple[Project, ...]:
             Project(
                 age=_int(entry, "age", where),
                 built=_bool(entry, "built", where),
-                reward_points=_int(entry, "reward_points", where, 0),
-                penalty_points=_int(entry, "penalty_points", where, 0),
+                reward_points=_int(entry, "reward_points", where, 0, MAX_PROJECT_POINTS),
+                penalty_points=_int(entry, "penalty_points", where, 0, MAX_PROJECT_POINTS),
             )
         )
     if sorted(p.age for p in projects) != list(AGES):

@@ -12,16 +12,19 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Final, TypeVar
 
-from companion.engine.cards import Catalog
+from companion.engine.cards import MYTHOLOGIES, Catalog, Pantheon
+from companion.engine.divinities import activations as legal_activations
 from companion.engine.events import (
     Build,
     BuildWonder,
     Deal,
     Discard,
     Event,
+    GateActivation,
     KeepLibraryToken,
     Setup,
 )
+from companion.engine.pantheon_rules import PANTHEON
 from companion.engine.pricing import cheapest_payment
 from companion.engine.rules import (
     accessible_cards,
@@ -156,6 +159,7 @@ def random_setup(catalog: Catalog, rng: random.Random | Draws) -> Setup:
         progress_tokens=tuple(tokens[: catalog.rules.tokens_on_board]),
         wonders=allocated,
         players=("Ann", "Ben"),
+        expansions=() if catalog.pantheon is None else (PANTHEON,),
     )
 
 
@@ -166,11 +170,27 @@ def random_deal(catalog: Catalog, rng: random.Random | Draws, age: int) -> Deal:
     deck = [c.id for c in catalog.age_deck(age)]
     draws.shuffle(deck)
     deck = deck[catalog.rules.removed_per_age :]
+    pantheon = catalog.pantheon
     if age == 3:
-        guilds = [c.id for c in catalog.guilds]
-        deck += draws.sample(guilds, catalog.rules.guilds_in_age_3)
+        purple = catalog.guilds if pantheon is None else catalog.temples
+        deck += draws.sample([c.id for c in purple], catalog.rules.guilds_in_age_3)
     draws.shuffle(deck)
-    return Deal(age=age, layout=tuple(deck))
+    if pantheon is None:
+        return Deal(age=age, layout=tuple(deck))
+    return Deal(age=age, layout=tuple(deck), tokens=random_tokens(pantheon, draws, age))
+
+
+def random_tokens(pantheon: Pantheon, draws: Draws, age: int) -> tuple[str, ...]:
+    """Pantheon: the tokens on an age's marked cards, drawn at random (5 of the 10 Mythology
+    tokens in Age I, the 3 Offering tokens in Age II)."""
+    if age == 1:
+        box = [m for m in MYTHOLOGIES for _ in range(pantheon.mythology_tokens_per_mythology)]
+        return tuple(draws.sample(box, pantheon.mythology_tokens_in_play))
+    if age == 2:
+        values = [str(v) for v in pantheon.offering_tokens]
+        draws.shuffle(values)
+        return tuple(values)
+    return ()
 
 
 def random_turn(state: GameState, rng: random.Random | Draws) -> tuple[Event, GameState]:
@@ -181,10 +201,17 @@ def random_turn(state: GameState, rng: random.Random | Draws) -> tuple[Event, Ga
         if pending.kind is PendingKind.GREAT_LIBRARY:
             drawn = tuple(draws.sample(available_library_tokens(state), 3))
             event: Event = KeepLibraryToken(pending.player, drawn, draws.choice(drawn))
+        elif pending.kind is PendingKind.GATE:
+            event = random_gate(state, draws)
         else:
             event = draws.choice(legal_events(state))
         return event, apply(state, event)
     player = state.current
+    if state.pantheon is not None and draws.uniform() < ACTIVATION_CHANCE:
+        activations = legal_activations(state)
+        if activations:
+            event = draws.choice(activations)
+            return event, apply(state, event)
     card = draws.choice(accessible_cards(state))
     city, opponent = state.city(player), state.city(opponent_of(player))
     catalog = state.catalog
@@ -199,6 +226,24 @@ def random_turn(state: GameState, rng: random.Random | Draws) -> tuple[Event, Ga
     else:
         event = Discard(player, card)
     return event, apply(state, event)
+
+
+ACTIVATION_CHANCE: Final = 0.2
+"""Pantheon: how often a random turn activates a divinity, when one can be paid for."""
+
+
+def random_gate(state: GameState, draws: Draws) -> Event:
+    """The Gate: the top card of each deck (the known one, else one drawn at random), and
+    one of them activated."""
+    pantheon = state.pantheon
+    pending = state.pending
+    assert pantheon is not None and pending is not None
+    revealed = tuple(
+        top if top is not None else draws.choice(cards)
+        for top, cards in zip(pantheon.tops, pantheon.decks, strict=True)
+        if cards
+    )
+    return GateActivation(pending.player, revealed, draws.choice(revealed))
 
 
 def random_game(

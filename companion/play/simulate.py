@@ -122,10 +122,31 @@ def check_invariants(state: GameState, dealt: list[CardId]) -> None:
         fresh = evolve(state, structure=again)
         if accessible_cards(state) != accessible_cards(fresh):
             raise InvariantError("the accessible cards differ from the layout's")
+    pantheon = state.pantheon
+    if pantheon is not None:
+        _check_pantheon(state)
     if len(placed) != len(dealt) or set(placed) != set(dealt):  # dealt cards are distinct
         lost = Counter(dealt) - Counter(placed)
         extra = Counter(placed) - Counter(dealt)
         raise InvariantError(f"cards not conserved: lost {sorted(lost)}, extra {sorted(extra)}")
+
+
+def _check_pantheon(state: GameState) -> None:
+    """Pantheon: every divinity in one place (a deck, the Pantheon, beside a city), coins on
+    Astarte never negative, Offering tokens among the 3 of the box."""
+    pantheon = state.pantheon
+    rules = state.catalog.pantheon
+    assert pantheon is not None and rules is not None
+    where = [d for d in pantheon.spaces if d is not None and d != rules.gate]
+    where += [d for deck in pantheon.decks for d in deck]
+    where += [d for side in pantheon.activated for d in side if d != rules.gate]
+    if sorted(where) != sorted(d.id for d in rules.divinities):
+        raise InvariantError(f"divinities not conserved: {sorted(where)}")
+    if min(pantheon.astarte) < 0:
+        raise InvariantError(f"negative coins on Astarte: {pantheon.astarte}")
+    held = sorted(v for side in pantheon.offerings for v in side)
+    if any(held.count(v) > list(rules.offering_tokens).count(v) for v in held):
+        raise InvariantError(f"Offering tokens not conserved: {held}")
 
 
 def _check_replay(catalog: Catalog, game: Playout) -> None:

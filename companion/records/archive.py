@@ -16,11 +16,13 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Mapping, Sequence
+import math
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from companion.engine.cards import Catalog
+from companion.engine.names import check_name
 from companion.family import dice
 from companion.family.cards import FamilyCatalog
 from companion.family.catalog import default_family_catalog
@@ -39,11 +41,14 @@ from companion.records.results import Play, pad_identity
 from companion.records.stats import GameFacts
 from companion.records.summaries import (
     DUEL,
+    FIRST_YEAR,
     HISTORY_KEY,
+    LAST_YEAR,
     Summarize,
     duel_summary,
     game_times,
     keep_summary,
+    parse_stamp,
 )
 
 FORMAT = "duel-companion-history"
@@ -71,7 +76,31 @@ def content_hash(records: Sequence[Record]) -> str:
 
 def export_history(journal: Journal) -> dict[str, Any]:
     """The whole journal as one JSON object (docs/statistics.md, "History file")."""
-    games = []
+    return {
+        **_history_head(journal),
+        "games": list(history_entries(journal)),
+        **export_pads_and_plays(journal),
+    }
+
+
+def export_history_text(journal: Journal) -> Iterator[str]:
+    """`json.dumps(export_history(journal), ensure_ascii=False)` in pieces, one game at a
+    time, so that a history of thousands of games is never held whole."""
+    head = json.dumps({**_history_head(journal), "games": []}, ensure_ascii=False)
+    yield head[: -len("[]}")] + "["
+    for number, entry in enumerate(history_entries(journal)):
+        yield (", " if number else "") + json.dumps(entry, ensure_ascii=False)
+    tail = json.dumps(export_pads_and_plays(journal), ensure_ascii=False)
+    yield "]" + (f", {tail[1:]}" if tail != "{}" else "}")
+
+
+def _history_head(journal: Journal) -> dict[str, Any]:
+    players = sorted(player.name for player in known_players(journal))
+    return {"format": FORMAT, "version": VERSION, "players": players}
+
+
+def history_entries(journal: Journal) -> Iterator[dict[str, Any]]:
+    """The games of the history file, oldest first."""
     for summary in reversed(journal.games()):
         records = journal.effective_events(summary.id)
         finished, minutes = game_times(journal, summary.id, journal.rows(summary.id))
@@ -81,27 +110,17 @@ def export_history(journal: Journal) -> dict[str, Any]:
         lines = [
             {**r, "players": names} if r.get("type") == "setup" and names else r for r in records
         ]
-        games.append(
-            {
-                "id": summary.id,
-                "game": DUEL,
-                "hash": content_hash(records),
-                "status": summary.status,
-                "started": started if isinstance(started, str) else summary.started,
-                "finished": finished if summary.status == "finished" else None,
-                "minutes": minutes if summary.status == "finished" else None,
-                "players": names,
-                "record": lines,
-            }
-        )
-    players = sorted(player.name for player in known_players(journal))
-    return {
-        "format": FORMAT,
-        "version": VERSION,
-        "players": players,
-        "games": games,
-        **export_pads_and_plays(journal),
-    }
+        yield {
+            "id": summary.id,
+            "game": DUEL,
+            "hash": content_hash(records),
+            "status": summary.status,
+            "started": started if isinstance(started, str) else summary.started,
+            "finished": finished if summary.status == "finished" else None,
+            "minutes": minutes if summary.status == "finished" else None,
+            "players": names,
+            "record": lines,
+        }
 
 
 def export_pads_and_plays(journal: Journal) -> dict[str, Any]:
@@ -130,10 +149,11 @@ def check_pads_and_plays(family: FamilyCatalog, data: Mapping[str, Any]) -> tupl
         if not isinstance(entry, dict) or not isinstance(entry.get("saved"), str):
             raise RecordRefused(f'pad {index}: expected an object with "saved" and "sheet"')
         try:
+            saved = _stamp("saved", entry["saved"])  # a real time, as the journal writes it
             score_sheet(family, entry.get("sheet"))
-        except SheetError as refused:
+        except (SheetError, ValueError) as refused:
             raise RecordRefused(f"pad {index}: {refused}") from None
-        pads.append((entry["saved"], entry["sheet"]))
+        pads.append((saved, entry["sheet"]))
     plays = []
     for index, entry in enumerate(_list(data, "plays"), start=1):
         try:
@@ -245,7 +265,7 @@ def import_history(
                  "started": entry.get("started")},
             )  # fmt: skip
             keep_summary(journal, game_id, check_record(catalog, lines).state)
-    names = [name for name in data.get("players", []) if isinstance(name, str)]
+    names = history_names(data)  # checked with the games, before anything was written
     for name in names:
         add_player(journal, name)
     pads, plays = import_pads_and_plays(family, journal, data)
@@ -277,28 +297,131 @@ def check_history(catalog: Catalog, data: Any) -> list[tuple[Mapping[str, Any], 
     """
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise RecordRefused(f'not a history file (no "format": "{FORMAT}")')
-    if data.get("version") != VERSION:
-        raise RecordRefused(f"history version {data.get('version')!r}, this program reads 1")
+    version = data.get("version")
+    if type(version) is not int or version != VERSION:  # true is not 1
+        raise RecordRefused(f"history version {_shown(version)}, this program reads 1")
     entries = data.get("games")
     if not isinstance(entries, list):
         raise RecordRefused('a history file lists its games in "games"')
+    history_names(data)
     games: list[tuple[Mapping[str, Any], list[str]]] = []
     for index, entry in enumerate(entries, start=1):
         if not isinstance(entry, dict) or not isinstance(entry.get("record"), list):
             raise RecordRefused(f'game {index}: expected an object with a "record" list')
         if entry.get("game", DUEL) != DUEL:
-            raise RecordRefused(f"game {index}: {entry.get('game')!r} games cannot be imported")
+            raise RecordRefused(
+                f"game {index}: {_shown(entry.get('game'))} games cannot be imported"
+            )
+        try:
+            if entry.get("status", "finished") not in STATUSES:
+                raise ValueError(f"status: finished or in_progress, not {_shown(entry['status'])}")
+            checked = {**entry, **history_times(entry)}
+            _check_seats(entry.get("players"))
+        except ValueError as bad:
+            raise RecordRefused(f"game {index}: {bad}") from None
         lines = [dumps(r) if isinstance(r, dict) else json.dumps(r) for r in entry["record"]]
         try:
             check_record(catalog, lines)
         except RecordRefused as refused:
             raise RecordRefused(f"game {index}: {refused}", refused.line) from None
-        games.append((entry, lines))
+        games.append((checked, lines))
     return games
+
+
+STATUSES = ("finished", "in_progress")  # the journal's statuses of a game
+MAX_MINUTES = 7 * 24 * 60  # a game paused for a week still counts; longer is no game
+
+
+def history_names(data: Mapping[str, Any]) -> list[str]:
+    """The remembered players of a history file: a list of names by the players' rule.
+
+    Raises:
+        RecordRefused: "players" is not a list, or holds a name the rule refuses.
+    """
+    names = data.get("players", [])
+    if not isinstance(names, list):
+        raise RecordRefused(f'"players" is a list of names, not {_shown(names)}')
+    try:
+        return [check_name(name) for name in names]
+    except ValueError as bad:
+        raise RecordRefused(f"players: {bad}") from None
+
+
+def history_times(entry: Mapping[str, Any]) -> dict[str, Any]:
+    """A game's "started", "finished" and "minutes", checked: times as the journal writes
+    them (years 1970 to 2100), minutes a finite number from 0 to a week, or null. Returns
+    the checked values (times in the journal's form, "2026-05-01T20:15:00Z").
+
+    Raises:
+        ValueError: a time or a number that is not one.
+    """
+    checked: dict[str, Any] = {}
+    for key in ("started", "finished"):
+        value = entry.get(key)
+        if value is not None or (key == "finished" and entry.get("status") == "finished"):
+            checked[key] = _stamp(key, value)
+    minutes = entry.get("minutes")
+    if minutes is not None:
+        number = isinstance(minutes, int | float) and not isinstance(minutes, bool)
+        if not (number and math.isfinite(minutes) and 0 <= minutes <= MAX_MINUTES):
+            raise ValueError(f"minutes: a number from 0 to {MAX_MINUTES}, not {_shown(minutes)}")
+    return checked
+
+
+def _stamp(key: str, value: object) -> str:
+    """A time of the history file in the journal's form (UTC, to the second)."""
+    when = parse_stamp(value)
+    if when is None and isinstance(value, str) and _looks_like_a_stamp(value):
+        years = f"years {FIRST_YEAR} to {LAST_YEAR}"
+        raise ValueError(f"{key}: {value} is not a time of a game ({years})")
+    if when is None:
+        raise ValueError(f'{key}: a time like "2026-05-01T20:15:00Z", not {_shown(value)}')
+    return when.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _looks_like_a_stamp(value: str) -> bool:
+    """A well-formed time whose year is out of range (parsed with a year in range)."""
+    return len(value) > 4 and parse_stamp(f"2000{value[4:]}") is not None
+
+
+def _check_seats(players: object) -> None:
+    """A game's "players" of the history file: absent, or p1 and p2 named by the rule ("" for
+    an unnamed side)."""
+    if players is None:
+        return
+    if not isinstance(players, dict) or not set(players) <= {"p1", "p2"}:
+        raise ValueError(f'players: {{"p1": name, "p2": name}}, not {_shown(players)}')
+    for side, name in players.items():
+        if name != "":
+            try:
+                check_name(name)
+            except ValueError as bad:
+                raise ValueError(f"players.{side}: {bad}") from None
+
+
+def _shown(value: object) -> str:
+    """A value of a refused file in a one-line message: its JSON, cut at 40 characters."""
+    try:
+        text = json.dumps(value, ensure_ascii=True)
+    except (TypeError, ValueError, RecursionError):
+        text = type(value).__name__
+    return text if len(text) <= 40 else f"{text[:37]}..."
 
 
 CSV_HEAD = ("game_id", "game", "finished", "minutes", "seat", "player", "first", "result",
             "victory")  # fmt: skip
+
+
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+"""What makes a spreadsheet read a cell as a formula (OWASP's list for CSV injection)."""
+
+
+def csv_cell(value: object) -> object:
+    """A value as a CSV cell a spreadsheet shows as text: text that a spreadsheet would run as
+    a formula ("=HYPERLINK(...)", "+1", "@SUM") gets a leading apostrophe; numbers are kept."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return f"'{value}"
+    return value
 
 
 def games_csv(facts: Sequence[GameFacts], kind: str = DUEL) -> str:
@@ -308,7 +431,7 @@ def games_csv(facts: Sequence[GameFacts], kind: str = DUEL) -> str:
         return family_csv(facts)
     rows = list(facts[0].seats[0].scores) if facts and facts[0].seats else []
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
+    writer = _SafeWriter(csv.writer(out, lineterminator="\n"))
     writer.writerow([*CSV_HEAD, *rows, "total", "wonders_built", "progress_tokens"])
     for game in facts:
         for seat in game.seats:
@@ -340,7 +463,7 @@ def family_csv(facts: Sequence[GameFacts]) -> str:
     rows = list(FAMILY_ROWS.get(facts[0].game, ())) if facts else list(CATEGORIES)
     boards = not facts or facts[0].game != dice.GAME
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
+    writer = _SafeWriter(csv.writer(out, lineterminator="\n"))
     writer.writerow([*FAMILY_HEAD, *(BOARD_HEAD if boards else ()), *rows, "total"])
     for game in facts:
         for seat in game.seats:
@@ -355,3 +478,14 @@ def family_csv(facts: Sequence[GameFacts]) -> str:
                 ]
             )  # fmt: skip
     return out.getvalue()
+
+
+class _SafeWriter:
+    """A csv writer whose every cell goes through `csv_cell`."""
+
+    def __init__(self, writer: Any) -> None:
+        self._writer = writer
+
+    def writerow(self, row: Sequence[object]) -> None:
+        """Write one row, each cell made safe."""
+        self._writer.writerow([csv_cell(cell) for cell in row])

@@ -10,16 +10,18 @@ BoardGameGeek keeps), and names the games the box does not know instead of addin
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from companion.engine.cards import Catalog
 from companion.family.cards import FamilyCatalog
+from companion.family.sheet import SheetError
 from companion.records.archive import content_hash, summarizer
 from companion.records.journal import Journal
 from companion.records.logged import add_plays, logged_plays
-from companion.records.pad_stats import facts_of_pad
+from companion.records.pad_stats import facts_of_pad, pad_facts
 from companion.records.pads import SavedPad, saved_pads
 from companion.records.results import Play, pad_identity, play_of, signature
 from companion.records.stats import GameFacts
@@ -32,7 +34,8 @@ DEFAULT_LOCATION = "Duel Companion"
 def journal_facts(journal: Journal, catalog: Catalog, family: FamilyCatalog) -> list[GameFacts]:
     """The facts of every finished Duel game and every saved score pad (read afresh)."""
     facts = load_facts(journal, summarizer(catalog, journal), FactsCache())
-    return facts + [facts_of_pad(family, pad) for pad in reversed(saved_pads(journal))]
+    return facts + list(reversed(pad_facts(journal, family, {})))  # a pad that no longer scores
+    # (kept before the sheet's numbers were bounded) is left out, as the statistics leave it
 
 
 def journal_plays(
@@ -42,7 +45,7 @@ def journal_plays(
     marks = _fingerprints(journal)
     duel = load_facts(journal, summarizer(catalog, journal), FactsCache())
     plays = [play_of(f, _duel_identity(journal, f, marks), location) for f in duel]
-    plays += [pad_play(family, pad, location) for pad in saved_pads(journal)]
+    plays += _pad_plays(family, saved_pads(journal), location)
     plays += logged_plays(journal)
     return sorted(plays, key=lambda play: (play.played, play.uuid))
 
@@ -60,6 +63,16 @@ def duel_play(
 def pad_play(family: FamilyCatalog, pad: SavedPad, location: str = DEFAULT_LOCATION) -> Play:
     """The play of one saved score pad."""
     return play_of(facts_of_pad(family, pad), pad_identity(pad.saved, pad.sheet), location)
+
+
+def _pad_plays(family: FamilyCatalog, pads: list[SavedPad], location: str) -> list[Play]:
+    """The plays of the saved pads that still score (one kept before the sheet's numbers were
+    bounded is left out, never a failure of the whole export)."""
+    plays = []
+    for pad in pads:
+        with contextlib.suppress(SheetError, ValueError, ArithmeticError):
+            plays.append(pad_play(family, pad, location))
+    return plays
 
 
 def _fingerprints(journal: Journal) -> dict[int, str]:

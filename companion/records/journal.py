@@ -714,7 +714,15 @@ def _open_readonly(path: Path, busy_seconds: float) -> sqlite3.Connection:
         raise JournalError(f"{path}: an empty file, no journal there yet")
     uri = f"{path.resolve().as_uri()}?mode=ro"
     wal = Path(f"{path}-wal")
-    if not os.access(path.parent, os.W_OK) and not (wal.exists() and wal.stat().st_size):
+    pending = wal.exists() and wal.stat().st_size > 0
+    unwritable = not os.access(path.parent, os.W_OK)
+    if unwritable and pending:  # SQLite would fail with "unable to open database file"
+        raise JournalError(
+            f"{path}: a read-only copy with changes still in its -wal file, which SQLite "
+            "cannot read without writing beside it; copy the journal with its -wal file "
+            "to a folder that can be written, or open it once where it was made"
+        )
+    if unwritable:
         uri += "&immutable=1"  # WAL could not create its -shm file there; nothing changes it
     db: sqlite3.Connection | None = None
     try:

@@ -17,14 +17,26 @@ two processes lock two different files of the same name.
 
 Readers (the pages, `replay`) take no lock. Inside one process a second `WriterLock` of the same
 journal is refused too, like another process.
+
+The lock belongs to the journal file, not to the name it was given: the name is resolved
+through symbolic links first (two names of one file take one lock file), and a journal file
+with several names (hard links) is refused, since SQLite would keep a second -wal beside the
+other name and two writers would silently overwrite each other's games. The path is checked
+before anything is created (a journal that is a device, a folder or a FIFO is refused: no
+`/dev/null.lock`), and the lock file itself is never a symbolic link or a file with another
+name (it would be emptied): such a lock file is refused, naming it.
+
+Not covered: the same file reached through two mount points (a bind mount) is two names.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import fcntl
 import json
 import os
+import stat
 import sys
 import time
 from collections.abc import Collection
@@ -59,8 +71,31 @@ class JournalBusy(JournalError):
 
 
 def lock_path(journal: Path | str) -> Path:
-    """The lock file of a journal: `<journal>.lock` beside it."""
-    return Path(f"{journal}.lock")
+    """The lock file of a journal: `<journal>.lock` beside the file its name leads to."""
+    return Path(f"{os.path.realpath(journal)}.lock")
+
+
+def checked_journal(journal: Path | str) -> None:
+    """Refuse a journal path no writer may lock: anything but a regular file (a device, a
+    folder, a FIFO) or a file with several names (hard links). A missing journal is fine.
+
+    Raises:
+        JournalError: one line naming the path and what is wrong.
+    """
+    try:
+        info = os.stat(journal)
+    except (FileNotFoundError, NotADirectoryError):  # missing: creating it will say more
+        return
+    except (OSError, ValueError) as error:  # ValueError: a NUL in the path
+        why = getattr(error, "strerror", None) or error
+        raise JournalError(f"{journal}: cannot be checked: {why}") from None
+    if not stat.S_ISREG(info.st_mode):
+        raise JournalError(f"{journal}: not a regular file; a journal is a file of its own")
+    if info.st_nlink > 1:
+        raise JournalError(
+            f"{journal}: the journal file has {info.st_nlink} names (hard links); remove the "
+            "others, one writer and one -wal file belong to one name"
+        )
 
 
 def this_command() -> tuple[str, str]:
@@ -87,7 +122,7 @@ class WriterLock:
         wait_seconds: float = 10.0,
     ) -> None:
         self.journal = Path(journal)
-        self.path = lock_path(journal)
+        self.path = Path(f"{journal}.lock")  # until `acquire` resolves the journal's name
         own_command, own_kind = this_command()
         self._me = Holder(os.getpid(), command or own_command, kind or own_kind)
         self._wait_for = wait_for
@@ -101,12 +136,9 @@ class WriterLock:
             JournalBusy: another process (or another `WriterLock` here) holds it.
             JournalError: the lock file cannot be created (a read-only disk).
         """
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
-        except OSError as error:
-            why = error.strerror or error
-            raise JournalError(f"{self.journal}: cannot create its writer lock: {why}") from None
+        checked_journal(self.journal)  # before anything is created
+        self.path = lock_path(self.journal)
+        fd = _open_lock_file(self.journal, self.path)
         deadline = time.monotonic() + self._wait_seconds
         while True:
             try:
@@ -142,11 +174,39 @@ class WriterLock:
         self.release()
 
 
+def _open_lock_file(journal: Path, path: Path) -> int:
+    """The lock file opened for writing, created if need be; never through a symbolic link,
+    never a file that has another name or is not a regular file.
+
+    Raises:
+        JournalError: it cannot be created, or is not a lock file of its own.
+    """
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        flags = os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW | os.O_NONBLOCK
+        fd = os.open(path, flags, 0o644)
+    except OSError as error:
+        if error.errno == errno.ELOOP:
+            raise JournalError(
+                f"{path}: a symbolic link where the journal's writer lock belongs; remove it"
+            ) from None
+        why = error.strerror or error
+        raise JournalError(f"{journal}: cannot create its writer lock: {why}") from None
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode) or info.st_nlink != 1:
+        os.close(fd)
+        raise JournalError(
+            f"{path}: not a lock file of its own (another kind of file, or a file with "
+            "another name); remove it"
+        )
+    return fd
+
+
 def holder_of(journal: Path | str) -> Holder | None:
     """Who holds the writer lock of `journal` now, or None."""
     try:
-        fd = os.open(lock_path(journal), os.O_RDONLY | os.O_CLOEXEC)
-    except OSError:
+        fd = os.open(lock_path(journal), os.O_RDONLY | os.O_CLOEXEC | os.O_NOFOLLOW)
+    except (OSError, ValueError):
         return None
     try:
         fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)

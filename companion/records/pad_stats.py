@@ -11,10 +11,11 @@ from typing import Any
 
 from companion.family.cards import FamilyCatalog
 from companion.family.pad import pad_to_json, score_sheet
+from companion.family.sheet import SheetError
 from companion.records.journal import Journal
 from companion.records.pads import SavedPad, saved_pads
 from companion.records.stats import GameFacts, facts_from_summary
-from companion.records.summaries import pad_summary
+from companion.records.summaries import pad_summary, sane_facts
 from companion.records.tables import has_table, latest_change
 
 PAD_IDS = 1_000_000_000  # pads are listed after the Duel games: id + this, never a game id
@@ -29,12 +30,25 @@ def pads_seen(journal: Journal) -> tuple[int, int]:
 
 
 def pad_facts(
-    journal: Journal, catalog: FamilyCatalog, kept: dict[int, GameFacts]
+    journal: Journal,
+    catalog: FamilyCatalog,
+    kept: dict[int, GameFacts],
+    unreadable: set[int] | None = None,
 ) -> list[GameFacts]:
-    """Every saved pad as `GameFacts` (scored once each, kept in `kept` by pad id)."""
+    """Every saved pad as `GameFacts` (scored once each, kept in `kept` by pad id); a pad
+    that no longer scores (saved before its numbers were bounded) is left out, and its id
+    added to `unreadable` when given."""
     for pad in saved_pads(journal):
-        if pad.id not in kept:
-            kept[pad.id] = facts_of_pad(catalog, pad)
+        if pad.id not in kept and pad.id not in (unreadable or ()):  # each scored once
+            try:
+                facts = facts_of_pad(catalog, pad)
+                if not sane_facts(facts):
+                    raise ValueError(f"score pad {pad.id} cannot be counted")
+            except (SheetError, ValueError, TypeError, KeyError, ArithmeticError):
+                if unreadable is not None:
+                    unreadable.add(pad.id)
+                continue
+            kept[pad.id] = facts
     return list(kept.values())
 
 

@@ -14,8 +14,8 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
+from companion.engine.names import check_name
 from companion.records.journal import GameSummary, Journal, JournalError, dumps
-from companion.records.reader import check_name
 from companion.records.tables import has_table, steps_applied
 
 RECENT = 8  # names the OLED offers, most recent first

@@ -30,10 +30,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from companion.engine.names import check_name
+from companion.files import FileRefused, read_capped
+
 MAX_RECORD_BYTES = 256 * 1024  # the phone's body limit too (web.MAX_BODY)
 MAX_NESTING = 16  # an event nests 3 deep (setup.wonders.p1); deeper input is refused early
 MAX_NUMBER_CHARS = 20  # the largest number in a record is an age (1 to 3)
-NAME_LENGTH = 24
 UNDO_TYPE = "undo"
 
 Record = dict[str, Any]
@@ -105,10 +107,13 @@ def read_record_file(path: Path) -> list[str]:
         RecordRefused: unreadable, over `MAX_RECORD_BYTES`, or not UTF-8 text.
     """
     try:
-        with path.open("rb") as file:
-            data = file.read(MAX_RECORD_BYTES + 1)
-    except OSError as bad:
-        raise RecordRefused(f"cannot read {path}: {bad.strerror or bad}") from None
+        data = read_capped(path, MAX_RECORD_BYTES)
+    except FileRefused as refused:
+        if refused.oversize:
+            raise RecordRefused(
+                f"the record is larger than {MAX_RECORD_BYTES // 1024} KB"
+            ) from None
+        raise RecordRefused(f"{path}: {refused}") from None
     return decode_record(data)
 
 
@@ -174,20 +179,6 @@ def _nesting(value: Any) -> int:
             break
         stack.extend((child, depth + 1) for child in children)
     return deepest
-
-
-def check_name(value: object) -> str:
-    """A player's name as kept: stripped, 1 to `NAME_LENGTH` printable characters.
-
-    Raises:
-        ValueError: not text, empty, too long or unprintable (a line break, a control).
-    """
-    if not isinstance(value, str):
-        raise ValueError("a name is text")
-    name = value.strip()
-    if not name or len(name) > NAME_LENGTH or not name.isprintable():
-        raise ValueError(f"a name is 1 to {NAME_LENGTH} printable characters")
-    return name
 
 
 def _checked_players(record: Record, number: int | None) -> Record:

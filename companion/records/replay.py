@@ -13,12 +13,18 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from companion.engine.cards import RESOURCES, Catalog
+from companion.engine.cards import MYTHOLOGIES, RESOURCES, Catalog
 from companion.engine.catalog import catalog_names, default_catalog, did_you_mean
-from companion.engine.events import Event, IllegalEvent, event_from_record, event_to_record
+from companion.engine.events import (
+    Event,
+    IllegalEvent,
+    Setup,
+    event_from_record,
+    event_to_record,
+)
 from companion.engine.pricing import unit_prices
 from companion.engine.rules import accessible_cards, apply, new_game
-from companion.engine.scoring import ROWS, score_sheet
+from companion.engine.scoring import PANTHEON_ROWS, ROWS, score_sheet
 from companion.engine.state import GameState, Phase, Player
 from companion.records.reader import Numbered, Record, RecordRefused, read_records, undo_targets
 
@@ -82,6 +88,8 @@ def replay(catalog: Catalog, numbered: Sequence[Numbered], *, label: str = "line
             continue
         try:
             event = event_from_record(record)
+            if isinstance(event, Setup) and event.expansions and before.catalog.pantheon is None:
+                before = stack[-1] = new_game(default_catalog(event.expansions))
             after = apply(before, event)
         except IllegalEvent as refused:
             reason = str(refused) + _meant(catalog, record)
@@ -154,6 +162,7 @@ def state_to_json(state: GameState) -> dict[str, Any]:
     sheet = score_sheet(state)
     winner = "shared" if state.shared else (state.winner.value if state.winner else None)
     players: dict[str, Any] = {}
+    rows = ROWS if state.pantheon is None else PANTHEON_ROWS
     for player in Player:
         city, opponent = state.city(player), state.city(player.opponent)
         score = sheet.of(player)
@@ -166,7 +175,7 @@ def state_to_json(state: GameState) -> dict[str, Any]:
             "wonders_unbuilt": list(city.wonders_unbuilt),
             "progress_tokens": sorted(city.tokens),
             "trade_prices": {r.value: p for r, p in zip(RESOURCES, prices, strict=True)},
-            "score": {**{row: score.row(row) for row in ROWS}, "total": score.total},
+            "score": {**{row: score.row(row) for row in rows}, "total": score.total},
         }
     pending = state.pending
     structure = state.structure
@@ -188,4 +197,27 @@ def state_to_json(state: GameState) -> dict[str, Any]:
         if structure is None
         else {"cards": list(structure.cards), "accessible": list(accessible_cards(state))},
         "players": players,
+    } | ({} if state.pantheon is None else {"pantheon": _pantheon_json(state)})
+
+
+def _pantheon_json(state: GameState) -> dict[str, Any]:
+    """The Pantheon's part of the state object: the spaces, the tokens and pieces held,
+    the cards activated, and how many divinities each Mythology deck has left."""
+    pantheon = state.pantheon
+    assert pantheon is not None
+    return {
+        "spaces": list(pantheon.spaces),
+        "decks_left": {m: len(deck) for m, deck in zip(MYTHOLOGIES, pantheon.decks, strict=True)},
+        "tokens_on_structure": [[position, token] for position, token in pantheon.on_structure],
+        "minerva": pantheon.minerva,
+        "snake": pantheon.snake,
+        "players": {
+            player.value: {
+                "mythology_tokens": list(pantheon.mythology_tokens[i]),
+                "offering_tokens": list(pantheon.offerings[i]),
+                "astarte_coins": pantheon.astarte[i],
+                "activated": list(pantheon.activated[i]),
+            }
+            for i, player in enumerate(Player)
+        },
     }

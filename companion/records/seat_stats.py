@@ -19,8 +19,19 @@ from typing import Any
 from companion.records.journal import Journal
 from companion.records.schema import STAT_COLUMNS
 from companion.records.stats import RECORDS, GameFacts, Tally, facts_from_summary, matches
-from companion.records.summaries import DUEL
+from companion.records.summaries import DUEL, sane_facts
 from companion.records.tables import has_table
+
+
+def readable(alias: str) -> str:
+    """The SQL test of a seat row the statistics can count: its finishing date a real date
+    (SQLite's `date` with a modifier gives it back unchanged) of the years 1970 to 2100. A row
+    kept by an older program with "garbage" or "9999-99-99" is left out and counted
+    (`unreadable_games`)."""
+    day = f"substr({alias}.finished, 1, 10)"
+    years = f"substr({alias}.finished, 1, 4) BETWEEN '1970' AND '2100'"
+    return f"(date({day}, '+0 days') IS {day} AND {years})"  # "+0 days": Feb 30 is Mar 2
+
 
 STALE = """SELECT id FROM games WHERE status = 'finished'
     AND NOT EXISTS (SELECT 1 FROM stat_seats s WHERE s.game_id = games.id)"""
@@ -45,7 +56,7 @@ _PARTS = {
     "o": "SELECT kind, item, COUNT(*), SUM(won) FROM stat_items i WHERE i.game = :game "
     "AND (:since IS NULL OR substr(i.finished, 1, 10) >= :since) "
     "AND (:until IS NULL OR substr(i.finished, 1, 10) <= :until) "
-    "AND (:player IS NULL OR i.name = :player) GROUP BY kind, item",
+    f"AND (:player IS NULL OR i.name = :player) AND {readable('i')} GROUP BY kind, item",
     "b": "SELECT name, finished, total, game_id FROM (SELECT * FROM counted "
     f"ORDER BY total DESC, game_id, name DESC LIMIT {RECORDS})",
     "m": "SELECT name, finished, margin, game_id FROM (SELECT w.name, w.finished, w.game_id, "
@@ -62,7 +73,7 @@ _PARTS = {
 }
 
 
-CHOSEN = """ss.game = :game
+CHOSEN = f"""ss.game = :game AND {readable("ss")}
     AND (:since IS NULL OR substr(ss.finished, 1, 10) >= :since)
     AND (:until IS NULL OR substr(ss.finished, 1, 10) <= :until)
     AND (:player IS NULL OR ss.game_id IN (SELECT game_id FROM stat_seats WHERE name = :player))"""
@@ -110,6 +121,14 @@ def _split(columns: str) -> list[str]:
 
 
 STATEMENTS = {player: _statement(player) for player in (False, True)}
+
+
+def unreadable_games(journal: Journal) -> set[int]:
+    """The Duel games whose seat rows the statistics leave out (`readable`)."""
+    if not can_count(journal):
+        return set()
+    rows = journal.query(f"SELECT DISTINCT game_id FROM stat_seats ss WHERE NOT {readable('ss')}")
+    return {int(game_id) for (game_id,) in rows}
 
 
 def can_count(journal: Journal) -> bool:
@@ -162,7 +181,7 @@ def seat_tally(
             tally.time(facts)
     for game_id in (int(gid) for (gid,) in journal.query(STALE)):
         facts = facts_from_summary(game_id, summarize(game_id), _names(journal, game_id))
-        if matches(facts, **filters):
+        if matches(facts, **filters) and sane_facts(facts):  # else left out, as above
             tally.add(facts)
     return tally
 

@@ -15,13 +15,23 @@ seven categories.
 from __future__ import annotations
 
 import json
+import math
+import re
 from collections.abc import Callable, Mapping, Sequence
-from datetime import datetime
+from datetime import UTC, datetime
+from functools import partial
 from typing import Any
 
 from companion.engine.scoring import ROWS, score_sheet
 from companion.engine.state import GameState, Player
-from companion.records.journal import Journal, JournalError, Record, Row, dumps, effective_records
+from companion.records.journal import (
+    Journal,
+    JournalError,
+    Record,
+    Row,
+    dumps,
+    effective_records,
+)
 from companion.records.stats import GameFacts, facts_from_summary
 from companion.records.tables import has_table, steps_applied
 
@@ -78,7 +88,9 @@ def game_times(journal: Journal, game_id: int, rows: Sequence[Row]) -> tuple[str
     kept = journal.meta(game_id, HISTORY_KEY)
     if isinstance(kept, dict) and isinstance(kept.get("finished"), str):
         minutes = kept.get("minutes")
-        return kept["finished"], float(minutes) if isinstance(minutes, int | float) else None
+        if not isinstance(minutes, int | float) or not math.isfinite(minutes):
+            return kept["finished"], None  # never NaN out
+        return kept["finished"], float(minutes)
     summary = journal.game(game_id)
     finished = summary.finished or (rows[-1].written_at if rows else summary.started)
     if summary.origin != "play" or not rows:
@@ -125,11 +137,69 @@ class FactsCache:
 
     def __init__(self) -> None:
         self.facts: dict[int, tuple[tuple[str, int], GameFacts]] = {}
+        self.unreadable: dict[int, tuple[str, int]] = {}
+        """Finished games whose stored rows cannot be read (left out, counted), with what
+        they were read at."""
 
     def made_from(self, game_id: int) -> tuple[str, int] | None:
         """The names and seq the kept facts of a game were made from, if any."""
         found = self.facts.get(game_id)
-        return found[0] if found is not None else None
+        return found[0] if found is not None else self.unreadable.get(game_id)
+
+    def keep(self, game_id: int, made_from: tuple[str, int], make: Callable[[], GameFacts]) -> None:
+        """Keep the facts `make` gives, or count the game as unreadable when they cannot be
+        made or are not sane (`sane_facts`): one bad row never stops the statistics."""
+        self.facts.pop(game_id, None)
+        self.unreadable.pop(game_id, None)
+        try:
+            facts = make()
+            sane = sane_facts(facts)
+        except (KeyError, TypeError, ValueError, AttributeError, ArithmeticError, JournalError):
+            sane = False
+        if sane:
+            self.facts[game_id] = (made_from, facts)
+        else:
+            self.unreadable[game_id] = made_from
+
+
+_STAMP = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})?")
+MAX_POINTS = 10**6  # no score of a real game comes near
+
+
+FIRST_YEAR, LAST_YEAR = 1970, 2100  # a box without a clock may say 1970; later is garbage
+
+
+def parse_stamp(text: object) -> datetime | None:
+    """A time as the journal writes it ("2026-05-01T20:15:00Z"; seconds, fractions and an
+    offset optional) in UTC without a zone, or None for anything else (a date alone, a week
+    date, "9999-99-99", a year before 1970 or after 2100)."""
+    if not isinstance(text, str) or len(text) > 40 or not _STAMP.fullmatch(text):
+        return None
+    try:
+        when = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    if when.tzinfo is not None:
+        when = when.astimezone(UTC).replace(tzinfo=None)
+    return when if FIRST_YEAR <= when.year <= LAST_YEAR else None
+
+
+def sane_facts(facts: GameFacts) -> bool:
+    """Whether a game's facts can be counted: a real finishing time (`parse_stamp`), minutes
+    absent or a finite number from 0, every score an integer of sane size."""
+    if parse_stamp(facts.finished) is None:
+        return False
+    minutes = facts.minutes
+    if minutes is not None and not (
+        isinstance(minutes, int | float) and not isinstance(minutes, bool)
+        and math.isfinite(minutes) and minutes >= 0
+    ):  # fmt: skip
+        return False
+    numbers = [seat.total for seat in facts.seats]
+    numbers += [v for seat in facts.seats for v in seat.scores.values()]
+    return all(
+        isinstance(n, int) and not isinstance(n, bool) and abs(n) < MAX_POINTS for n in numbers
+    )
 
 
 def load_facts(
@@ -158,24 +228,29 @@ def load_facts(
         )
     rows = journal.query(f"SELECT g.id, g.players, s.seq, {last} {finished}{among}", params)
     now = {int(gid): (str(players), int(top or 0), seq == top) for gid, players, seq, top in rows}
-    for gone in (cache.facts.keys() if changed is None else changed) - now.keys():
+    for gone in (
+        cache.facts.keys() | cache.unreadable.keys() if changed is None else changed
+    ) - now.keys():
         cache.facts.pop(gone, None)  # no longer finished (an undo after the end)
+        cache.unreadable.pop(gone, None)
     missing = {gid: row for gid, row in now.items() if cache.made_from(gid) != row[:2]}
     valid = [gid for gid, (_, _, ok) in missing.items() if ok]
     if valid:  # their summaries and names as one JSON array: one parse for all of them
         (text,) = journal.query(
             "SELECT json_group_array(json_array(g.id, json(g.players), json(s.summary))) "
-            f"{finished} AND g.id IN (SELECT value FROM json_each(?))",
+            f"{finished} AND json_valid(s.summary) AND g.id IN (SELECT value FROM json_each(?))",
             (json.dumps(valid),),
         )[0]
         for gid, names, summary in json.loads(text):
-            players, top, _ = missing[gid]
-            cache.facts[gid] = ((players, top), facts_from_summary(gid, summary, names))
-    for gid, (players, top, ok) in missing.items():
-        if not ok:
-            made = facts_from_summary(gid, summarize(gid), json.loads(players))
-            cache.facts[gid] = ((players, top), made)
+            players, top, _ = missing.pop(gid)
+            cache.keep(gid, (players, top), partial(facts_from_summary, gid, summary, names))
+    for gid, (players, top, _) in missing.items():  # no summary, a stale or unreadable one
+        cache.keep(gid, (players, top), partial(_made_facts, gid, summarize, players))
     return [facts for _, facts in cache.facts.values()]
+
+
+def _made_facts(game_id: int, summarize: Summarize, players: str) -> GameFacts:
+    return facts_from_summary(game_id, summarize(game_id), json.loads(players))
 
 
 def pad_summary(saved: str, scored: Mapping[str, Any], sheet: Mapping[str, Any]) -> dict[str, Any]:

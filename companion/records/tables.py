@@ -11,7 +11,14 @@ from __future__ import annotations
 from companion.records.journal import Journal
 from companion.records.schema import STEPS, steps_applied
 
-__all__ = ["STEPS", "changed_since", "has_table", "latest_change", "steps_applied"]
+__all__ = [
+    "STEPS",
+    "changed_since",
+    "has_table",
+    "journal_state",
+    "latest_change",
+    "steps_applied",
+]
 
 
 def has_table(journal: Journal, name: str) -> bool:
@@ -32,3 +39,21 @@ def changed_since(journal: Journal, entry: int) -> tuple[set[int], bool]:
     rows = journal.query("SELECT DISTINCT game_id FROM change_log WHERE id > ?", (entry,))
     games = {int(game_id) for (game_id,) in rows if game_id is not None}
     return games, any(game_id is None for (game_id,) in rows)
+
+
+def journal_state(journal: Journal) -> tuple[object, ...]:
+    """A mark that changes whenever anything an export shows may have changed: the latest
+    event row (rows are only appended), the latest entry of the change log (games, names,
+    players, summaries), the meta table and the saved pads. A few cheap queries."""
+    optional = {
+        "change_log": "SELECT MAX(id) FROM change_log",
+        "players": "SELECT COUNT(*), TOTAL(LENGTH(name)) FROM players",
+        "pads": "SELECT COUNT(*), MAX(id) FROM pads",
+    }
+    queries = [
+        "SELECT COUNT(*) FROM events",  # rows are never deleted: a new one counts
+        "SELECT COUNT(*), TOTAL(LENGTH(value)) FROM meta",
+        "SELECT COUNT(*), MAX(id) FROM games",
+        *(query for table, query in optional.items() if has_table(journal, table)),
+    ]
+    return tuple(tuple(journal.query(query)[0]) for query in queries)

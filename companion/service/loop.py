@@ -154,6 +154,7 @@ class App:
         self._known: tuple[str, ...] | None = None  # recent_names, read once per setup
         self._given: tuple[int, tuple[str, str]] | None = None  # the game's names, as read
         self.pairing = ""
+        self.renew_pairing: Callable[[], str] | None = None  # the pages' code maker, if served
         self.game = Game.resume_or_start(catalog, journal)
         self._events = self._load_events()
         self.ui = controller.resume(self._saved_ui(), self.game.state, self.context())
@@ -311,6 +312,8 @@ class App:
         recorded = False
         if step.undo:
             step = self._undo(step)
+        elif step.renew_pairing:
+            step = self._renewed(step)
         elif step.new_game:
             self.new_game()
             return
@@ -331,6 +334,13 @@ class App:
         ended = before is Mode.FEEDBACK and self.ui.mode is not Mode.FEEDBACK
         if self.overhead and self.table is not None and (recorded or ended):
             self.handle(replace(self.table, at=None))  # what the table shows after it
+
+    def _renewed(self, step: controller.Step) -> controller.Step:
+        """A new pairing code from the pages (phones paired before must enter it), shown."""
+        if self.renew_pairing is not None:
+            self.pairing = self.renew_pairing()
+        ui = replace(step.ui, notice=words.CODE_RENEWED)
+        return controller.Step(ui, present.view(ui, self.state, self.context()))
 
     def _ask_coach(self) -> None:
         """Start the coach's search on the state now; its answer comes back as `Coached`."""

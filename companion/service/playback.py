@@ -38,7 +38,9 @@ from companion.engine.events import (
 from companion.engine.events import Build as BuildCard
 from companion.engine.scoring import score_sheet
 from companion.engine.state import GameState, Phase, Player
+from companion.files import FileRefused, read_capped
 from companion.inputs import Input, Press, Scan, Tick
+from companion.records.reader import MAX_RECORD_BYTES
 
 RECORD = "game.jsonl"
 DEALT = "dealt.jsonl"  # a game with its deals: the guided and overhead demos play it
@@ -55,7 +57,10 @@ def read_record(path: Path | None = None, shipped: str = RECORD) -> list[Event]:
     if path is None:
         text = resources.files("companion").joinpath("demo", shipped).read_text("utf-8")
     else:
-        text = path.read_text(encoding="utf-8")
+        try:  # the reader's cap, and a regular file only (a FIFO would block the demo)
+            text = read_capped(path, MAX_RECORD_BYTES).decode("utf-8")
+        except (FileRefused, UnicodeDecodeError) as bad:
+            raise ValueError(f"{path}: {bad}") from None
     events = []
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():

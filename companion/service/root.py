@@ -377,7 +377,9 @@ def startup_message(
     if config.overhead and camera:
         lines.insert(4, f"  overhead: {config.overhead_source or config.camera.source}")
     if server is not None:
-        lines.append(f"  phone:   {server.url}/  (pairing code {pairing})")
+        # the code itself is never written here: this goes to the system log
+        shown = "on the OLED: hold right, then right" if pairing else "none"
+        lines.append(f"  phone:   {server.url}/  (pairing code {shown})")
     return "\n".join(lines)
 
 
@@ -388,12 +390,14 @@ def _start_web(
     the live page shows the last overhead reading when the box plays from above."""
     try:
         from web import WebServer, create_app
+        from web.security import renew_pairing
 
         overhead = picture.png if config.overhead else None
         flask_app = create_app(
             config, CATALOG=catalog, CONTROL=LoopControl(inbox), OVERHEAD=overhead
         )
         app.pairing = str(flask_app.config.get("PAIRING_CODE", ""))
+        app.renew_pairing = lambda: renew_pairing(flask_app)
         server = WebServer(flask_app, config.web.host, config.web.port, config.web.threads)
     except (ImportError, OSError) as failed:  # the device works without its pages
         log.error("phone pages not served: %s", failed)

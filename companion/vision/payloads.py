@@ -1,6 +1,7 @@
 """Sticker payloads: the text in each card's QR code, and the card id it stands for.
 
-A payload is `7WD:` + a kind letter (A age card, G guild, W wonder, P progress token) + two
+A payload is `7WD:` + a kind letter (A age card, G guild, W wonder, P progress token; with
+the Pantheon expansion T Grand Temple, D divinity or the Gate) + two
 digits + a check character, e.g. `7WD:A01Z`: 8 characters of the QR alphanumeric set, so the
 code is version 1 (21x21 modules) even at error-correction level H. The check character
 (Luhn mod 36 over the three code characters) makes every single-character change and every
@@ -22,7 +23,14 @@ from typing import Any
 PREFIX = "7WD:"
 FAMILY_PREFIX = "7WB:"  # the 7 Wonders base game's cards (companion.family)
 ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-KINDS = {"A": "age_card", "G": "guild", "W": "wonder", "P": "progress_token"}
+KINDS = {
+    "A": "age_card",
+    "G": "guild",
+    "W": "wonder",
+    "P": "progress_token",
+    "T": "grand_temple",  # Pantheon
+    "D": "divinity",  # Pantheon (and its Gate)
+}
 PAYLOAD_LENGTH = len(PREFIX) + 4
 
 
@@ -80,6 +88,13 @@ def parse(text: str) -> str | None:
     return sticker_table().by_payload.get(text)
 
 
+def parse_pantheon(text: str) -> str | None:
+    """The id of a Pantheon component a decoded QR text stands for, or None."""
+    if not is_well_formed(text):
+        return None
+    return pantheon_sticker_table().by_payload.get(text)
+
+
 def parse_family(text: str) -> str | None:
     """The base-game card id a decoded QR text stands for (`7WB:` stickers), or None."""
     if not is_well_formed(text, FAMILY_PREFIX):
@@ -108,6 +123,19 @@ def sticker_ids() -> tuple[str, ...]:
 def sticker_table() -> StickerTable:
     """data/stickers.toml, read once from the installed package and validated."""
     return load_sticker_table(tomllib.loads(read_data_file("stickers.toml")))
+
+
+@cache
+def pantheon_sticker_table() -> StickerTable:
+    """data/pantheon/stickers.toml (the Pantheon expansion's components), read once and
+    validated; its payloads are distinct from the base game's."""
+    raw = tomllib.loads(read_data_file("pantheon/stickers.toml"))
+    table = load_sticker_table(raw, PREFIX, "pantheon/stickers.toml")
+    for payload, any_id in table.by_payload.items():
+        if payload in sticker_table().by_payload:
+            raise StickerDataError(f"pantheon/stickers.toml: sticker {any_id!r}: payload "
+                                   f"{payload!r} is already a base game sticker")  # fmt: skip
+    return table
 
 
 @cache

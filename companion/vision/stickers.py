@@ -103,6 +103,37 @@ def entries(language: str = "en", game: str = "duel", players: int | None = None
     ]
 
 
+def pantheon_entries(language: str = "en") -> list[Entry]:
+    """The stickers of the Pantheon expansion's new components (data/pantheon/stickers.toml):
+    Grand Temples, its two wonders and three progress tokens, the divinities and the Gate,
+    with their names in `language` (English fallback)."""
+    catalog = default_catalog(("pantheon",))
+    return [
+        Entry(
+            any_id,
+            payload,
+            catalog.name(any_id, language),
+            pantheon_label(any_id),
+        )
+        for any_id, payload in payloads.pantheon_sticker_table().by_id.items()
+    ]
+
+
+def pantheon_label(sticker_id: str) -> str:
+    """What a Pantheon sticker goes on: "Age III, purple" (a Grand Temple), a divinity's
+    mythology ("Greek"), "Gate", "Wonder", "Progress token"."""
+    catalog = default_catalog(("pantheon",))
+    pantheon = catalog.pantheon
+    assert pantheon is not None
+    if catalog.is_card(sticker_id):
+        return f"Age {AGES[3]}, {catalog.card(sticker_id).color.value}"
+    if pantheon.is_divinity(sticker_id):
+        return catalog.name(pantheon.divinity(sticker_id).mythology)
+    if sticker_id == pantheon.gate:
+        return "Gate"
+    return "Wonder" if catalog.is_wonder(sticker_id) else "Progress token"
+
+
 def _family_entries(language: str, players: int | None) -> list[Entry]:
     cards = default_family_catalog().cards
     found = []

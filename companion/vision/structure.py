@@ -249,26 +249,32 @@ def _spacing(
 
 def _laid(
     cards: list[_Card], layout: Layout, m: TableModel, known: Sequence[str | None] | None
-) -> TableModel:
-    """The table model with the layout's steps as this structure was laid: the steps the
-    offsets between the cards read suggest (`_spacing`), or the file's if those place fewer
-    cards on the layout's positions (a city's cards, laid in columns 50 mm apart, suggest
-    steps of their own; late in an age the structure's few cards may be outnumbered);
-    then fitted again on the cards of the largest placement alone, their positions known."""
+) -> list[TableModel]:
+    """The table models with the layout's steps this structure may have been laid with: the
+    steps the offsets between the cards read suggest (`_spacing`), fitted again on the cards
+    of the largest placement they make, their positions known; and the file's steps too
+    unless the steps suggested place more cards on the layout's positions. A city's cards,
+    laid in columns 50 mm apart, suggest steps of their own, and late in an age the
+    structure's few cards may be outnumbered; a blurred code's corners make its card look a
+    little small, so that steps measured by the codes stray by a few per cent; and a few
+    cards of rows laid further apart than the file says fit the file's steps shifted by two
+    rows (generated hand-laid frame 410015, hard light): the placements of both are then
+    looked at, and a position is told only where they agree."""
     col, row = _spacing(cards, layout, m, known)
-    best, top = m, _assignments(cards, layout, m, known=known)
-    if abs(col - m.col_mm) > 0.1 or abs(row - m.row_mm) > 0.1:
+    if abs(col - m.col_mm) <= 0.1 and abs(row - m.row_mm) <= 0.1:
+        return [m]
+    top = _assignments(cards, layout, m, known=known)
+    laid = replace(m, col_mm=col, row_mm=row)
+    found = _assignments(cards, layout, laid, known=known)
+    if found:
+        steps: list[str | None] = [None] * len(layout.positions)
+        for i, j in found[0].items():
+            steps[i] = cards[j].id
+        col, row = _spacing([cards[j] for j in found[0].values()], layout, laid, steps)
         laid = replace(m, col_mm=col, row_mm=row)
-        found = _assignments(cards, layout, laid, known=known)
-        if found and (not top or len(found[0]) > len(top[0])):
-            best, top = laid, found
-    if best is m or not top:  # the file's steps place as many: kept as they are
-        return best
-    steps: list[str | None] = [None] * len(layout.positions)
-    for i, j in top[0].items():
-        steps[i] = cards[j].id
-    col, row = _spacing([cards[j] for j in top[0].values()], layout, best, steps)
-    return replace(m, col_mm=col, row_mm=row)
+    if found and (not top or len(found[0]) > len(top[0])):
+        return [laid]
+    return [m, laid] if found else [m]
 
 
 def _fit(
@@ -692,6 +698,7 @@ class _Option:
     slots: list[Slot]
     trusted: bool
     homography: np.ndarray
+    model: TableModel  # the layout's steps it was placed with
 
     @property
     def score(self) -> int:
@@ -809,17 +816,18 @@ def read_structure(
     unknown = tuple(EMPTY if i in gone else None for i in range(len(layout.positions)))
     if not cards:
         return StructureReading(unknown, 0, len(found))
-    if fit is None:  # the structure as laid at this table, from the cards read
-        m = _laid(cards, layout, m, known)
+    # the structure as laid at this table: kept for the age, else from the cards read
+    models = [m] if fit is not None else _laid(cards, layout, m, known)
+    fits: list[tuple[int, np.ndarray, dict[int, int], bool, TableModel]] = []
+    tried: set[tuple[frozenset[tuple[int, int]], float, float]] = set()
+    candidates = [(laid, p) for laid in models for p in _assignments(cards, layout, laid, known)]
+    for m, placed in candidates:
         origins = m.slot_corners(layout)
-    fits: list[tuple[int, np.ndarray, dict[int, int], bool]] = []
-    tried: set[frozenset[tuple[int, int]]] = set()
-    for placed in _assignments(cards, layout, m, known=known):
         fitted = _placement(cards, placed, origins, m)
-        if fitted is None or frozenset(fitted[1].items()) in tried:
+        if fitted is None or (frozenset(fitted[1].items()), m.col_mm, m.row_mm) in tried:
             continue
         homography, placed = fitted
-        tried.add(frozenset(placed.items()))
+        tried.add((frozenset(placed.items()), m.col_mm, m.row_mm))
         if known is not None and not _agrees(placed, cards, known):
             continue
         strays = _strays(cards, placed, homography, origins, m)
@@ -831,7 +839,7 @@ def read_structure(
             1 for i, j in placed.items() if known is not None and known[i] == cards[j].id
         )
         trusted = strays == 0 and (len(rows) >= 2 or len(placed) >= 3 or confirmed >= 2)
-        fits.append((len(placed) - strays, homography, placed, trusted))
+        fits.append((len(placed) - strays, homography, placed, trusted, m))
     # a placement that is another one less some of its cards (one the fit dropped) only
     # leaves them inside the outline at no position: it never tells more than the other
     fits = [
@@ -842,14 +850,15 @@ def read_structure(
     # contradiction found there lowers a placement's score)
     fits.sort(key=lambda f: -f[0])
     options: list[_Option] = []
-    for bound, homography, placed, trusted in fits:
+    for bound, homography, placed, trusted, m in fits:
         if options and bound < max(o.score for o in options) - 1:
             break
         if len(options) == MOST_VIEWS:  # that many placements near the best: cannot tell
             return StructureReading(unknown, 0, len(found))
+        origins = m.slot_corners(layout)
         view = _View(gray, homography, origins, m)
         slots, contradictions = _classify(placed, cards, layout, view, origins, m, gone)
-        options.append(_Option(bound, contradictions, slots, trusted, homography))
+        options.append(_Option(bound, contradictions, slots, trusted, homography, m))
     if not options:
         return StructureReading(unknown, 0, len(found))
     # the placement that explains the frame best: the most cards placed less the
@@ -862,12 +871,17 @@ def read_structure(
     # as for a shifted one, so a placement of fewer cards can outscore the true one)
     options.sort(key=lambda o: -o.score)
     best = options[0]
+    m, origins = best.model, best.model.slot_corners(layout)
 
     def as_likely(o: _Option) -> bool:
         return (
             o.score >= best.score - 1
             or o.bound > best.bound
             or (o.bound == best.bound - 1 and o.contradictions <= best.contradictions + 1)
+            # as many cards placed, two contradictions more: a few cards of rows laid
+            # further apart fit the layout shifted by two rows too, and the dim backs of
+            # the true placement looked like the table (generated hand-laid frame 410015)
+            or (o.bound == best.bound and o.contradictions <= best.contradictions + 2)
         )
 
     def rival(other: list[Slot]) -> bool:
@@ -890,7 +904,8 @@ def read_structure(
         # side by side in a city): cannot tell
         return StructureReading(unknown, 0, len(found))
     if any(
-        _stacked_city(o.slots, o.homography, gray, layout, m, decoder, age, catalog) for o in near
+        _stacked_city(o.slots, o.homography, gray, layout, o.model, decoder, age, catalog)
+        for o in near
     ):
         return StructureReading(unknown, 0, len(found))
     slots = [
@@ -923,6 +938,14 @@ def read_structure(
             is not None
         ):
             slots[p.index] = None
+    # what was known tells a face-down card still covered: `known` is the moment before the
+    # last card was taken, so of two cards that lay over it one at least lies there still
+    # (a hand over them all, the view tells none of them)
+    if known is not None:
+        for p in layout.positions:
+            over = sum(1 for i in p.covered_by if known[i] != EMPTY)
+            if slots[p.index] is None and not p.face_up and known[p.index] is None and over > 1:
+                slots[p.index] = BACK
     # a fit strays with the distance from the cards it was made on (far more when they lie
     # on one row, or the steps are off by a little per row): a position more than a row away
     # from every card placed is not told empty from how it looks (generated hand-laid frame

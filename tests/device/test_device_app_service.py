@@ -100,7 +100,9 @@ def test_the_startup_message_says_where_screen_keys_journal_and_pages_are(tmp_pa
     assert str(config.display.emulated_dir / "latest.png") in shown
     assert "keys a/s/d" in shown
     assert str(tmp_path / "journal.sqlite") in shown
-    assert "http://127.0.0.1:8000/  (pairing code 123456)" in shown
+    # the code itself never goes to the log (the system journal keeps this message)
+    assert "http://127.0.0.1:8000/  (pairing code on the OLED: hold right, then right)" in shown
+    assert "123456" not in shown
     with_buttons = startup_message(config, None, object(), "")
     assert "left GPIO5" in with_buttons
     assert "phone" not in with_buttons

@@ -300,8 +300,8 @@ SCREENS: dict[str, View] = {
         ),
         0,
     ),
-    "phone": PhoneView("http://192.168.1.23:8000/", "482193"),
-    "phone_localhost": PhoneView("http://127.0.0.1:8000/", "482193"),  # broken before the port
+    "phone": PhoneView("http://192.168.1.23:8000/", "K7QM-4XRT"),
+    "phone_localhost": PhoneView("http://127.0.0.1:8000/", "K7QM-4XRT"),  # broken before the port
     "new_game": MessageView("New game?", NEW_GAME_QUESTION),
     "end_civilian": EndView("Ben", "civilian", (59, 64), URL),
     "end_shared": EndView("", "civilian", (61, 61), URL),

@@ -95,7 +95,9 @@ def test_the_help_screen_leads_to_the_phone_page(catalog: Catalog) -> None:
     assert (helped.view.pairing, helped.view.phone) == ("482193", "left: coach  right: phone")
     phone = step(helped.ui, state, Press("right"), PHONE)
     assert isinstance(phone.view, PhoneView)
-    assert step(phone.ui, state, Press("left"), PHONE).ui.mode is Mode.IDLE
+    assert step(phone.ui, state, Press("right"), PHONE).ui.mode is Mode.IDLE
+    renew = step(phone.ui, state, Press("left"), PHONE)  # the loop makes the new code
+    assert renew.renew_pairing and renew.ui.mode is Mode.PHONE and renew.view is None
 
 
 def test_the_device_starts_on_the_phone_page_when_the_pages_are_served(

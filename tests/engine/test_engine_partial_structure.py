@@ -11,14 +11,15 @@ from typing import Any
 import pytest
 from engine_positions import SETUP, build, discard, play, position
 
-from companion.engine.cards import Catalog
+from companion.engine.cards import Catalog, Color
+from companion.engine.catalog import default_catalog
 from companion.engine.events import RecordError, Reveal, event_from_record, event_to_record
 from companion.engine.rules import IllegalEvent, accessible_cards, apply, new_game, unrevealed
 from companion.engine.state import GameState, evolve, structure_from_cards
 from companion.records.replay import replay_record, state_to_json
 
 RECORDS = Path(__file__).parent.parent / "records"
-FULL = sorted(p for p in RECORDS.glob("simulated_*.jsonl"))
+FULL = sorted(RECORDS.glob("simulated_*.jsonl")) + sorted(RECORDS.glob("pantheon/*.jsonl"))
 
 
 def partial(lines: list[str], catalog: Catalog) -> list[str]:
@@ -26,6 +27,9 @@ def partial(lines: list[str], catalog: Catalog) -> list[str]:
     cards unknown (null; "guild" for a guild's back), each turned card revealed right after
     the action that uncovered it."""
     out: list[str] = []
+    expansions = tuple(json.loads(lines[0]).get("expansions", ()))
+    if expansions:  # a Pantheon game: its catalog
+        catalog = default_catalog(expansions)
     state = new_game(catalog)
     full: tuple[Any, ...] = ()
     for line in lines:
@@ -44,12 +48,12 @@ def partial(lines: list[str], catalog: Catalog) -> list[str]:
 def hidden(catalog: Catalog, age: int, cards: Sequence[str]) -> list[str | None]:
     """A full layout as seen at the deal: face-down cards null, guilds "guild"."""
     return [
-        card if p.face_up else ("guild" if catalog.card(card).is_guild else None)
+        card if p.face_up else ("guild" if catalog.card(card).color is Color.PURPLE else None)
         for p, card in zip(catalog.layout(age).positions, cards, strict=True)
     ]
 
 
-@pytest.mark.parametrize("path", FULL, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", FULL, ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_a_partial_record_replays_to_the_same_game(path: Path, catalog: Catalog) -> None:
     lines = path.read_text(encoding="utf-8").splitlines()
     table = partial(lines, catalog)

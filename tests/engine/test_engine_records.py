@@ -30,7 +30,11 @@ from companion.engine.state import Player
 from companion.records.replay import ReplayError, replay_record, state_to_json
 
 RECORDS = Path(__file__).parent.parent / "records"
-GOLDEN = sorted(RECORDS.glob("*.jsonl"))
+BASE_GOLDEN = sorted(RECORDS.glob("*.jsonl"))
+GOLDEN = [*BASE_GOLDEN, *sorted(RECORDS.glob("pantheon/*.jsonl"))]
+"""The base game's records, then the Pantheon expansion's (in their own folder: the box and
+the pages read the base game's). Pantheon's tokens lie on dealt positions: its games are not
+replayed without deals."""
 P1, P2 = Player.P1, Player.P2
 
 EVENTS: list[Event] = [
@@ -109,7 +113,7 @@ def _expected(lines: list[str], catalog: Any) -> dict[str, Any]:
     return {"ages": ages, "final": state_to_json(states[-1])}
 
 
-@pytest.mark.parametrize("path", GOLDEN, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", GOLDEN, ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_golden_records_replay_to_their_expected_states(path: Path, catalog: Any) -> None:
     lines = path.read_text(encoding="utf-8").splitlines()
     actual = _expected(lines, catalog)
@@ -126,7 +130,7 @@ def test_there_are_golden_games_of_every_victory(catalog: Any) -> None:
     assert kinds == {"military", "science", "civilian"}
 
 
-@pytest.mark.parametrize("path", GOLDEN, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", BASE_GOLDEN, ids=lambda p: p.stem)
 def test_the_same_game_replays_in_table_mode_without_deals(path: Path, catalog: Any) -> None:
     lines = path.read_text(encoding="utf-8").splitlines()
     without = [line for line in lines if json.loads(line)["type"] not in ("deal", "reveal")]

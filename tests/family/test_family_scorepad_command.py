@@ -100,7 +100,7 @@ def test_refusals_exit_2_with_one_line(
 def test_a_missing_file_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["scorepad", str(tmp_path / "none.json"), "--json"]) == 2
     assert json.loads(capsys.readouterr().out) == {
-        "error": "none.json: cannot read the file: No such file or directory"
+        "error": "none.json: cannot read: No such file or directory"
     }
 
 

@@ -125,3 +125,9 @@ def test_is_hardened_but_keeps_the_devices() -> None:
     assert "Service.PrivateDevices" not in UNIT_DIRECTIVES
     assert "Service.DeviceAllow" not in UNIT_DIRECTIVES
     assert "Service.ProtectClock" not in UNIT_DIRECTIVES
+
+
+def test_memory_is_bounded_so_a_guest_cannot_take_the_pi() -> None:
+    # MemoryHigh below MemoryMax: reclaim first, then a kill and a restart (recovery is replay)
+    assert (one("Service.MemoryHigh"), one("Service.MemoryMax")) == ("400M", "512M")
+    assert one("Service.MemorySwapMax") == "0"

@@ -226,7 +226,7 @@ def test_hint_json_gives_the_forced_win_and_its_line(
     # age 3, 4 cards left: pretorium and study (sundial) under chamber_of_commerce and
     # siege_workshop; p2 has 5 symbols and 8 coins, the Appian Way (7 coins here, gives 3)
     # and the Sphinx (1 coin): both wonders take the two open cards, then study is the 6th
-    path = RECORDS / "forced_appian_way_sphinx.jsonl"
+    path = RECORDS / "positions" / "forced_appian_way_sphinx.jsonl"  # a position, not a game
     assert main(["hint", str(path), "--json", "--level", "easy"]) == 0
     answer = json.loads(capsys.readouterr().out)
     best = answer["moves"][0]

@@ -96,3 +96,21 @@ def test_both_decoders_read_the_same_cards(
     status, out, _ = run(capsys, str(photos / "2-pair.png"), "--json", "--decoder", decoder)
     assert status == 0
     assert json.loads(out)[0]["cards"] == ["quarry", "temple"]
+
+
+def test_a_huge_or_special_image_is_refused_unread(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import struct
+    import zlib
+
+    ihdr = b"IHDR" + struct.pack(">IIBBBBB", 32000, 32000, 8, 0, 0, 0, 0)
+    huge = tmp_path / "huge.png"  # declares 1 gigapixel in a few bytes
+    huge.write_bytes(b"\x89PNG\r\n\x1a\n" + struct.pack(">I", 13) + ihdr
+                     + struct.pack(">I", zlib.crc32(ihdr)))  # fmt: skip
+    assert main(["scan", "--json", str(huge), "/dev/zero"]) == 2
+    answers = json.loads(capsys.readouterr().out)
+    assert [a["error"] for a in answers] == [
+        "The photo has 32000 x 32000 pixels; at most 50 megapixels are read",
+        "not a regular file (a pipe, a device or a folder); name a file",
+    ]

@@ -147,7 +147,9 @@ def test_a_photo_of_a_city_gives_its_cards_left_to_right(client: FlaskClient) ->
     # Row one: Lumber Yard, Altar, Palace; a Duel card (Stone Pit's Duel sticker) is foreign.
     photo = city_jpeg(["lumber_yard", "altar", "palace"], seed=3, duel_ids=("stone_pit",))
     answer = client.post(
-        "/scorepad/scan.json", data={"photo": (io.BytesIO(photo), "city.jpg")}
+        "/scorepad/scan.json",
+        data={"photo": (io.BytesIO(photo), "city.jpg")},
+        headers={"Origin": "http://localhost"},
     ).get_json()
     assert answer == {
         "cards": ["lumber_yard", "altar", "palace"],
@@ -157,8 +159,11 @@ def test_a_photo_of_a_city_gives_its_cards_left_to_right(client: FlaskClient) ->
 
 
 def test_a_scan_without_a_photo_or_with_no_image_is_refused(client: FlaskClient) -> None:
-    assert client.post("/scorepad/scan.json", data={}).status_code == 400
-    bad = client.post("/scorepad/scan.json", data={"photo": (io.BytesIO(b"not a jpeg"), "x.jpg")})
+    ours = {"Origin": "http://localhost"}
+    assert client.post("/scorepad/scan.json", data={}, headers=ours).status_code == 400
+    bad = client.post(
+        "/scorepad/scan.json", data={"photo": (io.BytesIO(b"not a jpeg"), "x.jpg")}, headers=ours
+    )
     assert bad.status_code == 422
     assert bad.get_json()["error"] == "The photo is not an image (JPEG or PNG)"
 

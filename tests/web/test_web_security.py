@@ -185,13 +185,14 @@ def test_the_lockout_slows_the_guessing_address_not_the_players(
     assert journal.last_seq(PLAYING) == 26  # 25 rows + the undo
 
 
-def test_the_pairing_code_is_six_digits_and_new_at_each_start(journal: Journal) -> None:
+def test_the_pairing_code_has_40_bits_and_is_new_at_each_start(journal: Journal) -> None:
     from companion.config import Config
     from web import create_app
 
     codes = {create_app(Config.defaults(journal=journal.path)).config["PAIRING_CODE"]
              for _ in range(5)}  # fmt: skip
-    assert all(re.fullmatch(r"\d{6}", code) for code in codes)
+    # 8 characters of 32 (no 0, 1, I, O to mistake): 32**8 = 2**40
+    assert all(re.fullmatch(r"[2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4}", code) for code in codes)
     assert len(codes) > 1
 
 
