@@ -55,8 +55,10 @@ def _answer(line: str, catalog: Catalog, level: Level, seed: int) -> Any:
     if not isinstance(asked, dict):
         raise _Bad("expected a JSON object")
     record = asked.get("record")
-    if not isinstance(record, list) or not record:
+    if not isinstance(record, list):
         raise _Bad('"record" must be a list of record lines')
+    if not record:
+        raise _Bad('"record" is empty: it begins with the setup')
     player = asked.get("player")
     if player not in ("p1", "p2"):
         raise _Bad('"player" must be "p1" or "p2"')

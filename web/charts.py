@@ -106,7 +106,7 @@ def bars_over_time(title: str, periods: Sequence[str], stacks: Sequence[Sequence
                 f'<rect class="{part.css}" x="{x:.1f}" y="{y:.1f}" width="{size:.1f}" '
                 f'height="{height:.1f}" data-label="{escape(period)}" data-name="{part.name}" '
                 f'data-value="{_number(part.value)}"><title>{escape(period)}: '
-                f"{escape(part.name)} {_number(part.value)}</title></rect>"
+                f"{escape(part.name.replace('_', ' '))} {_number(part.value)}</title></rect>"
             )
     out.append(
         f'<text class="label" x="{left}" y="{base + 18}">{escape(periods[0])}</text>'

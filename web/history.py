@@ -16,7 +16,7 @@ from flask import (
 from werkzeug.exceptions import NotFound, UnprocessableEntity
 from werkzeug.wrappers import Response
 
-from companion.records.archive import parsed_history
+from companion.records.archive import other_file, parsed_history
 from companion.records.journal import AlreadyInHistory, JournalError
 from companion.records.reader import RecordRefused, decode_record
 
@@ -95,6 +95,8 @@ def import_form() -> Response | str | tuple[str, int]:
     if history is not None:
         done = import_history_file(history)
         return render_template("history/import.html", error=None, done=done)
+    if (other := other_file(data)) is not None:
+        return render_template("history/import.html", error=_not_a_record(*other), done=None), 422
     try:
         game_id = current_app.config["CONTROL"].import_record(decode_lines(data))
     except (RecordRefused, UnprocessableEntity) as refused:
@@ -110,6 +112,16 @@ def import_form() -> Response | str | tuple[str, int]:
     except JournalError as refused:  # a read-only journal, a busy one
         return render_template("history/import.html", error=str(refused), done=None), 409
     return redirect(url_for("scoring.final_score", game_id=game_id), code=303)
+
+
+def _not_a_record(kind: str, what: str) -> str:
+    """The one line that sends a score sheet or a file of plays where it is imported."""
+    where = {
+        "sheet": "add it with Import a score sheet, under Score pads",
+        "bgstats": "the box imports it with duel-companion import --bgstats FILE",
+        "bgg-xml": "the box imports them with duel-companion import --bgg-xml FILE",
+    }[kind]
+    return f"{what}, not a game record: {where}"
 
 
 def decode_lines(data: bytes) -> list[str]:

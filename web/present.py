@@ -13,13 +13,16 @@ from typing import Any
 from companion.device import words
 from companion.device.guided import asked
 from companion.device.overhead import offers
+from companion.device.pantheon import hidden_mythology
 from companion.device.words import Voice
 from companion.engine.cards import Catalog, Color, Counted
 from companion.engine.decisions import DECISIONS
 from companion.engine.events import event_from_record
+from companion.engine.pantheon_rules import activation_price
+from companion.engine.plural import plural
 from companion.engine.pricing import unit_prices
 from companion.engine.rules import cards_left
-from companion.engine.scoring import ROWS, Score, count_in, score_sheet
+from companion.engine.scoring import PANTHEON_ROWS, ROWS, Score, count_in, score_sheet
 from companion.engine.state import COLORS, GameState, Player
 from companion.records.journal import GameSummary, Record, Row
 from companion.records.reader import RecordRefused
@@ -36,7 +39,9 @@ ROW_LABELS = {
     "progress": "Progress tokens",
     "coins": "Coins (1 per 3)",
     "military": "Military",
+    "divinities": "Divinities",
 }
+PANTHEON_LABELS = {"purple": "Grand Temples (purple)"}  # with Pantheon the guilds stay out
 
 
 class Unreplayable(Exception):
@@ -139,15 +144,18 @@ def log_view(loaded: Loaded) -> dict[str, Any]:
 def score_view(catalog: Catalog, lang: str, loaded: Loaded) -> dict[str, Any]:
     """The score pad: a column per player, a row per category with its sources."""
     state = loaded.state
+    catalog = state.catalog  # a Pantheon game's replay has the expansion's catalog
     names = player_names(loaded.summary, state)
     sheet = score_sheet(state)
     scores = {p.value: sheet.of(p) for p in PLAYERS}
     rows = []
-    for row in ROWS:
+    for row in PANTHEON_ROWS if state.pantheon is not None else ROWS:
         rows.append(
             {
                 "row": row,
-                "label": ROW_LABELS[row],
+                "label": PANTHEON_LABELS.get(row, ROW_LABELS[row])
+                if state.pantheon is not None
+                else ROW_LABELS[row],
                 "points": {p: scores[p].row(row) for p in scores},
                 "sources": {
                     p: _sources(catalog, lang, state, Player(p), scores[p], row, names)
@@ -183,6 +191,12 @@ def _sources(
             text = words.coins(state.city(player).coins)
         elif source == "military":
             text = f"conflict pawn {abs(state.position)} from the centre"
+        elif source == "grand_temples":
+            temples = sum(1 for c in state.city(player).cards if catalog.card(c).is_temple)
+            text = plural(temples, "Grand Temple")
+        elif source == "astarte" and state.pantheon is not None:
+            left = state.pantheon.astarte[0 if player is Player.P1 else 1]
+            text = f"{catalog.name(source, lang)}: {words.coins(left)} left on the card"
         else:
             text = catalog.name(source, lang)
             if catalog.is_card(source) and (guild := catalog.card(source).guild) is not None:
@@ -306,7 +320,44 @@ def live_view(
         "accessible": [o.to_json() for o in accessible],
         "accessible_text": words.to_take(len(accessible)),
         "asked": _asked(state, screen),
+        "pantheon": _pantheon(state, lang, names),
     }
+
+
+def _pantheon(state: GameState, lang: str, names: dict[str, str]) -> dict[str, Any] | None:
+    """The Pantheon board (None in a base game): each space with its card (only the
+    mythology while face down in age 1) and what each player pays to activate it without
+    Offering tokens; each player's Offering and Mythology tokens and the cards activated."""
+    pantheon = state.pantheon
+    if pantheon is None:
+        return None
+    catalog = state.catalog
+    spaces = []
+    for number, card in enumerate(pantheon.spaces, start=1):
+        hidden = hidden_mythology(state, card)
+        prices = {
+            p.value: None if card is None else activation_price(state, p, number, ())
+            for p in PLAYERS
+        }
+        spaces.append({
+            "space": number,
+            "card": None if card is None or hidden else card,
+            "name": "" if card is None else (
+                f"{hidden.capitalize()} divinity, face down" if hidden else catalog.name(card, lang)
+            ),
+            "price": prices,
+            "price_text": {p: "" if v is None else words.coins(v) for p, v in prices.items()},
+        })  # fmt: skip
+    players = {}
+    for index, p in enumerate(PLAYERS):
+        players[p.value] = {
+            "name": names[p.value],
+            "offerings": list(pantheon.offerings[index]),
+            "mythology_tokens": [m.capitalize() for m in pantheon.mythology_tokens[index]],
+            "activated": [catalog.name(c, lang) for c in pantheon.activated[index]],
+            "astarte": pantheon.astarte[index],
+        }
+    return {"spaces": spaces, "players": players, "to_move": state.current.value}
 
 
 def _asked(state: GameState, screen: Mapping[str, Any] | None) -> dict[str, str] | None:

@@ -52,6 +52,7 @@ from companion.family.sheet import SheetError
 from companion.family.table import DEFEAT, MAX_PLAYERS, MIN_PLAYERS, TOKEN_VALUES, VICTORY_TOKENS
 from companion.records.pads import SavedPad, UnknownPad, save_pad, saved_pad, saved_pads
 from companion.records.players import known_players
+from companion.records.results import STATS_GAMES
 
 from .access import form_upload, get_journal
 from .control import Control, NoCamera
@@ -266,12 +267,14 @@ def saved_json(pad_id: int) -> Response:
 
 
 def _saved_view(found: SavedPad) -> dict[str, Any]:
-    """The result view of a saved pad; 409 for one kept before its numbers were bounded,
-    which no longer scores (its sheet still downloads)."""
+    """The result view of a saved pad, named with its variant ("7 Wonders for two"); 409 for
+    one kept before its numbers were bounded, which no longer scores (its sheet still
+    downloads)."""
     try:
-        return result_view(score_sheet(default_family_catalog(), found.sheet))
+        view = result_view(score_sheet(default_family_catalog(), found.sheet))
     except SheetError as refused:
         raise Conflict(f"Score pad {found.id} no longer scores: {refused}") from None
+    return {**view, "game_name": STATS_GAMES[_kind(found.game, found.sheet)]}
 
 
 @bp.get("/scorepad/<game:pad_id>/sheet")
@@ -387,12 +390,30 @@ def box_stop() -> tuple[Response, int]:
 
 
 def _listed_pads() -> list[dict[str, Any]]:
-    """The saved pads as the history lists them: each with its winner line."""
+    """The saved pads as the history lists them: each with its game's name and winner line
+    (a pad kept before its numbers were bounded says that it no longer scores)."""
     catalog = default_family_catalog()
     return [
-        {**pad.to_json(), "winner_line": words.pad_winner(score_sheet(catalog, pad.sheet).result)}
+        {
+            **pad.to_json(),
+            "game_name": STATS_GAMES[_kind(pad.game, pad.sheet)],
+            "winner_line": _winner_line(catalog, pad),
+        }
         for pad in _saved_pads()
     ]
+
+
+def _winner_line(catalog: FamilyCatalog, pad: SavedPad) -> str:
+    try:
+        return words.pad_winner(score_sheet(catalog, pad.sheet).result)
+    except SheetError:
+        return "No longer scores (its sheet still downloads)"
+
+
+def _kind(game: str, sheet: Any) -> str:
+    """The game of a pad as the statistics keep it apart: the two-player variant apart."""
+    two = isinstance(sheet, dict) and sheet.get("variant") == "two-player"
+    return f"{game}-two-player" if two else game
 
 
 @bp.app_context_processor

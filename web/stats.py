@@ -24,6 +24,7 @@ from flask import Blueprint, Flask, Response, current_app, jsonify, render_templ
 from werkzeug.exceptions import BadRequest, NotFound
 
 from companion.family.catalog import default_family_catalog
+from companion.family.pad import CATEGORY_LABELS
 from companion.records.archive import export_history_text, games_csv, summarizer
 from companion.records.exchange import journal_facts
 from companion.records.journal import Journal
@@ -292,7 +293,7 @@ def charts(view: dict[str, Any]) -> dict[str, Any]:
     rows = view["categories"]["rows"]
     categories = [
         Bar(
-            row.capitalize(),  # short beside the bar; the table has the score pad's words
+            short_label(row),  # short beside the bar; the table has the score pad's words
             (Part(average[row], ROW_CSS.get(row, "c-accent"), "points"),),
             f"{average[row]:g}",
         )
@@ -351,7 +352,12 @@ def _owned_bars(title: str, rows: list[dict[str, Any]]) -> Any:
 
 def label(row: str) -> str:
     """The name of a score category in the tables (the score pad's), the charts say `row`."""
-    return ROW_LABELS.get(row, row.capitalize())
+    return ROW_LABELS.get(row) or CATEGORY_LABELS.get(row) or short_label(row)
+
+
+def short_label(row: str) -> str:
+    """A score category beside a chart's bar: "Blue", "Gold reserve" (never the JSON's key)."""
+    return row.replace("_", " ").capitalize()
 
 
 @bp.get("/stats")
@@ -376,7 +382,7 @@ def page() -> str:
             cache.players = players
     return render_template(
         "stats/page.html", view=view, charts=drawn, players=players, games=GAMES,
-        label=label, css=ROW_CSS,
+        label=label, short_label=short_label, css=ROW_CSS,
     )  # fmt: skip
 
 

@@ -1,12 +1,14 @@
 """`duel-companion arena --a PLAYER --b PLAYER --games N --seed S [--seconds T] [--timeout T]
-[--json]`: full games between two players, seats swapped on paired deals (game 2k has A as
-p1, game 2k + 1 the same setup and deals with A as p2), and A's wins, losses and shared
-victories with the 95 % Wilson interval of A's score rate (a shared victory counts half).
+[--expansion pantheon] [--json]`: full games between two players, seats swapped on paired
+deals (game 2k has A as p1, game 2k + 1 the same setup and deals with A as p2), and A's
+wins, losses and shared victories with the 95 % Wilson interval of A's score rate (a shared
+victory counts half).
 
 A player is a search level, `greedy`, `random` (B only), or `cmd:PROGRAM ARGS...`: a program
 that speaks the engine protocol (docs/engine-protocol.md), shown the public record only; a
 refused answer (an illegal move, an error, no answer in time, not JSON, its end) loses it the
-game, and the reason is printed.
+game, and the reason is printed. `--expansion pantheon` deals Pantheon games (the tokens
+on the deals, the divinities' draws drawn by the arena as the Great Library's).
 """
 
 from __future__ import annotations
@@ -17,7 +19,8 @@ import shlex
 import sys
 import time
 
-from companion.engine.catalog import default_catalog
+from companion.engine.catalog import EXPANSIONS, default_catalog
+from companion.engine.plural import plural
 from companion.play.arena import PLAYERS, Outside, arena
 from companion.protocol import Program
 from companion.search.player import LEVEL_CHOICES
@@ -30,7 +33,7 @@ TIMEOUT = 30.0
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """--a, --b, --games, --seed, --seconds, --timeout, --json."""
+    """--a, --b, --games, --seed, --seconds, --timeout, --expansion, --json."""
     parser.add_argument(
         "--a", required=True, help=f"player A: {', '.join(LEVEL_CHOICES)} or 'cmd:PROGRAM ARGS...'"
     )
@@ -47,6 +50,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=float,
         default=TIMEOUT,
         help=f"seconds a program has to answer (default {TIMEOUT:g})",
+    )
+    parser.add_argument(
+        "--expansion",
+        choices=EXPANSIONS,
+        action="append",
+        default=[],
+        help="play with an expansion (pantheon)",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
 
@@ -85,7 +95,8 @@ def main(args: argparse.Namespace) -> int:
         players.append(Outside(given, program.ask, args.seconds))
     start = time.perf_counter()
     try:
-        tally = arena(default_catalog(), players[0], players[1], args.games, args.seed)
+        catalog = default_catalog(tuple(dict.fromkeys(args.expansion)))
+        tally = arena(catalog, players[0], players[1], args.games, args.seed)
     finally:
         for program in programs:
             program.close()
@@ -116,8 +127,9 @@ def main(args: argparse.Namespace) -> int:
             name = args.a if lost.side == "a" else args.b
             print(f"game {lost.game}: {lost.side.upper()} ({name}) forfeits: {lost.reason}")
         print(
-            f"{args.a} against {args.b}: {tally.wins} wins, {tally.losses} losses, "
-            f"{tally.shared} shared in {tally.games} games ({seconds:.0f} s)"
+            f"{args.a} against {args.b}: {plural(tally.wins, 'win')}, "
+            f"{plural(tally.losses, 'loss', 'losses')}, "
+            f"{tally.shared} shared in {plural(tally.games, 'game')} ({seconds:.0f} s)"
         )
         print(f"score {tally.score:.1%}, 95 % interval {low:.1%} to {high:.1%}")
     return 0

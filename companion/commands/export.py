@@ -38,7 +38,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     what.add_argument("--history", action="store_true", help="the whole history (JSON)")
     what.add_argument("--bgstats", action="store_true", help="a BG Stats backup file (JSON)")
     what.add_argument("--bgg-xml", action="store_true", help="BoardGameGeek plays (XML)")
-    parser.add_argument("--game", help="only this game (--csv: default duel)")
+    parser.add_argument("--game", help="only this game: --csv (default duel), --bgstats, --bgg-xml")
     parser.add_argument("--out", type=Path, help="write to this file (default: stdout)")
     parser.add_argument("--journal", type=Path, help="the journal file (default: from config)")
     parser.add_argument("--config", type=Path, help="configuration file (TOML)")
@@ -46,6 +46,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def main(args: argparse.Namespace) -> int:
     """Write the export; 0, or 2 with a one-line refusal on stderr."""
+    if args.history and args.game is not None:  # a history is moved whole to another box
+        print("--history writes the whole history; --game is for --csv, --bgstats and "
+              "--bgg-xml", file=sys.stderr)  # fmt: skip
+        return 2
     try:
         game = None if args.game is None else known_game(args.game)
         config = load_config(args.config)

@@ -4,7 +4,9 @@ search player's answers for whoever acts after a game record, best first.
 The answer uses public information only: it is the same when the face-down cards of a
 `deal` are swapped among themselves, and the same for the same `--seed` (without
 `--seconds`, which stops the search by the clock). `--drawn A,B,C` gives the 3 tokens of a
-pending Great Library draw. A refused record or nothing to answer exits 2 with one line.
+pending Great Library draw (Pantheon: the 2 divinities a Mythology token draws, Enki's 2
+tokens, the cards the Gate turns up). A refused record or nothing to answer exits 2 with one
+line.
 """
 
 from __future__ import annotations
@@ -37,7 +39,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--level", default="3", help="1 (casual) to 5 (strongest); easy, normal, hard are 2, 3, 4"
     )
     parser.add_argument(
-        "--drawn", help="the 3 tokens of a pending Great Library draw, comma-separated"
+        "--drawn",
+        help="the tokens (or divinities) of a pending Great Library or Pantheon draw, "
+        "comma-separated",
     )
 
 
@@ -83,9 +87,9 @@ def main(args: argparse.Namespace) -> int:
     )
     for rank, move in enumerate(answer.moves, start=1):
         why = f"  ({move.reason})" if move.reason is not None else ""
-        print(f"{rank:2}. {describe(catalog, move.event):40} {move.win:6.0%}{why}")
+        print(f"{rank:2}. {describe(state.catalog, move.event):40} {move.win:6.0%}{why}")
         if len(move.line) > 1:
-            print(f"    forced: {', then '.join(describe(catalog, e) for e in move.line)}")
+            print(f"    forced: {', then '.join(describe(state.catalog, e) for e in move.line)}")
     return 0
 
 
@@ -95,9 +99,11 @@ def describe(catalog: Catalog, event: Event) -> str:
     kind = str(record["type"])
     if kind == "wonder":
         return f"wonder {catalog.name(record['wonder'])} with {catalog.name(record['card'])}"
-    for key in ("card", "token"):
+    for key in ("card", "token", "divinity", "wonder"):
         if key in record:
             return f"{kind} {catalog.name(record[key])}"
+    if kind == "activate":  # Pantheon: the card on that space
+        return f"activate space {record['space']}"
     if kind == "next_age":
         return f"{record['starter']} begins the next age"
     return str(kind)

@@ -28,8 +28,6 @@ from typing import Any
 
 from companion.config import ConfigError, load_config
 from companion.engine.catalog import default_catalog
-from companion.family import dice
-from companion.family import sheet as pad_sheet
 from companion.family.catalog import default_family_catalog
 from companion.files import FileRefused, read_capped
 from companion.records.archive import (
@@ -38,6 +36,7 @@ from companion.records.archive import (
     check_history,
     check_pads_and_plays,
     import_history,
+    other_file,
     parsed_history,
 )
 from companion.records.bggxml import PlaysRefused, read_plays
@@ -90,9 +89,13 @@ def main(args: argparse.Namespace) -> int:
     history = parsed_history(data)
     if history is not None:
         return _import_history(path, journal_path, history, args.json)
-    if (game := _score_sheet_game(data)) is not None:
-        return _refuse(f"{path}: a {game} score sheet, not a game record: score it with "
-                       f"duel-companion scorepad {path}")  # fmt: skip
+    if (other := other_file(data)) is not None:
+        kind, what = other
+        if kind == "sheet":
+            return _refuse(f"{path}: {what}, not a game record: score it with "
+                           f"duel-companion scorepad {path}")  # fmt: skip
+        return _refuse(f"{path}: {what}, not a game record: import it with "
+                       f"duel-companion import --{kind} {path}")  # fmt: skip
     catalog = default_catalog()
     try:
         lines = decode_record(data)  # the one reader: 256 KB at most, UTF-8
@@ -109,18 +112,6 @@ def main(args: argparse.Namespace) -> int:
         return _refuse(f"{path}: {refused}")
     _told(Imported(added=[game_id]), journal_path, as_json=args.json)
     return 0
-
-
-def _score_sheet_game(data: bytes) -> str | None:
-    """The game of a score pad's sheet ("7 Wonders", "7 Wonders Dice"), or None."""
-    try:
-        sheet = json.loads(data)
-    except (ValueError, RecursionError):  # not JSON (a record's lines), or nested too deeply
-        return None
-    game = sheet.get("game") if isinstance(sheet, dict) else None
-    if not isinstance(game, str):
-        return None
-    return {pad_sheet.GAME: "7 Wonders", dice.GAME: "7 Wonders Dice"}.get(game)
 
 
 def _told(done: Imported, journal_path: Path, *, as_json: bool) -> None:

@@ -30,6 +30,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from companion.engine.plural import plural
 from companion.vision import payloads
 from companion.vision.decode import DECODERS, DEFAULT_DECODER, Decoder, make_decoder, read_cards
 
@@ -211,7 +212,7 @@ def main(args: argparse.Namespace) -> int:
 
 def _cards_text(result: dict[str, Any]) -> str:
     cards = ", ".join(result["cards"]) or "no card"
-    foreign = f" ({result['foreign']} foreign code(s) ignored)" if result["foreign"] else ""
+    foreign = f" ({plural(result['foreign'], 'foreign code')} ignored)" if result["foreign"] else ""
     return f"{result['image']}: {cards}{foreign}"
 
 

@@ -22,6 +22,7 @@ import sys
 from pathlib import Path
 
 from companion.engine.catalog import EXPANSIONS, LANGUAGES
+from companion.engine.plural import plural
 from companion.vision import stickers
 
 HELP = "Print the QR stickers: sheets (PDF, SVG, PNG) or one PNG per sticker (--format png)."
@@ -105,7 +106,7 @@ def main(args: argparse.Namespace) -> int:
     except (OSError, ValueError) as failed:
         return _refuse(str(failed))
     print(
-        f"wrote {len(written)} file(s): {', '.join(str(p) for p in written[:3])}"
+        f"wrote {plural(len(written), 'file')}: {', '.join(str(p) for p in written[:3])}"
         f"{' ...' if len(written) > 3 else ''}"
     )
     if players is not None:

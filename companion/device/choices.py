@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from companion.device import guided, overhead, words
+from companion.device import guided, overhead, pantheon, words
 from companion.device.solo import box_acts, draft_pick
 from companion.device.ui import Context, Mode, UiState
 from companion.device.words import DEFAULT_NAMES, Voice, coins, not_affordable, price
@@ -35,10 +35,11 @@ from companion.engine.rules import (
     draft_pickers,
     library_draw,
 )
-from companion.engine.state import GameState, PendingKind, Player
+from companion.engine.state import PANTHEON_DECISIONS, GameState, PendingKind, Player
 
 REVEALED_PER_ROUND = 4  # the draft reveals 4 wonders a round
 NAMING = "players"  # the ready screen's option that opens the name list
+PANTHEON = "pantheon"  # the wonder setup's option for a game with the Pantheon expansion
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,10 +67,12 @@ def options(ui: UiState, state: GameState, context: Context | None = None) -> li
             names = [words.BOX if p is ctx.box else DEFAULT_NAMES[i] for i, p in enumerate(Player)]
             return [Choice(f"{names[i]} begins", value=p.value) for i, p in enumerate(Player)]
         case Mode.WONDER_SETUP:
-            return [
-                Choice("Wonder draft", "scan 4 + 4 wonders", value="draft"),
-                Choice("First-game sets", "fixed wonders", value="first_game"),
-            ]
+            draft = Choice("Wonder draft", "scan 4 + 4 wonders", value="draft")
+            sets = Choice("First-game sets", "fixed wonders", value="first_game")
+            if state.catalog.pantheon is None:
+                return [draft, sets]
+            # last, so that the buttons reach the first two as on a box without it
+            return [draft, sets, Choice(words.PANTHEON_DRAFT, words.PANTHEON_NOTE, value=PANTHEON)]
         case Mode.DRAFT if len(ui.revealed) == REVEALED_PER_ROUND:
             if (pick := draft_pick(ui, state.catalog, ctx, REVEALED_PER_ROUND)) is not None:
                 return [Choice(voice.name(pick), words.BOX_PICK_NOTE, value=pick)]  # solo
@@ -88,6 +91,11 @@ def options(ui: UiState, state: GameState, context: Context | None = None) -> li
             return prompt_options(ui, state, voice, ctx.box)
         case Mode.GUIDED:
             return guided_options(ui, state)
+        case Mode.PANTHEON if state.pantheon is not None:
+            return [
+                Choice(label, detail, value=card or "")
+                for label, detail, card in pantheon.board_answers(state, voice)
+            ]
         case Mode.IDLE if ctx.overhead and not box_acts(state, ctx):  # select proposes one
             return [Choice(o.name, value=o.card) for o in overhead.offers(state, voice)]
     return []
@@ -104,25 +112,37 @@ def name_options(ui: UiState, ctx: Context) -> list[Choice]:
 def guided_options(ui: UiState, state: GameState) -> list[Choice]:
     """Guided entry: skip the age; in age 3, first the answers for a face-down card's back."""
     skip = Choice(words.GUIDED_SKIP, value=guided.SKIP)
-    if entered(ui, state).next_back is None:
+    entry = entered(ui, state)
+    if entry.next_token is not None:  # Pantheon: the token on a marked card
+        tokens = entry.token_choices()
+        return [Choice(words.token_name(t), value=guided.TOKEN + t) for t in tokens] + [skip]
+    if entry.next_back is None:
         return [skip]
     return [
         Choice(words.PLAIN_BACK, value=guided.PLAIN_BACK),
-        Choice(words.GUILD_BACK, value=GUILD_BACK),
+        Choice(words.TEMPLE_BACK if guided.played(state) else words.GUILD_BACK, value=GUILD_BACK),
         skip,
     ]
 
 
 def entered(ui: UiState, state: GameState) -> guided.GuidedDeal:
     """The guided deal of the screen `ui` (what a stale screen entered is forgotten)."""
+    played = guided.played(state)
     try:
-        return guided.GuidedDeal.of(state.catalog, state.age, ui.dealt)
+        return guided.GuidedDeal.of(state.catalog, state.age, ui.dealt, pantheon=played)
     except IllegalEvent:
-        return guided.GuidedDeal(state.catalog, state.age)
+        return guided.GuidedDeal(state.catalog, state.age, pantheon=played)
 
 
 def card_options(state: GameState, card: CardId, voice: Voice) -> list[Choice]:
-    """Build, discard, and a wonder per unbuilt wonder, with the cheapest payments."""
+    """Build, discard, and a wonder per unbuilt wonder, with the cheapest payments; for a
+    divinity or the Gate on the Pantheon, its activation with each useful set of Offering
+    tokens."""
+    if pantheon.is_piece(state, card):
+        return [
+            Choice(a.label, a.detail, a.event, a.refusal)
+            for a in pantheon.activation_answers(state, card)
+        ]
     catalog = state.catalog
     player = state.current
     city, other = state.city(player), state.city(player.opponent)
@@ -153,6 +173,13 @@ def prompt_options(
         return []
     player = pending.player
     name = voice.name
+    if pantheon.is_draw(ui, state):
+        return [Choice(name(t), "drawn?", value=t) for t in pantheon.draw_pool(ui, state)]
+    if pending.kind in PANTHEON_DECISIONS:
+        return [
+            Choice(a.label, a.detail, a.event, a.refusal)
+            for a in pantheon.decision_answers(ui, state, voice)
+        ]
     match pending.kind:
         case PendingKind.PROGRESS:
             return [Choice(name(t), event=TakeProgress(player, t)) for t in state.board_tokens]
@@ -193,6 +220,19 @@ def library_pool(state: GameState) -> tuple[TokenId, ...]:
     return available_library_tokens(state)
 
 
+def is_scanning(ui: UiState, state: GameState) -> bool:
+    """Whether the screen waits for what the table shows to be scanned: the Great Library's
+    draw, or the divinities, Enki's tokens or the Gate's cards of a Pantheon decision."""
+    return is_library_draw(ui, state) or pantheon.is_draw(ui, state)
+
+
+def scan_pool(ui: UiState, state: GameState) -> tuple[str, ...]:
+    """What may be scanned next while `is_scanning`."""
+    if is_library_draw(ui, state):
+        return library_pool(state)
+    return pantheon.draw_pool(ui, state)
+
+
 def is_library_draw(ui: UiState, state: GameState) -> bool:
     """Whether the screen waits for the tokens the Great Library draws to be scanned."""
     pending = state.pending
@@ -231,6 +271,7 @@ def setup_event(ui: UiState, catalog: Catalog) -> Setup:
         progress_tokens=tuple(TokenId(t) for t in ui.tokens),
         wonders=(tuple(WonderId(w) for w in p1), tuple(WonderId(w) for w in p2)),
         players=ui.names,  # "" for an unnamed side: "Player 1" is never a remembered player
+        expansions=ui.expansions,
     )
 
 

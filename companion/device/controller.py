@@ -21,19 +21,21 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from companion.device import guided, overhead, present, solo, words
+from companion.device import guided, overhead, pantheon, present, solo, words
 from companion.device.choices import (
     NAMING,
+    PANTHEON,
     REVEALED_PER_ROUND,
     Choice,
     card_options,
     coachable,
     destroyable,
     draft_picker,
-    is_library_draw,
+    is_scanning,
     library_pool,
     options,
     prompt_options,
+    scan_pool,
     setup_event,
     setup_wonders,
 )
@@ -252,6 +254,8 @@ def _press(ui: UiState, state: GameState, press: Press, ctx: Context) -> Step:
         delta = -1 if press.name == "left" else 1
         return _show(replace(ui, cursor=(ui.cursor + delta) % len(choices)), state, ctx, choices)
     if press.name != "select" or not choices:
+        if press.name == "select" and ui.mode is Mode.IDLE and _has_board(state, ctx):
+            return _show(replace(ui, mode=Mode.PANTHEON, cursor=0), state, ctx)
         if press.name == "select" and ui.mode is Mode.IDLE:
             return _notice(ui, state, ctx, words.SCAN_FIRST, choices)
         return _show(ui, state, ctx, choices)
@@ -261,6 +265,12 @@ def _press(ui: UiState, state: GameState, press: Press, ctx: Context) -> Step:
     if chosen.event is not None:
         return _confirm(ui, state, chosen.event, ctx)
     return _local_choice(ui, state, chosen.value or "", ctx)
+
+
+def _has_board(state: GameState, ctx: Context) -> bool:
+    """Whether select on the idle screen shows the Pantheon board: a Pantheon game, on a
+    player's turn at the table (not the box's)."""
+    return state.pantheon is not None and not solo.box_acts(state, ctx)
 
 
 def _overlay_press(ui: UiState, state: GameState, press: Press, ctx: Context) -> Step:
@@ -317,7 +327,7 @@ def setup_screens(event: Setup, catalog: Catalog) -> UiState | None:
             return None
     names = tuple("" if name in DEFAULT_NAMES else name for name in event.players)
     ui = UiState(mode=Mode.START, first=first, picks=picks, tokens=tuple(event.progress_tokens),
-                 names=(names[0], names[1]))  # fmt: skip
+                 names=(names[0], names[1]), expansions=event.expansions)  # fmt: skip
     return ui if setup_event(ui, catalog) == replace(event, players=ui.names) else None
 
 
@@ -341,7 +351,7 @@ def _long_press(ui: UiState, state: GameState, name: str, ctx: Context) -> Step:
 def _back(ui: UiState, state: GameState, ctx: Context) -> Step:
     """Long left: leave a card or a half-made choice; in setup, go one step back."""
     match ui.mode:
-        case Mode.CARD:
+        case Mode.CARD | Mode.PANTHEON:
             return _show(_next(ui, state, ctx), state, ctx)
         case Mode.PROMPT if ui.tokens:
             return _show(replace(ui, tokens=ui.tokens[:-1], cursor=0), state, ctx)
@@ -400,11 +410,12 @@ def _local_choice(ui: UiState, state: GameState, value: str, ctx: Context) -> St
             return _show(replace(ui, mode=Mode.WONDER_SETUP, first=Player(value), cursor=0),
                          state, ctx)  # fmt: skip
         case Mode.WONDER_SETUP if value == "first_game":
-            return _show(replace(ui, mode=Mode.TOKENS, picks=(), revealed=(), cursor=0),
-                         state, ctx)  # fmt: skip
+            return _show(replace(ui, mode=Mode.TOKENS, picks=(), revealed=(), cursor=0,
+                                 expansions=()), state, ctx)  # fmt: skip
         case Mode.WONDER_SETUP:
-            return _show(replace(ui, mode=Mode.DRAFT, picks=(), revealed=(), cursor=0),
-                         state, ctx)  # fmt: skip
+            played = (PANTHEON,) if value == PANTHEON else ()
+            return _show(replace(ui, mode=Mode.DRAFT, picks=(), revealed=(), cursor=0,
+                                 expansions=played), state, ctx)  # fmt: skip
         case Mode.DRAFT:
             return _show(_pick_wonder(ui, state.catalog, value), state, ctx)
         case Mode.START if value == NAMING:
@@ -425,6 +436,10 @@ def _local_choice(ui: UiState, state: GameState, value: str, ctx: Context) -> St
             return _show(settle(state, ctx, status=ui.status, skipped=state.age), state, ctx)
         case Mode.GUIDED:  # age 3: the back of a face-down card
             return _enter(ui, state, value, ctx)
+        case Mode.PANTHEON if not value:  # an empty space, or age 1: nothing to activate
+            return _notice(ui, state, ctx, words.NOTHING_TO_ACTIVATE)
+        case Mode.PANTHEON:  # a card of the board chosen, as if scanned
+            return _scan_card(ui, state, value, Voice.oled(state, ctx.language).name(value), ctx)
         case Mode.IDLE:  # overhead: a card of the list chosen, as if scanned
             return _scan_card(ui, state, value, Voice.oled(state, ctx.language).name(value), ctx)
     return _show(ui, state, ctx)
@@ -496,7 +511,9 @@ def _enter_all(ui: UiState, state: GameState, entries: tuple[str, ...], ctx: Con
     """Guided entry of what was entered so far (`entries`; several cards at once when read
     from above); the deal once complete."""
     try:
-        entered = guided.GuidedDeal.of(state.catalog, state.age, entries)
+        entered = guided.GuidedDeal.of(
+            state.catalog, state.age, entries, pantheon=guided.played(state)
+        )
     except IllegalEvent as refused:
         return _notice(ui, state, ctx, str(refused))
     if entered.done:
@@ -518,8 +535,8 @@ def _scan_draft(ui: UiState, state: GameState, card: str, name: str, ctx: Contex
 
 
 def _scan_prompt(ui: UiState, state: GameState, card: str, name: str, ctx: Context) -> Step:
-    if is_library_draw(ui, state):
-        if card not in library_pool(state):
+    if is_scanning(ui, state):
+        if card not in scan_pool(ui, state) and card not in ui.tokens:
             return _notice(ui, state, ctx, words.refusal(name, words.CANNOT_BE_DRAWN))
         if card in ui.tokens:
             return _notice(ui, state, ctx, words.refusal(name, words.ALREADY_DRAWN))
@@ -543,11 +560,15 @@ def _target_of(event: Event | None) -> str | None:
             return event.token
         case Destroy() | BuildFromDiscard():
             return event.card
-    return None
+    return pantheon.target_of(event)
 
 
 def _scan_card(ui: UiState, state: GameState, card: str, name: str, ctx: Context) -> Step:
     catalog = state.catalog
+    if pantheon.is_piece(state, card):  # a divinity or the Gate: its activation
+        if refused := pantheon.piece_refusal(state, card, name):
+            return _notice(ui, state, ctx, refused)
+        return _show(replace(ui, mode=Mode.CARD, card=card, cursor=0, under=None), state, ctx)
     if not catalog.is_card(card):
         return _notice(ui, state, ctx, words.refusal(name, words.NOT_AN_AGE_CARD))
     age = catalog.card(card).age

@@ -21,7 +21,7 @@ from typing import Any
 
 from companion.device import words
 from companion.device.ui import Mode, UiState
-from companion.engine.cards import CardId, Catalog
+from companion.engine.cards import MYTHOLOGIES, Card, CardId, Catalog
 from companion.engine.events import GUILD_BACK, Deal, IllegalEvent, Reveal
 from companion.engine.rules import unrevealed, was_taken
 from companion.engine.state import GameState, Phase
@@ -30,6 +30,9 @@ PLAIN_BACK = "back"
 """An answer in `GuidedDeal.entries`: the face-down card asked shows an age 3 back."""
 SKIP = "skip"
 """The value of the option that skips the guided entry of an age."""
+TOKEN = "token:"
+"""The prefix of an answer in `GuidedDeal.entries`: the Pantheon token on the card asked
+("token:greek", "token:3")."""
 
 
 def wants_deal(state: GameState, skipped: int) -> bool:
@@ -55,17 +58,27 @@ class GuidedDeal:
     cards: dict[int, CardId] = field(default_factory=dict)
     plain_backs: frozenset[int] = frozenset()
     """Age 3: the face-down positions the player said show an age 3 back."""
+    pantheon: bool = False
+    """A Pantheon game: its tokens on the marked cards are asked, and age 3 has no guilds."""
+    tokens: dict[int, str] = field(default_factory=dict)
+    """Pantheon: the token said to lie on each marked position (a mythology, or an Offering
+    token's value)."""
 
     @classmethod
-    def of(cls, catalog: Catalog, age: int, entries: tuple[str, ...]) -> GuidedDeal:
-        """The guided deal after `entries` (the `entries` of an earlier one).
+    def of(
+        cls, catalog: Catalog, age: int, entries: tuple[str, ...], *, pantheon: bool = False
+    ) -> GuidedDeal:
+        """The guided deal after `entries` (the `entries` of an earlier one); `pantheon` for
+        a game with the expansion.
 
         Raises:
             IllegalEvent: an entry the deal refuses.
         """
-        guided = cls(catalog, age)
+        guided = cls(catalog, age, pantheon=pantheon)
         for entry in entries:
-            if entry in (GUILD_BACK, PLAIN_BACK):
+            if entry.startswith(TOKEN):
+                guided.answer_token(entry[len(TOKEN) :])
+            elif entry in (GUILD_BACK, PLAIN_BACK):
                 guided.answer_back(guild=entry == GUILD_BACK)
             else:
                 guided.scan(entry)
@@ -80,7 +93,46 @@ class GuidedDeal:
             for i in self._face_down
             if i in self.guild_backs or i in self.plain_backs
         )
-        return cards + backs
+        tokens = tuple(TOKEN + self.tokens[i] for i in self.token_positions if i in self.tokens)
+        return cards + backs + tokens
+
+    @property
+    def token_positions(self) -> tuple[int, ...]:
+        """Pantheon: the marked positions of this age that hold a token (none in age 3)."""
+        rules = self.catalog.pantheon
+        if not self.pantheon or rules is None:
+            return ()
+        return {1: rules.mythology_positions, 2: rules.offering_positions}.get(self.age, ())
+
+    @property
+    def next_token(self) -> int | None:
+        """Pantheon, once the cards are in: the marked position whose token is asked."""
+        if self.next_position is not None:
+            return None
+        return next((i for i in self.token_positions if i not in self.tokens), None)
+
+    def token_choices(self) -> tuple[str, ...]:
+        """The tokens that can still lie on the position asked: the mythologies of which
+        fewer than 2 are placed (Age I), the Offering tokens not placed (Age II)."""
+        rules = self.catalog.pantheon
+        if rules is None or self.next_token is None:
+            return ()
+        placed = list(self.tokens.values())
+        if self.age == 1:
+            limit = rules.mythology_tokens_per_mythology
+            return tuple(m for m in MYTHOLOGIES if placed.count(m) < limit)
+        return tuple(str(v) for v in rules.offering_tokens if str(v) not in placed)
+
+    def answer_token(self, token: str) -> None:
+        """Pantheon: say which token lies on the marked card asked.
+
+        Raises:
+            IllegalEvent: no token is asked, or that token cannot lie there.
+        """
+        index = self.next_token
+        if index is None or token not in self.token_choices():
+            raise IllegalEvent(self.prompt())
+        self.tokens[index] = token
 
     @property
     def wanted(self) -> list[int]:
@@ -100,7 +152,8 @@ class GuidedDeal:
     def _guilds_missing(self) -> int:
         if self.age != 3:
             return 0
-        face_up = sum(self.catalog.card(c).is_guild for c in self.cards.values())
+        # with Pantheon the 3 Grand Temples take the guilds' place, their backs as marked
+        face_up = sum(_purple_back(self.catalog.card(c)) for c in self.cards.values())
         return self.catalog.rules.guilds_in_age_3 - face_up - len(self.guild_backs)
 
     @property
@@ -122,7 +175,7 @@ class GuidedDeal:
     @property
     def done(self) -> bool:
         """Every face-up card has been scanned and every question answered."""
-        return self.next_position is None and self.next_back is None
+        return self.next_position is None and self.next_back is None and self.next_token is None
 
     def prompt(self) -> str:
         """What the OLED asks: "Scan row 3, card 2 of 4", the back of a face-down card of age
@@ -133,6 +186,9 @@ class GuidedDeal:
         back = self.next_back
         if back is not None:
             return words.back_question(words.place(self.catalog, self.age, back))
+        token = self.next_token
+        if token is not None:
+            return words.token_question(words.place(self.catalog, self.age, token))
         return words.age_entered(self.age)
 
     def titles(self) -> tuple[str, str]:
@@ -140,6 +196,8 @@ class GuidedDeal:
         question for a back ("Age 3: which back?", "Row 2, card 1 of 3")."""
         if (back := self.next_back) is not None:
             return words.BACK_TITLE, words.place(self.catalog, self.age, back)
+        if (token := self.next_token) is not None:
+            return words.token_title(self.age), words.place(self.catalog, self.age, token)
         return words.guided_title(self.age, len(self.cards), len(self.wanted)), self.prompt()
 
     def scan(self, card_id: str) -> None:
@@ -200,13 +258,16 @@ class GuidedDeal:
                 layout.append(self.cards[p.index])
             else:
                 layout.append(GUILD_BACK if p.index in guilds else None)
-        return Deal(self.age, tuple(layout))
+        tokens = tuple(self.tokens[i] for i in self.token_positions)
+        return Deal(self.age, tuple(layout), tokens)
 
 
 def deal_entries(catalog: Catalog, deal: Deal) -> tuple[str, ...]:
-    """The face-up cards of `deal` in the order a guided entry asks for them."""
+    """The face-up cards of `deal` in the order a guided entry asks for them, then its
+    Pantheon tokens."""
     layout = catalog.layout(deal.age).positions
-    return tuple(str(card) for p, card in zip(layout, deal.layout, strict=True) if p.face_up)
+    cards = tuple(str(card) for p, card in zip(layout, deal.layout, strict=True) if p.face_up)
+    return cards + tuple(TOKEN + token for token in deal.tokens)
 
 
 def reveal_position(state: GameState) -> int | None:
@@ -240,10 +301,20 @@ def asked(state: GameState, screen: Mapping[str, Any] | None) -> tuple[str, str]
     if ui is None or ui.mode is not Mode.GUIDED or not wants_deal(state, ui.skipped):
         return None
     try:
-        entry = GuidedDeal.of(state.catalog, state.age, ui.dealt)
+        entry = GuidedDeal.of(state.catalog, state.age, ui.dealt, pantheon=played(state))
     except IllegalEvent:
-        entry = GuidedDeal(state.catalog, state.age)
+        entry = GuidedDeal(state.catalog, state.age, pantheon=played(state))
     return entry.titles()
+
+
+def _purple_back(card: Card) -> bool:
+    """Whether a card of age 3 shows the marked back: a guild, or a Pantheon Grand Temple."""
+    return card.is_guild or card.is_temple
+
+
+def played(state: GameState) -> bool:
+    """Whether the game is played with the Pantheon expansion."""
+    return state.pantheon is not None
 
 
 def reveal_refusal(state: GameState, card_id: str, name: str) -> str | None:
@@ -261,7 +332,7 @@ def reveal_refusal(state: GameState, card_id: str, name: str) -> str | None:
         return words.refusal(name, words.ALREADY_PLAYED)
     if card.id in structure.cards:
         return words.refusal(name, words.FACE_UP_ELSEWHERE)
-    if card.is_guild != (structure.cards[index] == GUILD_BACK):
+    if _purple_back(card) != (structure.cards[index] == GUILD_BACK):
         return words.refusal(name, words.A_GUILD if card.is_guild else words.NOT_A_GUILD)
     return None
 

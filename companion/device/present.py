@@ -10,14 +10,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from companion.device import guided, overhead, solo, words
+from companion.device import guided, overhead, pantheon, solo, words
 from companion.device.choices import (
     REVEALED_PER_ROUND,
     Choice,
     coachable,
     draft_picker,
     entered,
-    is_library_draw,
+    is_scanning,
     options,
 )
 from companion.device.screens import render
@@ -144,9 +144,12 @@ def _hint(ui: UiState, state: GameState, ctx: Context) -> tuple[str, tuple[str, 
             return "Scan the wonders shown:", tuple(name(w) for w in ui.revealed)
         case Mode.TOKENS:
             return "Scan the board's tokens:", tuple(name(t) for t in ui.tokens)
-        case Mode.PROMPT if is_library_draw(ui, state):
-            # after a restart mid-draw, the players see which tokens already count
-            return "Scan the tokens drawn:", tuple(name(t) for t in ui.tokens)
+        case Mode.PROMPT if is_scanning(ui, state):
+            # after a restart mid-draw, the players see which ones already count
+            what = "cards" if pantheon.is_draw(ui, state) else "tokens"
+            if state.pending is not None and state.pending.kind is PendingKind.ENKI:
+                what = "tokens"
+            return f"Scan the {what} drawn:", tuple(name(t) for t in ui.tokens)
         case Mode.PROMPT if solo.box_acts(state, ctx):
             return words.THINKING, ()
     return "", ()
@@ -238,12 +241,15 @@ def _titles(ui: UiState, state: GameState, ctx: Context) -> tuple[str, str]:
             count = state.catalog.rules.tokens_on_board
             return "Progress tokens", f"Scan token {len(ui.tokens) + 1}/{count}"
         case Mode.START:
-            return "Ready", words.versus(ui.names)
+            return ("Ready: Pantheon" if ui.expansions else "Ready"), words.versus(ui.names)
         case Mode.PLAYERS:
             return words.PLAYERS, words.who_is(ui.naming)
         case Mode.CARD if ui.card is not None:
             money = state.city(state.current).coins
             return name(ui.card), f"{voice.player(state.current)}: {coins(money)}"
+        case Mode.PANTHEON:
+            money = state.city(state.current).coins
+            return words.PANTHEON_TITLE, f"{voice.player(state.current)}: {coins(money)}"
         case Mode.PROMPT if state.pending is not None:
             return _prompt_titles(ui, state, ctx)
         case Mode.GUIDED:
@@ -263,6 +269,8 @@ def _prompt_titles(ui: UiState, state: GameState, ctx: Context) -> tuple[str, st
     wording = DECISIONS[pending.kind]
     if pending.kind is PendingKind.GREAT_LIBRARY and len(ui.tokens) < library_draw(state):
         return wording.title, f"Scan drawn {len(ui.tokens) + 1}/{library_draw(state)}"
+    if pantheon.is_draw(ui, state):
+        return wording.title, f"Scan drawn {len(ui.tokens) + 1}/{pantheon.draw_count(state)}"
     if pending.kind is PendingKind.NEXT_AGE:  # the age that ends heads the choice
         return f"End of age {state.age}", f"{who} {wording.short}"
     return wording.title, f"{who} {wording.short}"

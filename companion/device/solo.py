@@ -11,6 +11,11 @@ for the box (progress token, destroy, Mausoleum, Great Library after its draw is
 begins the next age) shows the box's answer as the only option, and select confirms it. The
 box's move needs the deal of the age (a record's `deal`, given through the loop); until it is
 known the screen says so. Pure: no I/O, no clock.
+
+Pantheon: the box may activate a divinity (the scan of the card on that space of the Pantheon
+confirms it) and answers the Pantheon's decisions; a draw (a Mythology deck's cards, Enki's
+tokens, the Gate's cards) is chance, so the box waits for it as for the Great Library's,
+unless the deck leaves a single draw.
 """
 
 from __future__ import annotations
@@ -21,10 +26,11 @@ from dataclasses import dataclass
 from companion.device import words
 from companion.device.ui import Context, Mode, UiState
 from companion.engine.cards import Catalog, TokenId, WonderId
-from companion.engine.events import Event
+from companion.engine.events import Activate, Event
 from companion.engine.rules import draft_pickers, library_draw, unrevealed
 from companion.engine.state import GameState, PendingKind, Phase
 from companion.search.determinize import needs_deal
+from companion.search.pantheon import CHANCE_DECISIONS, answers_drawn
 from companion.search.player import Level, NoDecision, Ponder, draft_ranking, suggest
 from companion.search.policy import acting_player
 
@@ -68,6 +74,14 @@ def wanted(ui: UiState, state: GameState, ctx: Context) -> Wanted | None:
         if base.mode is not Mode.PROMPT or len(base.tokens) < library_draw(state):
             return None
         return Wanted(ctx.events, base.tokens)
+    if pending is not None and pending.kind in CHANCE_DECISIONS:
+        base = ui.under if ui.under is not None else ui
+        drawn = base.tokens if base.mode is Mode.PROMPT else ()
+        try:
+            answers_drawn(state, pending, drawn or None)
+        except ValueError:  # the draw is not known yet (or not a possible one)
+            return None
+        return Wanted(ctx.events, drawn)
     if pending is None and not table_known(state):
         return None
     return Wanted(ctx.events)
@@ -127,6 +141,8 @@ def check_scan(state: GameState, ctx: Context, card: str) -> Event | str:
     if move is None:
         return words.BOX_THINKING if table_known(state) else words.BOX_NEEDS_TABLE
     wanted_card = getattr(move, "card", None)
+    if isinstance(move, Activate) and state.pantheon is not None:  # the card on that space
+        wanted_card = state.pantheon.spaces[move.space - 1]
     if card != wanted_card:
         return words.refusal(voice.name(card), words.NOT_THE_BOX_CARD)
     return move

@@ -31,7 +31,8 @@ class Mode(StrEnum):
     GUIDED = "guided"  # the start of an age: scan its face-up cards (companion.device.guided)
     REVEAL = "reveal"  # a card was uncovered: turn it up and scan it
     IDLE = "idle"  # waiting for a card
-    CARD = "card"  # a card was scanned: build, discard or wonder
+    CARD = "card"  # a card was scanned: build, discard or wonder (a divinity: activate it)
+    PANTHEON = "pantheon"  # the Pantheon board: each space, its card and its price (select)
     PROMPT = "prompt"  # a pending decision of the rules
     FEEDBACK = "feedback"  # what the last action did
     UNDO = "undo"  # confirm an undo
@@ -65,6 +66,7 @@ class UiState:
     skipped: int = 0  # the age whose guided entry the players skipped (0: none)
     names: tuple[str, str] = ("", "")  # setup: the players' names ("": unnamed)
     naming: int = 0  # setup: the side whose name is being picked (0: Player 1, 1: Player 2)
+    expansions: tuple[str, ...] = ()  # setup: the expansions played ("pantheon")
     notice: str = ""  # one-line reason for the last refusal
     status: str = ""  # a hardware problem, e.g. "camera lost"
     under: UiState | None = None
@@ -85,6 +87,7 @@ class UiState:
             "skipped": self.skipped,
             "names": list(self.names),
             "naming": self.naming,
+            "expansions": list(self.expansions),
             "notice": self.notice,
             "under": None if self.under is None else self.under.to_json(),
             "events": self.events,
@@ -112,6 +115,7 @@ class UiState:
                 skipped=int(raw.get("skipped", 0)),
                 names=_names(raw.get("names", ("", ""))),
                 naming=int(raw.get("naming", 0)) % 2,
+                expansions=tuple(str(x) for x in raw.get("expansions", ())),
                 notice=str(raw["notice"]),
                 under=None if under is None else cls.from_json(under),
                 events=int(raw["events"]),

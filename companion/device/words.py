@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from companion.engine.cards import Catalog
 from companion.engine.events import (
+    Activate,
     Build,
     BuildFromDiscard,
     BuildWonder,
@@ -22,11 +23,24 @@ from companion.engine.events import (
     Deal,
     Destroy,
     Discard,
+    DiscardFromStructure,
     Event,
+    GateActivation,
+    HadesBuild,
+    IsisWonder,
     KeepLibraryToken,
+    NeptuneLoot,
+    PlaceDivinity,
+    PlaceMinerva,
+    PlaceSnake,
     Reveal,
     Setup,
+    StealCard,
+    StealWonder,
+    TakeEnkiToken,
     TakeProgress,
+    TheaterActivation,
+    UnbuildWonder,
 )
 from companion.engine.plural import plural
 from companion.engine.pricing import Payment
@@ -95,6 +109,13 @@ NOT_THE_BOX_PICK = "not the box's pick"  # solo: another wonder scanned on the b
 CANNOT_BE_DRAWN = "cannot be drawn"
 NOT_A_CHOICE = "not a choice here"
 NOT_YOUR_WONDER = "not your wonder"
+PANTHEON_DRAFT = "Pantheon draft"  # the wonder setup's option for a game with the expansion
+PANTHEON_NOTE = "with the expansion"
+NOTHING_TO_ACTIVATE = "Nothing to activate here"  # the Pantheon board: empty, or age 1
+PANTHEON_TITLE = "Pantheon"  # the board's screen
+NOT_IN_THIS_GAME = "not in this game"  # a Pantheon card scanned in a game without it
+NOT_ON_THE_PANTHEON = "not on the Pantheon"  # a divinity in a deck or already activated
+FROM_AGE_2 = "from age 2 on"  # a divinity scanned to activate it in age 1
 
 
 def refusal(name: str, reason: str) -> str:
@@ -118,6 +139,7 @@ def not_affordable(cost: int, has: int) -> str:
 GUIDED_SKIP = "Skip: no deal"  # the option that leaves the age in table mode
 PLAIN_BACK = "Age 3 back"  # the answers for a face-down card of age 3
 GUILD_BACK = "Guild back"
+TEMPLE_BACK = "Temple back"  # Pantheon: the Grand Temples take the guilds' place and back
 REVEAL_TITLE = "Card uncovered"
 REVEAL_ASK = "Turn it up and scan it:"
 NOTHING_TO_REVEAL = "No card waits to be turned up"
@@ -163,6 +185,21 @@ def guided_title(age: int, scanned: int, face_up: int) -> str:
 def back_question(where: str) -> str:
     """Age 3's question for a face-down card: "Row 2, card 1 of 3: back?"."""
     return f"{where}: back?"
+
+
+def token_title(age: int) -> str:
+    """The guided entry's question for a Pantheon token: "Age 1: which token?"."""
+    return f"Age {age}: which token?"
+
+
+def token_question(where: str) -> str:
+    """What the OLED asks for a marked card: "Token on row 2, card 1 of 3?"."""
+    return f"Token on {_lower_first(where)}?"
+
+
+def token_name(token: str) -> str:
+    """A Pantheon token on a card, as an option: "Greek", "Offering 3"."""
+    return f"Offering {token}" if token.isdigit() else token.capitalize()
 
 
 def turn_up(where: str) -> str:
@@ -300,7 +337,79 @@ def event_line(voice: Voice, state: GameState, event: Event) -> str:
             return f"{voice.player(event.starter)} begins age {state.age}"
         case Reveal():
             return f"Turned up: {name(event.card)}"
+    return _pantheon_line(voice, state, event, who)
+
+
+def _pantheon_line(voice: Voice, state: GameState, event: Event, who: str) -> str:
+    """The line of a Pantheon event (`state`: right after it)."""
+    name = voice.name
+    match event:
+        case PlaceDivinity():
+            return f"{who} puts a divinity on space {event.space}"  # hidden until Age II
+        case Activate():
+            return f"{who} activates space {event.space}"
+        case TakeEnkiToken():
+            return f"{who} keeps {name(event.token)}"
+        case PlaceSnake():
+            return f"{who} puts the Snake on {name(event.card)}"
+        case StealCard():
+            return f"{who} takes {name(event.card)}"
+        case HadesBuild():
+            return f"{who} builds {name(event.card)} from the discard pile"
+        case DiscardFromStructure():
+            return f"{who} discards a card of the structure"
+        case UnbuildWonder():
+            return f"{who} unbuilds {name(event.wonder)}"
+        case IsisWonder():
+            return f"{who} builds {name(event.wonder)} with {name(event.card)}"
+        case StealWonder():
+            return f"{who} takes {name(event.wonder)}"
+        case PlaceMinerva():
+            return f"{who} puts Minerva {track_space(voice, event.position)}"
+        case NeptuneLoot():
+            return f"{who} removes {loot_token(voice, state, event.discarded)}"
+        case GateActivation() | TheaterActivation():
+            return f"{who} activates {name(event.divinity)}"
     return f"{who} {event.type}".strip()  # pragma: no cover - every event is named above
+
+
+def track_space(voice: Voice, position: int) -> str:
+    """A space of the military track: "in the middle", "3 toward Ben"."""
+    if position == 0:
+        return "in the middle"
+    toward = Player.P2 if position > 0 else Player.P1  # + is p2's way
+    return f"{abs(position)} toward {voice.player(toward)}"
+
+
+def loot_token(voice: Voice, state: GameState, signed: int) -> str:
+    """A loot token by what it takes and from whom: "Ben's 5-coin loot"."""
+    owner, amount = loot_of(voice, state, signed)
+    return f"{owner}'s {amount}-coin loot"
+
+
+def loot_of(voice: Voice, state: GameState, signed: int) -> tuple[str, int]:
+    """Whose coins the loot token at the signed distance `signed` takes, and how many."""
+    zone = state.catalog.track.loot_token_at(signed)
+    amount = zone.loot if zone is not None else abs(signed)
+    owner = Player.P2 if signed > 0 else Player.P1  # a token on p2's side takes p2's coins
+    return voice.player(owner), amount
+
+
+def offering_label(offerings: tuple[int, ...]) -> str:
+    """An activation's label by the Offering tokens handed in: "Activate", "Offer 2+4"."""
+    if not offerings:
+        return "Activate"
+    return "Offer " + "+".join(str(value) for value in offerings)
+
+
+def pantheon_space(voice: Voice, space: int, card: str | None, hidden: str | None) -> str:
+    """A space of the Pantheon board: "5 Hades", "2 Greek?" for a divinity still face down
+    (`hidden`: its mythology), "4 empty"."""
+    if card is None:
+        return f"{space} empty"
+    if hidden is not None:
+        return f"{space} {hidden.capitalize()}?"
+    return f"{space} {voice.name(card)}"
 
 
 def move_label(voice: Voice, event: Event) -> str:
@@ -322,7 +431,35 @@ def move_label(voice: Voice, event: Event) -> str:
             return f"Rebuild {name(event.card)}"
         case ChooseStarter():
             return f"{voice.player(event.starter)} begins"
-    return event.type  # pragma: no cover - the search proposes only the moves above
+    return _pantheon_move(voice, event)
+
+
+def _pantheon_move(voice: Voice, event: Event) -> str:
+    """A Pantheon move proposed, in a few words: "Activate space 5, offer 2+4"."""
+    name = voice.name
+    match event:
+        case Activate():
+            offer = f", {offering_label(event.offerings).lower()}" if event.offerings else ""
+            return f"Activate space {event.space}{offer}"
+        case PlaceDivinity():
+            return f"{name(event.divinity)} on space {event.space}"
+        case TakeEnkiToken():
+            return f"Take {name(event.token)}"
+        case PlaceSnake():
+            return f"Snake on {name(event.card)}"
+        case StealCard() | StealWonder():
+            return f"Take {name(event.card if isinstance(event, StealCard) else event.wonder)}"
+        case HadesBuild():
+            return f"Rebuild {name(event.card)}"
+        case UnbuildWonder():
+            return f"Unbuild {name(event.wonder)}"
+        case IsisWonder():
+            return f"{name(event.wonder)} with {name(event.card)}"
+        case PlaceMinerva():
+            return f"Minerva {track_space(voice, event.position)}"
+        case GateActivation() | TheaterActivation():
+            return f"Activate {name(event.divinity)}"
+    return event.type  # Zeus's position and Neptune's tokens need the board: said by type
 
 
 def box_move(voice: Voice, event: Event) -> str:

@@ -7,7 +7,9 @@ the engine protocol (docs/engine-protocol.md): it is shown the public record onl
 refused answer loses it the game (a forfeit). Randomness lives here as in `simulate.py`:
 each pair of games draws one setup and the three deals from `seed + pair` before play, and
 the Great Library draws from its own generator of the same seed, so both games of a pair see
-the same cards with the players in swapped seats.
+the same cards with the players in swapped seats. A Pantheon catalog deals Pantheon games
+(`random_setup` and `random_deal` lay its tokens); its draws (a Mythology deck's cards,
+Enki's tokens, the Gate's cards) come from the Great Library's generator.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from companion.play.playout import random_deal, random_setup
 from companion.play.referee import Refused, accepted_event, request
 from companion.play.simulate import MAX_EVENTS
 from companion.search.determinize import needs_deal
+from companion.search.pantheon import CHANCE_DECISIONS, chance_draw, pantheon_decisions
 from companion.search.player import (
     LEVEL_CHOICES,
     greedy_event,
@@ -112,8 +115,12 @@ def play_game(
             event: Event = deals[state.age]
         else:
             drawn = None
-            if state.pending is not None and state.pending.kind is PendingKind.GREAT_LIBRARY:
+            pending = state.pending
+            if pending is not None and pending.kind is PendingKind.GREAT_LIBRARY:
                 drawn = library_draw(state, library)
+            elif pending is not None and pending.kind in CHANCE_DECISIONS:  # Pantheon's draws
+                draw = chance_draw(pantheon_decisions(state, pending, library)[0]) or ()
+                drawn = tuple(TokenId(d) for d in draw)
             actor = acting_player(state)
             seat = players[0 if actor is Player.P1 else 1]
             if isinstance(seat, Outside):

@@ -23,11 +23,13 @@ from typing import Any
 
 from companion.engine.cards import Catalog
 from companion.engine.names import check_name
+from companion.engine.scoring import ROWS
 from companion.family import dice
 from companion.family.cards import FamilyCatalog
 from companion.family.catalog import default_family_catalog
 from companion.family.pad import score_sheet
 from companion.family.scoring import CATEGORIES, EDIFICE
+from companion.family.sheet import GAME as FAMILY_SHEET
 from companion.family.sheet import SheetError
 from companion.records.game import check_record, import_record
 from companion.records.journal import Journal, Record, RecordRefused, dumps, effective_records
@@ -285,6 +287,30 @@ def parsed_history(data: bytes) -> dict[str, Any] | None:
     return parsed if isinstance(parsed, dict) and "format" in parsed else None
 
 
+def other_file(data: bytes) -> tuple[str, str] | None:
+    """What an upload that is no game record is, for the one line that refuses it: ("sheet",
+    "a 7 Wonders score sheet"), ("bgstats", "a BG Stats backup") or ("bgg-xml", "BoardGameGeek
+    plays"); None for anything else (a record, a history, a file that is none of these)."""
+    head = data[:4096].lstrip(b"\xef\xbb\xbf \t\r\n")
+    if head.startswith(b"<"):
+        return ("bgg-xml", "BoardGameGeek plays") if b"<plays" in head else None
+    try:
+        parsed = json.loads(data.decode("utf-8-sig"))
+    except (UnicodeDecodeError, ValueError, RecursionError):  # a record's lines, or no JSON
+        return None
+    if not isinstance(parsed, dict):
+        return None
+    game = parsed.get("game")
+    if game in SHEET_GAMES:
+        return "sheet", f"a {SHEET_GAMES[game]} score sheet"
+    if isinstance(parsed.get("plays"), list) and isinstance(parsed.get("games"), list):
+        return "bgstats", "a BG Stats backup"
+    return None
+
+
+SHEET_GAMES = {FAMILY_SHEET: "7 Wonders", dice.GAME: "7 Wonders Dice"}
+
+
 def _records(lines: Sequence[str]) -> list[Record]:
     return [json.loads(line) for line in lines]
 
@@ -428,8 +454,8 @@ def games_csv(facts: Sequence[GameFacts], kind: str = DUEL) -> str:
     """One CSV row per player per game, with every category, the total, wonders and tokens
     (a score pad's rows: `family_csv`)."""
     if kind != DUEL:
-        return family_csv(facts)
-    rows = list(facts[0].seats[0].scores) if facts and facts[0].seats else []
+        return family_csv(facts, kind)
+    rows = list(ROWS)  # the columns of the game, with or without games to fill them
     out = io.StringIO()
     writer = _SafeWriter(csv.writer(out, lineterminator="\n"))
     writer.writerow([*CSV_HEAD, *rows, "total", "wonders_built", "progress_tokens"])
@@ -455,13 +481,14 @@ BOARD_HEAD = ("wonder", "side", "stages")  # the base game's boards (7 Wonders D
 FAMILY_ROWS = {"7wonders": (*CATEGORIES, EDIFICE), "7wonders-dice": dice.BUILDINGS}
 
 
-def family_csv(facts: Sequence[GameFacts]) -> str:
+def family_csv(facts: Sequence[GameFacts], kind: str) -> str:
     """One CSV row per player per saved score pad: the variant, the expansions, the player's
     rank and result, their board (wonder, side, stages built; not in 7 Wonders Dice, whose
     `wonder` is a category), every category and the total. A category the pad does not have
     (Edifice without the expansion) is left empty."""
-    rows = list(FAMILY_ROWS.get(facts[0].game, ())) if facts else list(CATEGORIES)
-    boards = not facts or facts[0].game != dice.GAME
+    sheet = dice.GAME if kind == dice.GAME else "7wonders"  # the two-player variant's too
+    rows = list(FAMILY_ROWS[sheet])
+    boards = sheet != dice.GAME
     out = io.StringIO()
     writer = _SafeWriter(csv.writer(out, lineterminator="\n"))
     writer.writerow([*FAMILY_HEAD, *(BOARD_HEAD if boards else ()), *rows, "total"])

@@ -16,6 +16,7 @@ from companion.engine.events import Deal
 from companion.engine.rules import apply
 from companion.engine.state import GameState, Phase, Structure, evolve
 
+from .pantheon import draw_divinities, hidden_spaces, random_tokens
 from .view import hidden_positions, is_guild_slot, unseen_cards
 
 __all__ = ["Worlds", "deal_if_needed", "determinize", "needs_deal", "random_layout", "sample"]
@@ -33,6 +34,16 @@ class Worlds:
     def __init__(self, state: GameState) -> None:
         self.state = state
         self.draws: list[tuple[list[int], tuple[CardId, ...]]] = []
+        pending = state.pending
+        pantheon = state.pantheon
+        self.divinities = bool(hidden_spaces(state)) or (
+            pantheon is not None and any(t is not None for t in pantheon.tops)
+        )
+        """Pantheon: divinities face down on the Pantheon (Age I), or a deck's top known to
+        the table (put back by a draw or the Gate: known to one player, or to both)."""
+        self.keep: frozenset[str] = frozenset()
+        if pantheon is not None and pending is not None and pantheon.to_place:
+            self.keep = frozenset(pantheon.to_place[:1])  # the deck being drawn from
         structure = state.structure
         hidden = hidden_positions(state)
         if structure is None or not hidden:
@@ -47,6 +58,8 @@ class Worlds:
         """One world: the face-down cards drawn from the unseen ones (`state` itself when
         nothing is hidden)."""
         state = self.state
+        if self.divinities:
+            state = evolve(state, pantheon=draw_divinities(state, rng, self.keep))
         structure = state.structure
         if structure is None or not self.draws:
             return state
@@ -97,7 +110,7 @@ def random_layout(state: GameState, rng: random.Random) -> tuple[CardId, ...]:
     random layout order."""
     catalog = state.catalog
     others, guilds = unseen_cards(state, state.age)
-    wanted_guilds = catalog.rules.guilds_in_age_3 if state.age == 3 else 0
+    wanted_guilds = catalog.rules.guilds_in_age_3 if state.age == 3 else 0  # or Grand Temples
     cards = sample(rng, others, 20 - wanted_guilds) + sample(rng, guilds, wanted_guilds)
     return tuple(sample(rng, cards, len(cards)))
 
@@ -105,5 +118,6 @@ def random_layout(state: GameState, rng: random.Random) -> tuple[CardId, ...]:
 def deal_if_needed(state: GameState, rng: random.Random) -> GameState:
     """`state`, dealt at random when it waits for the deal of its age."""
     if needs_deal(state):
-        return apply(state, Deal(state.age, random_layout(state, rng)))
+        layout = random_layout(state, rng)
+        return apply(state, Deal(state.age, layout, random_tokens(state, rng, state.age)))
     return state

@@ -12,6 +12,11 @@ Hidden information: only cards whose identity the player knows before the chain 
 taken (`known`: the cards face up now); a card that a move of the chain uncovers is turned
 up only after that move, so a line may not count on it. A Great Library draw is chance, so
 a chain stops there.
+
+Pantheon: activating a divinity is a move of the chain (Mars's shields, Ishtar's symbol,
+Nisaba's Snake on a green card, Hades's card from the discard pile, a wonder built by Isis,
+and the other decisions their activation asks for). A draw (a Mythology deck's cards, Enki's
+tokens, the Gate's cards) is chance, so a chain stops there too.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from collections.abc import Hashable
 from companion.engine.actions import THEOLOGY
 from companion.engine.cards import CardId, Science, TokenId
 from companion.engine.decisions import decision_events
+from companion.engine.divinities import pantheon_events
 from companion.engine.effects import STRATEGY
 from companion.engine.events import (
     Build,
@@ -30,7 +36,7 @@ from companion.engine.events import (
     IllegalEvent,
 )
 from companion.engine.rules import apply, cards_left
-from companion.engine.state import GameState, PendingKind, Player
+from companion.engine.state import PANTHEON_DECISIONS, GameState, PendingKind, Player
 from companion.engine.structure import UNKNOWN
 
 from .policy import acting_player, moves, shields_needed
@@ -42,9 +48,14 @@ BUDGET = 3000
 play-again wonder of a city (a few hundred events), a bound on the time in any position."""
 
 SYMBOLS_TO_WIN = 6
-CHAIN_DECISIONS = frozenset({PendingKind.PROGRESS, PendingKind.MAUSOLEUM, PendingKind.DESTROY})
+CHAIN_DECISIONS = frozenset(
+    {PendingKind.PROGRESS, PendingKind.MAUSOLEUM, PendingKind.DESTROY}
+    | (PANTHEON_DECISIONS - {PendingKind.DIVINITY, PendingKind.ENKI, PendingKind.GATE})
+)
 """The decisions inside a turn chain (a Great Library draw is chance; the next age's starter
-ends the chain)."""
+ends the chain); the Pantheon's, except its draws (chance). The Divine Theater looks at a
+deck whose order is hidden: in a world it is drawn, which a line may not count on, but its
+cards are the mythology's unseen ones either way."""
 LAW = TokenId("law")
 
 
@@ -176,11 +187,13 @@ def _chain_events(state: GameState, known: frozenset[CardId] | None) -> list[Eve
     if pending is not None:
         if pending.kind not in CHAIN_DECISIONS:
             return None
+        if pending.kind in PANTHEON_DECISIONS:
+            return pantheon_events(state, pending)
         return decision_events(state, pending)
     found = moves(state)
     if known is None:
         return found
-    return [e for e in found if getattr(e, "card", None) in known]
+    return [e for e in found if (card := getattr(e, "card", None)) is None or card in known]
 
 
 def _could_win(state: GameState, player: Player, known: frozenset[CardId] | None) -> bool:
@@ -206,12 +219,48 @@ def _could_win(state: GameState, player: Player, known: frozenset[CardId] | None
     shields = sum(c.shields for c in red) + sum(w.shields for w in unbuilt)
     if STRATEGY in city.tokens or STRATEGY in state.board_tokens:
         shields += len(red)
+    shields += _divinity_shields(state)
     if shields >= shields_needed(state, player):
         return True
     symbols: set[Science] = set(city.symbols)
     symbols.update(c.science for c in cards if c.science is not None)
     law = LAW in state.board_tokens and Science.LAW not in symbols
-    return len(symbols) + law >= SYMBOLS_TO_WIN
+    return len(symbols) + law + _divinity_symbols(state, player, symbols) >= SYMBOLS_TO_WIN
+
+
+def _divinity_shields(state: GameState) -> int:
+    """Pantheon: an upper bound on the shields the cards of the Pantheon can give in a
+    chain (Mars's 2; a Gate may turn up Mars)."""
+    pantheon = state.pantheon
+    rules = state.catalog.pantheon
+    if pantheon is None or rules is None or state.age < rules.first_age:
+        return 0
+    return sum(
+        rules.divinity(d).shields
+        for d in (*pantheon.spaces, *(t for deck in pantheon.decks for t in deck))
+        if d is not None and d != rules.gate
+    )
+
+
+def _divinity_symbols(state: GameState, player: Player, symbols: set[Science]) -> int:
+    """Pantheon: an upper bound on the new symbols the cards of the Pantheon can give
+    `player` in a chain: a divinity's own symbol (Ishtar's Law), the opponent's green
+    symbols (Nisaba's Snake), and the discard pile's (Hades, Isis)."""
+    pantheon = state.pantheon
+    rules = state.catalog.pantheon
+    if pantheon is None or rules is None or state.age < rules.first_age:
+        return 0
+    catalog = state.catalog
+    new: set[Science] = set()
+    cards = (*pantheon.spaces, *(t for deck in pantheon.decks for t in deck))
+    for divinity in (rules.divinity(d) for d in cards if d is not None and d != rules.gate):
+        if divinity.science is not None:
+            new.add(divinity.science)
+        if divinity.copies_opponent_science:
+            new.update(state.city(player.opponent).symbols)
+        if divinity.builds_from_discard or divinity.builds_wonder_from_discard:
+            new.update(s for c in state.discard if (s := catalog.card(c).science) is not None)
+    return len(new - symbols)
 
 
 def _key(state: GameState) -> Hashable:
@@ -226,4 +275,5 @@ def _key(state: GameState) -> Hashable:
         pending.kind if pending is not None else None,
         len(state.discard),
         tuple((c.coins, len(c.cards), frozenset(c.wonders_built), c.tokens) for c in (one, two)),
+        state.pantheon,
     )

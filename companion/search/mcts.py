@@ -16,7 +16,16 @@ import time
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 
-from companion.engine.events import Build, BuildWonder, Discard, Event, KeepLibraryToken
+from companion.engine.events import (
+    Build,
+    BuildWonder,
+    Discard,
+    Event,
+    GateActivation,
+    KeepLibraryToken,
+    PlaceDivinity,
+    TakeEnkiToken,
+)
 from companion.engine.rules import apply
 from companion.engine.state import GameState, Player
 
@@ -119,6 +128,12 @@ def key_of(event: Event) -> Hashable:
         return ("wonder", event.wonder, event.card)
     if isinstance(event, KeepLibraryToken):
         return ("great_library", event.token)
+    if isinstance(event, PlaceDivinity):  # Pantheon: the draw is chance, as the Library's
+        return ("divinity", event.divinity, event.space)
+    if isinstance(event, TakeEnkiToken):
+        return ("enki", event.token)
+    if isinstance(event, GateActivation):
+        return ("gate", event.divinity)
     return event
 
 

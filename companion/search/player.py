@@ -17,10 +17,11 @@ from dataclasses import dataclass
 
 from companion.engine.cards import CardId, Catalog, TokenId, WonderId
 from companion.engine.decisions import decision_events
-from companion.engine.events import Event, KeepLibraryToken, Reveal
+from companion.engine.events import Event, IllegalEvent, KeepLibraryToken, Reveal
 from companion.engine.rules import apply, unrevealed
-from companion.engine.state import GameState, PendingKind, Player, Victory
+from companion.engine.state import PANTHEON_DECISIONS, GameState, PendingKind, Player, Victory
 
+from . import pantheon
 from .determinize import determinize, needs_deal
 from .forced import forced_win, is_exposed
 from .mcts import PLAYOUTS, TRUNCATED, Node, Settings, Stats, Tree, key_of
@@ -123,7 +124,8 @@ def root_events(state: GameState, drawn: Sequence[TokenId] | None = None) -> lis
     """Every legal answer now, for a state whose age is dealt (or a pending decision).
 
     Raises:
-        NoDecision: the game is over, the age has no deal, a Great Library draw is
+        NoDecision: the game is over, the age has no deal, a Great Library draw (or a
+            Pantheon draw: a Mythology deck's cards, Enki's tokens, the Gate's cards) is
             pending and `drawn` is not given, or every card that could be taken is an
             uncovered card not turned up yet.
         IllegalEvent: `drawn` is not a legal draw.
@@ -138,6 +140,13 @@ def root_events(state: GameState, drawn: Sequence[TokenId] | None = None) -> lis
             events: list[Event] = [KeepLibraryToken(pending.player, tuple(drawn), t) for t in drawn]
             apply(state, events[0])  # refuses an illegal draw
             return events
+        if pending.kind in PANTHEON_DECISIONS:
+            try:
+                return pantheon.answers_drawn(state, pending, drawn)
+            except IllegalEvent:
+                raise
+            except ValueError as needed:  # the draw is chance: it must be given
+                raise NoDecision(str(needed)) from None
         return decision_events(state, pending)
     if state.structure is None or needs_deal(state):
         raise NoDecision(f"The deal of age {state.age} is needed (the table is not known)")
@@ -198,8 +207,8 @@ def suggest(
     for node in tried:
         assert node.event is not None
         event = node.event
-        if isinstance(event, KeepLibraryToken):  # the known draw
-            event = next(e for e in safe if getattr(e, "token", None) == event.token)
+        if pantheon.chance_draw(event) is not None:  # the known draw (Great Library, Pantheon)
+            event = next(e for e in safe if key_of(e) == key_of(event))
         ranked.append(
             Suggestion(event, round(node.mean, 3), node.visits, move_score(world, event)[1])
         )

@@ -23,12 +23,22 @@ from companion.engine.events import (
     Discard,
     Event,
     KeepLibraryToken,
+    TakeEnkiToken,
     TakeProgress,
 )
 from companion.engine.pricing import cheapest_payment
-from companion.engine.rules import accessible_cards, available_library_tokens
+from companion.engine.rules import accessible_cards, apply, available_library_tokens
 from companion.engine.scoring import score_sheet
-from companion.engine.state import City, GameState, PendingKind, Player
+from companion.engine.state import (
+    PANTHEON_DECISIONS,
+    City,
+    GameState,
+    PendingKind,
+    Player,
+    Victory,
+)
+
+from .pantheon import pantheon_decisions, pantheon_moves, pantheon_score
 
 __all__ = [
     "WIN",
@@ -108,6 +118,8 @@ def moves(state: GameState) -> list[Event]:
             found.append(Build(player, card_id))
         found.append(Discard(player, card_id))
         found += [BuildWonder(player, w.id, card_id) for w in wonders]
+    if state.pantheon is not None:
+        found += pantheon_moves(state)
     return found
 
 
@@ -138,6 +150,8 @@ def scored_moves(state: GameState) -> list[tuple[Event, float]]:
         found.append((Discard(player, card_id), discard_base + deny))
         for wonder, value, total in wonders:
             found.append((BuildWonder(player, wonder.id, card_id), value + deny - 0.2 * total))
+    if state.pantheon is not None:
+        found += [(e, pantheon_score(state, e) or 0.0) for e in pantheon_moves(state)]
     return found
 
 
@@ -162,6 +176,8 @@ def decisions(state: GameState, rng: random.Random) -> list[Event]:
     if pending.kind is PendingKind.GREAT_LIBRARY:
         drawn = library_draw(state, rng)
         return [KeepLibraryToken(pending.player, drawn, t) for t in drawn]
+    if pending.kind in PANTHEON_DECISIONS:
+        return pantheon_decisions(state, pending, rng)
     return decision_events(state, pending)
 
 
@@ -173,6 +189,13 @@ def move_score(state: GameState, event: Event) -> tuple[float, Reason | None]:
     catalog = state.catalog
     player = acting_player(state)
     city, opponent = state.city(player), state.city(player.opponent)
+    if state.pantheon is not None:
+        pantheon = pantheon_score(state, event)
+        if pantheon is not None:
+            if pantheon < WIN:
+                return pantheon, None
+            science = apply(state, event).victory is Victory.SCIENCE
+            return pantheon, Reason.WINS_SCIENCE if science else Reason.WINS_MILITARY
     match event:
         case Build():
             card = catalog.card(event.card)
@@ -201,7 +224,7 @@ def move_score(state: GameState, event: Event) -> tuple[float, Reason | None]:
             return value + deny - 0.2 * payment.total, why
         case TakeProgress():
             return _token_value(state, player, event.token), Reason.TOKEN
-        case KeepLibraryToken():
+        case KeepLibraryToken() | TakeEnkiToken():
             return _token_value(state, player, event.token), Reason.TOKEN
         case Destroy():
             card = catalog.card(event.card)

@@ -54,7 +54,9 @@ def hidden_positions(state: GameState) -> tuple[int, ...]:
 def is_guild_slot(catalog: Catalog, card: str) -> bool:
     """Whether a hidden structure entry shows a guild's back (age 3): the marker of a
     partial deal, or a named guild."""
-    return card == GUILD_BACK or (card not in UNKNOWN and catalog.card(card).is_guild)
+    if card == GUILD_BACK:
+        return True
+    return card not in UNKNOWN and (catalog.card(card).is_guild or catalog.card(card).is_temple)
 
 
 def known_cards(state: GameState) -> frozenset[CardId]:
@@ -79,7 +81,8 @@ def unseen_cards(state: GameState, age: int) -> tuple[tuple[CardId, ...], tuple[
     seen = _seen(state)
     catalog = state.catalog
     others = tuple(c.id for c in catalog.age_deck(age) if c.id not in seen)
-    guilds = tuple(c.id for c in catalog.guilds if c.id not in seen) if age == 3 else ()
+    purple = catalog.guilds if state.pantheon is None else catalog.temples  # Grand Temples
+    guilds = tuple(c.id for c in purple if c.id not in seen) if age == 3 else ()
     return others, guilds
 
 

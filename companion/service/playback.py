@@ -18,18 +18,19 @@ from typing import Any
 
 from PIL import Image
 
-from companion.device.choices import entered, is_library_draw, options
-from companion.device.guided import PLAIN_BACK, SKIP
+from companion.device.choices import entered, is_scanning, options
+from companion.device.guided import PLAIN_BACK, SKIP, TOKEN
 from companion.device.overhead import known_cards, taken_cards
 from companion.device.ui import Context, Mode, UiState
 from companion.device.words import Voice, result
 from companion.engine.events import (
     GUILD_BACK,
+    Activate,
     BuildWonder,
     Deal,
     Discard,
     Event,
-    KeepLibraryToken,
+    GateActivation,
     RecordError,
     Reveal,
     Setup,
@@ -117,12 +118,24 @@ class TablePlayer:
                 return Scan(target.card)
             if ui.mode is Mode.CARD and ui.card != target.card:
                 return Press("left", long=True)  # another card is on the screen: back
-        if (
-            ui.mode is Mode.PROMPT
-            and isinstance(target, KeepLibraryToken)
-            and is_library_draw(ui, state)
-        ):
-            return Scan(target.drawn[len(ui.tokens)])
+        if isinstance(target, Activate):
+            return self._activate(ui, state, target, context)
+        if ui.mode is Mode.PROMPT and is_scanning(ui, state):
+            # what the table shows: the Great Library's tokens, the divinities drawn with a
+            # Mythology token, Enki's tokens, the cards the Gate turns up
+            shown = target.revealed if isinstance(target, GateActivation) else target.drawn  # type: ignore[union-attr]
+            return Scan(shown[len(ui.tokens)])
+        return self._choose(ui, state, context, lambda choice: choice.event == target)
+
+    def _activate(self, ui: UiState, state: GameState, target: Activate, context: Context) -> Input:
+        """Pantheon: scan the divinity (or the Gate) on the space, then choose the price."""
+        pantheon = state.pantheon
+        assert pantheon is not None
+        piece = pantheon.spaces[target.space - 1]
+        if ui.mode is Mode.IDLE and piece is not None:
+            return Scan(piece)
+        if ui.mode is Mode.CARD and ui.card != piece:
+            return Press("left", long=True)
         return self._choose(ui, state, context, lambda choice: choice.event == target)
 
     def _once(self, name: str, *inputs: Input) -> Input | None:
@@ -165,7 +178,8 @@ class TablePlayer:
             case Mode.FIRST_PLAYER:
                 return self._choose(ui, state, context, lambda c: c.value == first.value)
             case Mode.WONDER_SETUP:
-                return self._choose(ui, state, context, lambda c: c.value == "draft")
+                draft = "pantheon" if "pantheon" in target.expansions else "draft"
+                return self._choose(ui, state, context, lambda c: c.value == draft)
             case Mode.DRAFT:
                 start = len(ui.picks) - len(ui.picks) % 4
                 offer = picks[start : start + 4]
@@ -188,6 +202,9 @@ class TablePlayer:
         entry = entered(ui, state)
         if (index := entry.next_position) is not None:
             return Scan(target.layout[index])
+        if (marked := entry.next_token) is not None:  # Pantheon: the token on a marked card
+            token = TOKEN + target.tokens[entry.token_positions.index(marked)]
+            return self._choose(ui, state, context, lambda c: c.value == token)
         back = entry.next_back
         guild = back is not None and target.layout[back] == GUILD_BACK
         answer = GUILD_BACK if guild else PLAIN_BACK
@@ -249,7 +266,7 @@ class Camera:
             captured = time.perf_counter()
             self.now += FRAME_SECONDS
             for text in (s.text for s in self._tracker.feed(self._decoder.decode(frame), self.now)):
-                scans.append((Scan(self._payloads.parse(text)), captured))
+                scans.append((Scan(self._payloads.parse_scan(text)), captured))
         return scans
 
 
@@ -351,9 +368,10 @@ def with_reveals(catalog: Any, events: list[Event]) -> list[Event]:
             positions = catalog.layout(event.age).positions
             event = Deal(event.age, tuple(
                 card if p.face_up or card is None
-                else GUILD_BACK if catalog.card(card).is_guild else None
+                else GUILD_BACK if catalog.card(card).is_guild or catalog.card(card).is_temple
+                else None
                 for p, card in zip(positions, event.layout, strict=True)
-            ))  # fmt: skip
+            ), event.tokens)  # fmt: skip
         state = apply(state, event)
         out.append(event)
         while (waiting := unrevealed(state)) and state.age in full:

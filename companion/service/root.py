@@ -266,7 +266,7 @@ def run_service(config: Config, options: ServiceOptions | None = None) -> int:
     inbox: queue.Queue[Any] = queue.Queue()
     stop = threading.Event()
     health = Health()
-    catalog = default_catalog()
+    catalog = default_catalog(("pantheon",))  # the setup asks whether Pantheon is played
     journal = open_journal(config.journal)
     display = open_display(config, health)
     app = App(catalog, journal, display, language=config.language, guided=guided_of(config),

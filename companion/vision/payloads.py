@@ -95,6 +95,13 @@ def parse_pantheon(text: str) -> str | None:
     return pantheon_sticker_table().by_payload.get(text)
 
 
+def parse_scan(text: str) -> str | None:
+    """The id a scan at the Duel table stands for: a base game sticker or a Pantheon one
+    (a Grand Temple, a divinity, the Gate), or None. Whether the game is played with the
+    expansion is for the rules to say, not the camera."""
+    return parse(text) or parse_pantheon(text)
+
+
 def parse_family(text: str) -> str | None:
     """The base-game card id a decoded QR text stands for (`7WB:` stickers), or None."""
     if not is_well_formed(text, FAMILY_PREFIX):
@@ -103,15 +110,15 @@ def parse_family(text: str) -> str | None:
 
 
 def payload_for(card_id: str) -> str:
-    """The payload printed on the sticker of `card_id`.
+    """The payload printed on the sticker of `card_id` (a base game or a Pantheon one).
 
     Raises:
         KeyError: an id with no sticker.
     """
-    try:
-        return sticker_table().by_id[card_id]
-    except KeyError:
-        raise KeyError(f"no sticker for id {card_id!r}") from None
+    payload = sticker_table().by_id.get(card_id) or pantheon_sticker_table().by_id.get(card_id)
+    if payload is None:
+        raise KeyError(f"no sticker for id {card_id!r}")
+    return payload
 
 
 def sticker_ids() -> tuple[str, ...]:

@@ -100,7 +100,7 @@ class Tracker:
             track.last_seen = now
             if track.streak >= self.confirm_frames and not track.counted:
                 track.counted = True
-                scans.append(TrackedScan(text, payloads.parse(text), now, seen[text].center))
+                scans.append(TrackedScan(text, payloads.parse_scan(text), now, seen[text].center))
         for text in [text for text in self._tracks if text not in seen]:
             track = self._tracks[text]
             track.streak = 0

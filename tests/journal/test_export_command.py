@@ -66,3 +66,40 @@ def test_export_from_a_missing_journal_exits_2(
 ) -> None:
     assert main(["export", "--csv", "--journal", str(tmp_path / "none.sqlite")]) == 2
     assert capsys.readouterr().err.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    ("game", "head"),
+    [
+        ("duel", "game_id,game,finished,minutes,seat,player,first,result,victory,blue,green,"
+                 "yellow,purple,wonders,progress,coins,military,total,wonders_built,"
+                 "progress_tokens"),
+        ("7wonders", "pad_id,game,variant,expansions,saved,seat,player,rank,result,wonder,side,"
+                     "stages,military,treasury,wonders,civilian,science,commercial,guilds,"
+                     "edifice,total"),
+        ("7wonders-two-player", "pad_id,game,variant,expansions,saved,seat,player,rank,result,"
+                                "wonder,side,stages,military,treasury,wonders,civilian,science,"
+                                "commercial,guilds,edifice,total"),
+        ("7wonders-dice", "pad_id,game,variant,expansions,saved,seat,player,rank,result,"
+                          "warehouse,gold_reserve,wonder,barracks,agora,market,university,"
+                          "guild_court,total"),
+    ],
+)  # fmt: skip
+def test_a_csv_without_games_has_the_columns_of_its_game(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], game: str, head: str
+) -> None:
+    Journal.create(tmp_path / "empty.sqlite").close()
+    argv = ["export", "--csv", "--game", game, "--journal", str(tmp_path / "empty.sqlite")]
+    assert main(argv) == 0
+    assert capsys.readouterr().out == head + "\n"
+
+
+def test_a_history_is_whole_so_game_is_refused_with_it(
+    source: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["export", "--history", "--game", "duel", "--journal", str(source)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == (
+        "--history writes the whole history; --game is for --csv, --bgstats and --bgg-xml\n"
+    )

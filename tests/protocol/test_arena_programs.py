@@ -145,7 +145,7 @@ def test_a_program_that_answers_an_illegal_move_loses_the_game(
     assert main(["arena", "--a", "easy", "--b", palace, "--games", "1"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0] == f"game 0: B ({palace}) forfeits: {reason}"
-    assert out[1].startswith(f"easy against {palace}: 1 wins, 0 losses, 0 shared in 1 games")
+    assert out[1].startswith(f"easy against {palace}: 1 win, 0 losses, 0 shared in 1 game ")
 
 
 @pytest.mark.parametrize(

@@ -102,6 +102,11 @@ def test_good_and_malformed_requests_each_get_one_line_and_the_engine_goes_on(
         apply(state, event)  # legal
 
 
+def test_an_empty_record_is_told_to_begin_with_the_setup() -> None:
+    answers = run_engine([json.dumps({"record": [], "player": "p1"})])
+    assert answers == [{"error": '"record" is empty: it begins with the setup'}]
+
+
 def test_the_answer_reads_only_what_the_player_can_see(catalog: Catalog) -> None:
     """The full deal and the same deal with its face-down cards null give the same answer."""
     partial = partial_demo_start()

@@ -66,7 +66,7 @@ def test_scan_says_to_add_game_7wonders_for_base_game_stickers(
     Image.fromarray(frame).save(image)
     assert main(["scan", str(image)]) == 0
     captured = capsys.readouterr()
-    assert captured.out == f"{image}: no card (2 foreign code(s) ignored)\n"
+    assert captured.out == f"{image}: no card (2 foreign codes ignored)\n"
     assert captured.err == f"scan: {image}: 2 codes are 7 Wonders cards: add --game 7wonders\n"
     # the JSON keeps its keys; the hint is on stderr
     assert main(["scan", "--json", str(image)]) == 0

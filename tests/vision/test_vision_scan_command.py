@@ -58,7 +58,7 @@ def test_text_names_the_cards_and_the_foreign_codes(
     status, out, _ = run(capsys, str(photos / "1-one.jpg"), str(photos / "3-empty.png"))
     assert status == 0
     assert out.splitlines() == [
-        f"{photos / '1-one.jpg'}: lighthouse (1 foreign code(s) ignored)",
+        f"{photos / '1-one.jpg'}: lighthouse (1 foreign code ignored)",
         f"{photos / '3-empty.png'}: no card",
     ]
 

@@ -124,9 +124,12 @@ def test_svg_sheets_are_a4_in_millimetres_with_stickers_of_the_asked_size(
     assert "Lumber" in " ".join(n or "" for n in names)
 
 
-def test_the_pdf_is_a4_and_decodes_when_rasterised(tmp_path: Path) -> None:
+def test_the_pdf_is_a4_and_decodes_when_rasterised(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     out = tmp_path / "stickers.pdf"
     assert main(["stickers", "--out", str(out)]) == 0
+    assert capsys.readouterr().out == f"wrote 1 file: {out}\n"
     data = out.read_bytes()
     assert data.startswith(b"%PDF-") and b"/Count 3" in data  # 3 pages
     # 210 x 297 mm in points (72 / 25.4 per mm): 595.28 x 841.89

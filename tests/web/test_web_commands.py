@@ -86,6 +86,31 @@ def test_a_score_sheet_given_to_import_is_sent_to_scorepad(
     assert not (tmp_path / "j.sqlite").exists()
 
 
+BGSTATS_BACKUP = {"games": [], "players": [], "locations": [], "plays": []}
+BGG_PLAYS = '<?xml version="1.0" encoding="utf-8"?>\n<plays total="0" page="1"></plays>\n'
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "option"),
+    [
+        ("backup.json", json.dumps(BGSTATS_BACKUP, indent=1), "--bgstats"),
+        ("plays.xml", BGG_PLAYS, "--bgg-xml"),
+    ],
+)
+def test_plays_given_to_import_as_a_record_are_sent_to_their_option(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str, text: str, option: str
+) -> None:
+    plays = tmp_path / name
+    plays.write_text(text, encoding="utf-8")
+    assert main(["import", str(plays), "--journal", str(tmp_path / "j.sqlite")]) == 2
+    what = "a BG Stats backup" if option == "--bgstats" else "BoardGameGeek plays"
+    assert capsys.readouterr().err == (
+        f"{plays}: {what}, not a game record: import it with "
+        f"duel-companion import {option} {plays}\n"
+    )
+    assert not (tmp_path / "j.sqlite").exists()
+
+
 def test_import_of_an_unfinished_record_works_too(
     tmp_path: Path, records: dict[str, list[dict[str, Any]]], capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -7,6 +7,7 @@ import gzip
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
@@ -87,3 +88,39 @@ def test_times_are_sent_in_utc_for_the_phone_to_show_in_its_own_zone(many: Flask
         in page
     )
     assert 'src="/static/local-time.js"' in page
+
+
+def test_each_saved_pad_in_the_history_says_its_game(client: FlaskClient, journal: Journal) -> None:
+    from companion.family.catalog import default_family_catalog
+    from companion.records.pads import save_pad
+
+    def city(name: str, wonder: str, coins: int, **extra: Any) -> dict[str, Any]:
+        return {"name": name, "wonder": wonder, "side": "A", "stages": 0, "cards": [],
+                "coins": coins, "military": [], **extra}  # fmt: skip
+
+    def dice_city(name: str, market: int) -> dict[str, Any]:
+        return {"name": name, "warehouse": 0, "gold_reserve": 0, "wonder": 0, "barracks": [],
+                "agora": 0, "agora_first": False, "market": market, "university": 0,
+                "guild_court": 0, "unused_coins": 0, "bonuses": 0}  # fmt: skip
+
+    family = default_family_catalog()
+    base = [city("Ann", "giza", 9), city("Bob", "rhodes", 3), city("Cid", "ephesus", 0)]
+    save_pad(journal, family, {"game": "7wonders", "variant": "base", "players": base})
+    two = [city("Ann", "giza", 9), city("Bob", "rhodes", 3),
+           city("Free City", "ephesus", 0, free_city=True)]  # fmt: skip
+    save_pad(journal, family, {"game": "7wonders", "variant": "two-player", "players": two})
+    dice = [dice_city("Ann", 5), dice_city("Bob", 2)]
+    save_pad(journal, family, {"game": "7wonders-dice", "players": dice})
+    page = client.get("/history").get_data(as_text=True)
+    listed = page.split('<ul class="pads">')[1].split("</ul>")[0].split("<li>")[1:]
+    games = [
+        " ".join(item.split("<span")[1].split(">", 1)[1].split("<")[0].split()) for item in listed
+    ]
+    assert games == ["7 Wonders Dice", "7 Wonders for two", "7 Wonders"]  # newest first
+    # and so does each pad's own page, and its JSON twin
+    pads = [p["id"] for p in client.get("/api/pads").get_json()]
+    names = [client.get(f"/scorepad/{pad}.json").get_json()["game_name"] for pad in pads]
+    assert names == games
+    assert '<p class="muted">7 Wonders for two · saved' in client.get(
+        f"/scorepad/{pads[1]}"
+    ).get_data(as_text=True)

@@ -323,6 +323,9 @@ def test_a_saved_pad_that_no_longer_scores_is_a_409_and_left_out_of_the_statisti
     csv_text = client.get("/export/games.csv?game=7wonders-dice").get_data(as_text=True)
     assert csv_text.count("\n") == 1 + 2  # the head, and the two seats of the pad that scores
     assert client.get("/export/history.json").status_code == 200
+    history = client.get("/history")  # lists it, saying it no longer scores
+    assert history.status_code == 200
+    assert "No longer scores" in history.get_data(as_text=True)
 
 
 def test_a_name_that_only_begins_with_the_box_name_is_another_site(client: FlaskClient) -> None:

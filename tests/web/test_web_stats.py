@@ -139,6 +139,33 @@ def test_history_export_imports_into_another_box_from_the_phone(
     assert client.get("/stats.json").get_json()["victories"]["shared"] == 1
 
 
+@pytest.mark.parametrize(
+    ("text", "told"),
+    [
+        (json.dumps({"game": "7wonders-dice", "players": []}, indent=2),
+         "a 7 Wonders Dice score sheet, not a game record: add it with Import a score sheet, "
+         "under Score pads"),
+        (json.dumps({"games": [], "players": [], "plays": []}, indent=2),
+         "a BG Stats backup, not a game record: the box imports it with duel-companion import "
+         "--bgstats FILE"),
+        ('<?xml version="1.0" encoding="utf-8"?>\n<plays total="0" page="1"></plays>\n',
+         "BoardGameGeek plays, not a game record: the box imports them with duel-companion "
+         "import --bgg-xml FILE"),
+    ],
+)  # fmt: skip
+def test_the_phone_says_what_a_file_that_is_no_record_is(
+    client: FlaskClient, text: str, told: str
+) -> None:
+    page = client.get("/history/import").get_data(as_text=True)
+    token = page.split('name="csrf_token" value="')[1].split('"')[0]
+    data = {"csrf_token": token, "pairing_code": CODE, "record": (io.BytesIO(text.encode()), "f")}
+    response = client.post(
+        "/history/import", data=data, content_type="multipart/form-data", headers=ORIGIN
+    )
+    assert response.status_code == 422
+    assert told in response.get_data(as_text=True)
+
+
 def test_the_live_page_offers_the_known_players_most_recent_first(
     stats_client: FlaskClient, stats_journal: Journal
 ) -> None:
@@ -240,3 +267,41 @@ def test_a_history_larger_than_a_record_imports_from_the_phone_up_to_its_own_lim
     assert too_big.status_code == 413
     assert "The request body is larger than 16 MB" in too_big.get_data(as_text=True)
     assert client.get("/stats.json").get_json()["games"] == 60 + 3  # nothing more was added
+
+
+def test_the_dice_statistics_name_the_buildings_as_the_pad_does(
+    stats_client: FlaskClient, stats_journal: Journal
+) -> None:
+    def dice_player(name: str, warehouse: int) -> dict[str, Any]:
+        return {"name": name, "warehouse": warehouse, "gold_reserve": 1, "wonder": 2,
+                "barracks": [], "agora": 0, "agora_first": False, "market": 0,
+                "university": 0, "guild_court": 3, "unused_coins": 0, "bonuses": 0}  # fmt: skip
+
+    pad = {"game": "7wonders-dice", "players": [dice_player("Ann", 5), dice_player("Bob", 1)]}
+    save_pad(stats_journal, default_family_catalog(), pad)
+    page = stats_client.get("/stats?game=7wonders-dice").get_data(as_text=True)
+    # what a reader sees: the text between the tags (the attributes keep the JSON's keys)
+    shown = " ".join(part.split(">", 1)[-1] for part in page.split("<"))
+    assert "Gold reserve" in shown and "Guild court" in shown
+    assert "gold_reserve" not in shown and "Gold_reserve" not in shown
+    assert "guild_court" not in shown and "Guild_court" not in shown
+
+
+def test_nobody_is_named_for_the_most_guild_points_when_no_guild_scored(
+    stats_client: FlaskClient, stats_journal: Journal
+) -> None:
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "family"))
+    from family_sheets import player, sheet
+
+    pad = sheet(
+        player("Ann", "giza", ["palace"], coins=7),
+        player("Bob", "rhodes", ["temple"]),
+        player("Cid", "ephesus"),
+    )
+    save_pad(stats_journal, default_family_catalog(), pad)
+    page = stats_client.get("/stats?game=7wonders").get_data(as_text=True)
+    table = page.split('id="science-guilds"')[1].split("</table>")[0]
+    guilds = table.split('data-label="Guilds">')[1].split("</tr>")[0]
+    cells = [cell.split("</td>")[0] for cell in guilds.split("<td")[1:]]
+    # the last cell, "By": an en dash, nobody
+    assert [cell.split(">", 1)[1] for cell in cells] == ["Guilds", "0.0", "0", "\u2013"]
