@@ -12,9 +12,10 @@ level it would replace). A match plays games 2k and 2k + 1 on the setup and deal
 `seed + k`, A as p1 then as p2, as `duel-companion arena` does; a shared victory counts
 half. CPU per move: `time.process_time` around each of a side's answers.
 
-Elo: each pairing's score s gives a difference of -400 log10(1/s - 1), its 95 % interval
-from the Wilson interval of s (a score of 0 or 1 gives an open bound). The table chains the
-ratings along the pairings given, `random` at 0 (or the first player named).
+Elo: the files of the same pairing are added together; each pairing's score s gives a
+difference of -400 log10(1/s - 1), its 95 % interval from the Wilson interval of s (a score
+of 0 or 1 gives an open bound). The table chains the ratings along the pairings given, the
+first pairing's B at 0 (random, in the commands above).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from companion.engine.cards import TokenId
 from companion.engine.catalog import default_catalog
@@ -127,6 +129,30 @@ def elo(score: float) -> float:
     return -400.0 * math.log10(1.0 / score - 1.0)
 
 
+def combined(matches: list[dict[str, object]]) -> list[dict[str, object]]:
+    """The matches with those of the same pairing (A and B) added together, in the order
+    each pairing first appears (CPU per move averaged over the games)."""
+    pairs: dict[tuple[str, str], dict[str, Any]] = {}
+    for m in matches:
+        key = (str(m["a"]), str(m["b"]))
+        games = int(m["games"])  # type: ignore[call-overload]
+        cpu: dict[str, float] = m["cpu_per_move"]  # type: ignore[assignment]
+        into = pairs.setdefault(key, {"a": key[0], "b": key[1], "games": 0, "wins": 0,
+                                      "losses": 0, "shared": 0, "cpu_games": {},
+                                      "calibration": []})  # fmt: skip
+        into["games"] += games
+        for count in ("wins", "losses", "shared"):
+            into[count] += int(m[count])  # type: ignore[call-overload]
+        for name, seconds in cpu.items():
+            into["cpu_games"][name] = into["cpu_games"].get(name, 0.0) + seconds * games
+        into["calibration"] += m.get("calibration", [])
+    for m in pairs.values():
+        score = (m["wins"] + m["shared"] / 2) / m["games"]
+        m["score"], m["interval"] = score, list(wilson(score, m["games"]))
+        m["cpu_per_move"] = {n: t / m["games"] for n, t in m.pop("cpu_games").items()}
+    return list(pairs.values())
+
+
 def table(matches: list[dict[str, object]]) -> str:
     """The Markdown table of the pairings (A's score, interval, Elo difference with its
     interval, CPU per move) and the chained ratings."""
@@ -203,7 +229,7 @@ def main(argv: list[str] | None = None) -> int:
             args.out.write_text(text + "\n", encoding="utf-8")
         print(text)
         return 0
-    matches = [json.loads(path.read_text(encoding="utf-8")) for path in args.files]
+    matches = combined([json.loads(path.read_text(encoding="utf-8")) for path in args.files])
     print(table(matches))
     print()
     print(calibration(matches))

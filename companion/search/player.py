@@ -24,7 +24,7 @@ from companion.engine.state import PANTHEON_DECISIONS, GameState, PendingKind, P
 from . import pantheon
 from .determinize import determinize, needs_deal
 from .forced import forced_win, is_exposed
-from .mcts import TRUNCATED, Node, Settings, Stats, Tree, key_of
+from .mcts import PLAYOUTS, TRUNCATED, Node, Settings, Stats, Tree, key_of
 from .policy import (
     Reason,
     acting_player,
@@ -73,7 +73,7 @@ LEVELS: dict[str, Level] = {
     "2": Level("2", 40),
     "3": Level("3", 200),
     "4": Level("4", 800, ponder=True),
-    "5": Level("5", 6000, ponder=True),
+    "5": Level("5", 3000, ponder=True, settings=PLAYOUTS),
 }
 """The levels by number; `level_named` also takes the names of 2, 3 and 4."""
 

@@ -405,7 +405,8 @@ class App:
             return
         if state.finished or solo_rules.box_acts(state, self._base_context()):
             return
-        self._pondering = Pondering(state, self._events, game_id).start()
+        settings = self._solo[1].settings  # the box's level searches the same way
+        self._pondering = Pondering(state, self._events, game_id, settings=settings).start()
 
     def _submit(self, step: Step) -> Step:
         assert step.event is not None

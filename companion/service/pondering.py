@@ -15,6 +15,7 @@ from collections.abc import Sequence
 
 from companion.engine.events import Event
 from companion.engine.state import GameState
+from companion.search.mcts import TRUNCATED, Settings
 from companion.search.player import Ponder
 
 __all__ = ["LIMIT", "SLICE", "Pondering"]
@@ -30,9 +31,14 @@ class Pondering:
     of its own, from `start` until `stop`."""
 
     def __init__(
-        self, state: GameState, events: Sequence[Event], game_id: int, seed: int = 0
+        self,
+        state: GameState,
+        events: Sequence[Event],
+        game_id: int,
+        seed: int = 0,
+        settings: Settings = TRUNCATED,
     ) -> None:
-        self.ponder = Ponder(state, seed)
+        self.ponder = Ponder(state, seed, settings)
         self.events = tuple(events)
         self.game_id = game_id
         self._stop = threading.Event()

@@ -14,6 +14,7 @@ from companion.device.controller import Mode, Press, Scan
 from companion.engine.cards import Catalog
 from companion.engine.events import Discard, Event, event_from_record
 from companion.engine.state import Player
+from companion.search.mcts import PLAYOUTS
 from companion.search.player import Level, root_events
 from companion.search.policy import acting_player
 from companion.service.loop import App, BoxMoved
@@ -106,3 +107,18 @@ def test_a_level_without_pondering_never_ponders(catalog: Catalog, tmp_path: Pat
                                  solo=(Player.P2, Level("quick", 30))))  # fmt: skip
     box_plays(app, inbox)
     assert acting_player(app.state) is Player.P1 and app.pondering is None
+
+
+def test_the_pondering_searches_as_the_boxs_level_does(catalog: Catalog, tmp_path: Path) -> None:
+    journal = open_journal(tmp_path / "journal.sqlite")
+    inbox: queue.Queue[Any] = queue.Queue()
+    playing_out = Level("quick playouts", 30, ponder=True, settings=PLAYOUTS)
+    app = solo_after(catalog, journal, RECORD[:2],
+                     lambda: App(catalog, journal, _Frames(), post=inbox.put,
+                                 solo=(Player.P2, playing_out)))  # fmt: skip
+    box_plays(app, inbox)
+    pondering = app.pondering
+    assert pondering is not None and pondering.ponder.tree is not None
+    assert pondering.ponder.tree.settings is PLAYOUTS
+    app.new_game()
+    assert soon(lambda: not pondering.thinking)

@@ -25,7 +25,7 @@ from companion.engine.rules import accessible_cards, apply, city_of, new_game
 from companion.engine.state import GameState, Player, Victory, evolve
 from companion.records.replay import replay_record
 from companion.search.forced import forced_win, is_exposed
-from companion.search.player import Level, suggest
+from companion.search.player import LEVELS, Level, suggest
 from companion.search.policy import Reason
 
 RECORDS = Path(__file__).resolve().parent.parent / "records"
@@ -127,6 +127,14 @@ def test_suggest_plays_the_forced_win_with_its_line(catalog: Catalog) -> None:
     assert best.event == BuildWonder(P1, WonderId("the_sphinx"), CardId("palace"))
     assert best.win == 1.0 and best.reason is Reason.WINS_MILITARY
     assert best.line == (best.event, Build(P1, CardId("arsenal")))
+
+
+@pytest.mark.parametrize("name", ["2", "3", "4", "5"])
+def test_every_searching_level_plays_the_forced_win(catalog: Catalog, name: str) -> None:
+    state = age_3(catalog, position=6, p1_wonders=["the_hanging_gardens"])
+    best = suggest(state, LEVELS[name], 1).moves[0]
+    assert best.win == 1.0 and len(best.line) == 2
+    assert played(state, best.line).winner is P1
 
 
 def test_a_win_behind_a_face_down_card_is_not_forced(catalog: Catalog) -> None:

@@ -32,6 +32,7 @@ from companion.engine.state import GameState, PendingKind, Player, evolve
 from companion.play.simulate import play
 from companion.records.replay import replay_record
 from companion.search.determinize import determinize, sample
+from companion.search.mcts import PLAYOUTS, TRUNCATED
 from companion.search.player import (
     CASUAL_NOISE,
     LEVELS,
@@ -252,11 +253,12 @@ def test_levels_are_1_to_5_and_easy_normal_hard_name_2_3_4() -> None:
         level_named("expert")
 
 
-def test_search_levels_differ_in_budget_only(catalog: Catalog) -> None:
+def test_levels_2_to_4_differ_in_budget_only_and_5_plays_out_games(catalog: Catalog) -> None:
     searching = [level for level in LEVELS.values() if not level.casual]
     assert [level.name for level in searching] == ["2", "3", "4", "5"]
     budgets = [level.iterations for level in searching]
     assert budgets == sorted(set(budgets))  # strictly more
+    assert [level.settings for level in searching] == [TRUNCATED] * 3 + [PLAYOUTS]
     lines = (RECORDS / "simulated_civilian_win.jsonl").read_text().splitlines()[:10]
     state = replay_record(lines, catalog)[-1]
     easy = LEVELS["2"]
