@@ -19,6 +19,7 @@ from werkzeug.wrappers import Response
 from companion.records.archive import other_file, parsed_history
 from companion.records.journal import AlreadyInHistory, JournalError
 from companion.records.reader import RecordRefused, decode_record
+from companion.records.summaries import game_expansions
 
 from .access import form_upload, get_journal
 from .players import import_history_file
@@ -46,7 +47,8 @@ def _view() -> dict[str, object]:
         raise NotFound(f"No page {page[:20]!r} of the history: pages 1 to {pages}")
     number = int(page)
     shown = [] if journal is None else journal.games(PAGE_SIZE, (number - 1) * PAGE_SIZE)
-    return history_view(shown, page=number, pages=pages, total=total)
+    found = {} if journal is None else game_expansions(journal, [g.id for g in shown])
+    return history_view(shown, page=number, pages=pages, total=total, expansions=found)
 
 
 @bp.get("/history")

@@ -6,7 +6,7 @@ values a person sees. Names are in the configured language (`catalog.name(id, la
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -397,10 +397,16 @@ def _track(catalog: Catalog, state: GameState, names: dict[str, str]) -> dict[st
 
 
 def history_view(
-    summaries: list[GameSummary], *, page: int = 1, pages: int = 1, total: int | None = None
+    summaries: list[GameSummary],
+    *,
+    page: int = 1,
+    pages: int = 1,
+    total: int | None = None,
+    expansions: Mapping[int, Sequence[str]] | None = None,
 ) -> dict[str, Any]:
-    """One page of the history: its games with players, winner and dates (ISO UTC, and as
-    text for a page without script; the page's script shows them in the phone's time)."""
+    """One page of the history: its games with players, winner, dates (ISO UTC, and as
+    text for a page without script; the page's script shows them in the phone's time) and
+    expansions (`mode` "Pantheon" for a Pantheon game, "" for a base game)."""
     games = []
     for summary in summaries:
         default = words.DEFAULT_NAMES
@@ -415,7 +421,12 @@ def history_view(
             "started_text": utc_text(summary.started),
             "finished_text": utc_text(summary.finished, time_only=True),
         }
-        games.append({**summary.to_json(), "names": names, "result": result, **when})
+        used = list((expansions or {}).get(summary.id, ()))
+        mode = "Pantheon" if "pantheon" in used else ""
+        games.append(
+            {**summary.to_json(), "names": names, "result": result, **when,
+             "expansions": used, "mode": mode}
+        )  # fmt: skip
     count = len(summaries) if total is None else total
     return {"games": games, "page": page, "pages": pages, "total": count}
 

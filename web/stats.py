@@ -1,10 +1,11 @@
 """Looking back: the statistics page and its JSON twin, and the exports of every game.
 
 `/stats` (and `/stats.json`) take the filters `player`, `since`, `until` (dates, both
-included) and `game` ("duel" by default; "7wonders", "7wonders-two-player", "7wonders-dice"
-for the score pads). The Duel's statistics are counted by SQLite over the seats kept beside the
-per-game summaries (companion.records.seat_stats) into the running tally of the pure
-`companion.records.stats`; the score pads' from their sheets. The results are kept per filter
+included), `game` ("duel" by default; "7wonders", "7wonders-two-player", "7wonders-dice"
+for the score pads) and, for the Duel, `mode` ("base" or "pantheon"; every game without it).
+The Duel's statistics are counted by SQLite over the seats kept beside the per-game summaries
+(companion.records.seat_stats) into the running tally of the pure `companion.records.stats`;
+the score pads' from their sheets. The results are kept per filter
 until the journal changes (a cheap fingerprint query), a newly finished game being added to
 them, so a phone that reloads the page costs a query and a render.
 """
@@ -51,6 +52,7 @@ from .security import require_not_cross_site
 bp = Blueprint("stats", __name__)
 GAMES = STATS_GAMES
 RESULTS_KEPT = 16
+MODES = {"base": "Base game", "pantheon": "Pantheon"}  # a Duel's modes; none: all of them
 ROW_CSS = {
     "blue": "c-blue", "green": "c-green", "yellow": "c-yellow", "purple": "c-purple",
     "wonders": "c-brown", "progress": "c-teal", "coins": "c-grey", "military": "c-red",
@@ -199,6 +201,10 @@ def _filters() -> dict[str, Any]:
     if game not in GAMES:
         raise NotFound(f"No statistics for game {game!r} (known: {', '.join(GAMES)})")
     filters: dict[str, Any] = {"game": game, "player": request.args.get("player") or None}
+    mode = request.args.get("mode") or None
+    if mode is not None and mode not in MODES:
+        raise NotFound(f"No statistics for mode {mode[:20]!r} (known: {', '.join(MODES)})")
+    filters["mode"] = mode if game == DUEL else None  # a score pad has no Duel expansion
     for key in ("since", "until"):
         value = request.args.get(key) or None
         filters[key] = None if value is None else filter_date(key, value)
@@ -381,7 +387,7 @@ def page() -> str:
         with cache.lock:
             cache.players = players
     return render_template(
-        "stats/page.html", view=view, charts=drawn, players=players, games=GAMES,
+        "stats/page.html", view=view, charts=drawn, players=players, games=GAMES, modes=MODES,
         label=label, short_label=short_label, css=ROW_CSS,
     )  # fmt: skip
 

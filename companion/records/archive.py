@@ -23,7 +23,7 @@ from typing import Any
 
 from companion.engine.cards import Catalog
 from companion.engine.names import check_name
-from companion.engine.scoring import ROWS
+from companion.engine.scoring import PANTHEON_ROWS, ROWS
 from companion.family import dice
 from companion.family.cards import FamilyCatalog
 from companion.family.catalog import default_family_catalog
@@ -452,10 +452,13 @@ def csv_cell(value: object) -> object:
 
 def games_csv(facts: Sequence[GameFacts], kind: str = DUEL) -> str:
     """One CSV row per player per game, with every category, the total, wonders and tokens
-    (a score pad's rows: `family_csv`)."""
+    (a score pad's rows: `family_csv`). With a Pantheon game among them, its `divinities` row
+    is a column after the base game's (empty for a base game), so that every row adds up to
+    its total."""
     if kind != DUEL:
         return family_csv(facts, kind)
-    rows = list(ROWS)  # the columns of the game, with or without games to fill them
+    pantheon = any(game.mode == "pantheon" for game in facts)
+    rows = list(PANTHEON_ROWS if pantheon else ROWS)  # with or without games to fill them
     out = io.StringIO()
     writer = _SafeWriter(csv.writer(out, lineterminator="\n"))
     writer.writerow([*CSV_HEAD, *rows, "total", "wonders_built", "progress_tokens"])
@@ -468,11 +471,16 @@ def games_csv(facts: Sequence[GameFacts], kind: str = DUEL) -> str:
                     "" if game.minutes is None else game.minutes,
                     seat.seat, seat.name, "yes" if seat.seat == game.first else "no", result,
                     "shared" if game.shared else game.victory or "",
-                    *(seat.scores.get(row, 0) for row in rows), seat.total,
+                    *(_cell(seat.scores, row) for row in rows), seat.total,
                     " ".join(seat.wonders), " ".join(seat.tokens),
                 ]
             )  # fmt: skip
     return out.getvalue()
+
+
+def _cell(scores: Mapping[str, Any], row: str) -> object:
+    """A Duel category's points, or "" for a row the game has not (a base game's divinities)."""
+    return scores.get(row, "" if row not in ROWS else 0)
 
 
 FAMILY_HEAD = ("pad_id", "game", "variant", "expansions", "saved", "seat", "player", "rank",

@@ -232,6 +232,22 @@ STEPS["stat-seats-1"] = f"""
         AND (SELECT status FROM games WHERE id = s.game_id) = 'finished';
 """
 
+# A Duel summary names its game's expansions (the statistics split base and Pantheon games by
+# them): the summaries written before are given those of the game's setup record; those of a
+# Pantheon game lack its `divinities` row and are dropped, to be made again from the events.
+_SETUP_EXPANSIONS = """COALESCE((SELECT json_extract(e.record, '$.expansions') FROM events e
+    WHERE e.game_id = game_summaries.game_id AND json_extract(e.record, '$.type') = 'setup'
+    ORDER BY e.seq LIMIT 1), '[]')"""
+STEPS["summary-expansions-1"] = f"""
+    DELETE FROM game_summaries WHERE json_valid(summary)
+        AND json_extract(summary, '$.game') = 'duel'
+        AND json_extract(summary, '$.expansions') IS NULL
+        AND EXISTS (SELECT 1 FROM json_each({_SETUP_EXPANSIONS}) x WHERE x.value = 'pantheon');
+    UPDATE game_summaries SET summary = json_set(summary, '$.expansions', json({_SETUP_EXPANSIONS}))
+        WHERE json_valid(summary) AND json_extract(summary, '$.game') = 'duel'
+        AND json_extract(summary, '$.expansions') IS NULL;
+"""
+
 
 def steps_applied(db: sqlite3.Connection) -> list[str]:
     """Apply every step not applied yet, inside the caller's write transaction; return the

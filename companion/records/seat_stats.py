@@ -33,6 +33,21 @@ def readable(alias: str) -> str:
     return f"(date({day}, '+0 days') IS {day} AND {years})"  # "+0 days": Feb 30 is Mar 2
 
 
+def mode_of(alias: str) -> str:
+    """The SQL mode of the game of a row: "pantheon" when its summary names the expansion,
+    else "base" (stats.GameFacts.mode)."""
+    pantheon = (
+        "EXISTS (SELECT 1 FROM game_summaries m, json_each(m.summary, '$.expansions') x "
+        f"WHERE m.game_id = {alias}.game_id AND x.value = 'pantheon')"
+    )
+    return f"(CASE WHEN {pantheon} THEN 'pantheon' ELSE 'base' END)"
+
+
+def in_mode(alias: str) -> str:
+    """The SQL test of a row of the chosen `:mode` (any when NULL)."""
+    return f"(:mode IS NULL OR {mode_of(alias)} = :mode)"
+
+
 STALE = """SELECT id FROM games WHERE status = 'finished'
     AND NOT EXISTS (SELECT 1 FROM stat_seats s WHERE s.game_id = games.id)"""
 SUMS = ", ".join(f"SUM(c{i})" for i in range(STAT_COLUMNS))
@@ -47,16 +62,21 @@ _PARTS = {
     "AND a.name < b.name WHERE a.name != '' GROUP BY a.name, b.name",
     "v": "SELECT CASE WHEN shared THEN 'shared' ELSE victory END, NULL, COUNT(*) "
     "FROM per_game GROUP BY 1",
+    "e": "SELECT mode, NULL, COUNT(*) FROM "
+    f"(SELECT {mode_of('p')} AS mode FROM per_game p) GROUP BY mode",
     "f": "SELECT NULL, NULL, COUNT(*), SUM(won AND NOT shared), SUM(won AND shared) "
     "FROM seats WHERE seat = first",
     "d": "SELECT day, NULL, COUNT(*) FROM per_game GROUP BY day",
     "c": f"SELECT substr(finished, 1, 10), NULL, COUNT(*), SUM(total), {SUMS} "
     "FROM counted GROUP BY 1",
-    "r": "SELECT rows, NULL FROM (SELECT rows FROM counted LIMIT 1)",  # a Duel's: all the same
+    # the longest: a Pantheon game's rows are a base game's and `divinities` after them
+    "r": "SELECT rows, NULL FROM (SELECT rows FROM counted "
+    "ORDER BY json_array_length(rows) DESC LIMIT 1)",
     "o": "SELECT kind, item, COUNT(*), SUM(won) FROM stat_items i WHERE i.game = :game "
     "AND (:since IS NULL OR substr(i.finished, 1, 10) >= :since) "
     "AND (:until IS NULL OR substr(i.finished, 1, 10) <= :until) "
-    f"AND (:player IS NULL OR i.name = :player) AND {readable('i')} GROUP BY kind, item",
+    f"AND (:player IS NULL OR i.name = :player) AND {readable('i')} "
+    f"AND {in_mode('i')} GROUP BY kind, item",
     "b": "SELECT name, finished, total, game_id FROM (SELECT * FROM counted "
     f"ORDER BY total DESC, game_id, name DESC LIMIT {RECORDS})",
     "m": "SELECT name, finished, margin, game_id FROM (SELECT w.name, w.finished, w.game_id, "
@@ -76,7 +96,8 @@ _PARTS = {
 CHOSEN = f"""ss.game = :game AND {readable("ss")}
     AND (:since IS NULL OR substr(ss.finished, 1, 10) >= :since)
     AND (:until IS NULL OR substr(ss.finished, 1, 10) <= :until)
-    AND (:player IS NULL OR ss.game_id IN (SELECT game_id FROM stat_seats WHERE name = :player))"""
+    AND (:player IS NULL OR ss.game_id IN (SELECT game_id FROM stat_seats WHERE name = :player))
+    AND {in_mode("ss")}"""
 
 
 def _statement(player: bool) -> str:
@@ -168,11 +189,11 @@ def latest_games(journal: Journal) -> dict[str, str]:
 def seat_tally(
     journal: Journal, summarize: Callable[[int], dict[str, Any]], filters: Mapping[str, Any]
 ) -> Tally:
-    """The tally of the Duel games chosen by `filters` (game, player, since, until)."""
+    """The tally of the Duel games chosen by `filters` (game, player, since, until, mode)."""
     player, game = filters.get("player"), filters.get("game", DUEL)
     tally = Tally(player, game)
     params = {"game": game, "player": player, "since": filters.get("since"),
-              "until": filters.get("until")}  # fmt: skip
+              "until": filters.get("until"), "mode": filters.get("mode")}  # fmt: skip
     statement = STATEMENTS[player is not None]
     rows = journal.query(statement, params) if game == DUEL else []  # type: ignore[arg-type]
     timed = _fill(tally, rows)
@@ -198,6 +219,8 @@ def _fill(tally: Tally, rows: Iterable[tuple[Any, ...]]) -> list[int]:
             tally.pairs[(a, b)] = [int(v[0]), int(v[1]), int(v[2]), int(v[3])]
         elif tag == "v" and a is not None:
             tally.victories[a] = int(v[0])
+        elif tag == "e":
+            tally.modes[a] = int(v[0])
         elif tag == "f":
             tally.first = [int(v[0]), int(v[1] or 0), int(v[2] or 0)]
         elif tag == "d":

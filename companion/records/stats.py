@@ -29,6 +29,7 @@ from itertools import combinations
 from typing import Any
 
 VICTORIES = ("civilian", "military", "science", "shared")
+MODES = ("base", "pantheon")  # a Duel without an expansion, and with Pantheon
 EXTREMES = 3  # games listed as the longest and as the shortest
 
 
@@ -74,6 +75,11 @@ class GameFacts:
         """The game as statistics keep it apart: the two-player variant of the base game is
         "7wonders-two-player", any other game its `game`."""
         return f"{self.game}-two-player" if self.variant == "two-player" else self.game
+
+    @property
+    def mode(self) -> str:
+        """A Duel's mode as statistics split it: "pantheon" with the expansion, else "base"."""
+        return MODES[1] if "pantheon" in self.expansions else MODES[0]
 
     @property
     def day(self) -> str:
@@ -131,9 +137,10 @@ def select(
     player: str | None = None,
     since: str | None = None,
     until: str | None = None,
+    mode: str | None = None,
 ) -> list[GameFacts]:
-    """The games of type `game` that `player` sat in, finished between `since` and `until`
-    ("YYYY-MM-DD", both included), oldest first."""
+    """The games of type `game` (and `mode`, "base" or "pantheon", when given) that `player`
+    sat in, finished between `since` and `until` ("YYYY-MM-DD", both included), oldest first."""
     chosen = [
         facts
         for facts in games
@@ -141,6 +148,7 @@ def select(
         and (since is None or facts.day >= since)
         and (until is None or facts.day <= until)
         and (player is None or any(seat.name == player for seat in facts.seats))
+        and (mode is None or facts.mode == mode)
     ]
     return sorted(chosen, key=lambda facts: (facts.finished, facts.id))
 
@@ -163,9 +171,10 @@ def matches(
     player: str | None = None,
     since: str | None = None,
     until: str | None = None,
+    mode: str | None = None,
 ) -> bool:
     """Whether `select` with these filters keeps the game."""
-    return bool(select([facts], game=game, player=player, since=since, until=until))
+    return bool(select([facts], game=game, player=player, since=since, until=until, mode=mode))
 
 
 def _rate(part: int, whole: int) -> float:
@@ -190,6 +199,7 @@ class Tally:
         self.pairs: dict[tuple[str, str], list[int]] = {}  # -> [games, wins a, wins b, shared]
         self.victories = dict.fromkeys(VICTORIES, 0)
         self.first = [0, 0, 0]  # games, wins, shared
+        self.modes = dict.fromkeys(MODES, 0)  # a Duel's games per mode
         self.rows: list[str] = []
         self.days: dict[str, list[Any]] = {}  # day -> [games, seats, [sums per row + total]]
         self.owned: dict[str, dict[str, list[int]]] = {"wonders": {}, "tokens": {}, "sides": {}}
@@ -205,9 +215,10 @@ class Tally:
         self._players(facts)
         self._first(facts)
         self._records(facts)
+        self.modes[facts.mode] = self.modes.get(facts.mode, 0) + 1
         counted = _counted(facts, self.player)
-        if counted and not self.rows:
-            self.rows = list(counted[0].scores)
+        if counted and len(counted[0].scores) > len(self.rows):
+            self._widen(list(counted[0].scores))
         day = self.days.setdefault(facts.day, [0, 0, [0] * (len(self.rows) + 1)])
         day[0] += 1
         for seat in counted:
@@ -227,6 +238,14 @@ class Tally:
                     counts[1] += won
         if facts.minutes is not None:
             self.time(facts)
+
+    def _widen(self, rows: list[str]) -> None:
+        """Count the categories `rows` from now on: a Pantheon game's are a base game's and
+        `divinities` after them, which the games counted before had none of."""
+        added = len(rows) - len(self.rows)
+        for day in self.days.values():
+            day[2] = [*day[2][:-1], *[0] * added, day[2][-1]]
+        self.rows = rows
 
     def time(self, facts: GameFacts) -> None:
         """Keep a game with real times if it is among the longest or the shortest."""
@@ -327,6 +346,7 @@ class Tally:
                 "rate": _rate(self.first[1], self.first[0]),
             },
             "progress_tokens": self._owned("tokens"),
+            "modes": dict(self.modes),
         }
 
     def _family(self, seats: int, sums: Sequence[int]) -> dict[str, Any]:

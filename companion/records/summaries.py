@@ -22,7 +22,7 @@ from datetime import UTC, datetime
 from functools import partial
 from typing import Any
 
-from companion.engine.scoring import ROWS, score_sheet
+from companion.engine.scoring import PANTHEON_ROWS, ROWS, score_sheet
 from companion.engine.state import GameState, Player
 from companion.records.journal import (
     Journal,
@@ -43,9 +43,12 @@ HISTORY_KEY = "history"  # meta: the times of a game imported from another box's
 def duel_summary(
     state: GameState, records: Sequence[Record], finished: str, minutes: float | None
 ) -> dict[str, Any]:
-    """The summary of a finished Duel game from its final state and effective records."""
+    """The summary of a finished Duel game from its final state and effective records: with
+    the expansions of its setup, and a Pantheon game's `divinities` row among its scores."""
     sheet = score_sheet(state)
     setup = next((r for r in records if r.get("type") == "setup"), {})
+    expansions = sorted(str(e) for e in setup.get("expansions", ()))
+    rows = PANTHEON_ROWS if "pantheon" in expansions else ROWS
     if state.shared:
         winners = [player.value for player in Player]
     else:
@@ -56,7 +59,7 @@ def duel_summary(
         seats.append(
             {
                 "seat": player.value,
-                "scores": {row: score.row(row) for row in ROWS},
+                "scores": {row: score.row(row) for row in rows},
                 "total": score.total,
                 "wonders": list(city.wonders_built),
                 "tokens": sorted(city.tokens),
@@ -64,6 +67,7 @@ def duel_summary(
         )
     return {
         "game": DUEL,
+        "expansions": expansions,
         "finished": finished,
         "minutes": minutes,
         "cards": sum(1 for r in records if r.get("type") in TURNS),
@@ -72,6 +76,21 @@ def duel_summary(
         "victory": state.victory.value if state.victory is not None else None,
         "seats": seats,
     }
+
+
+def game_expansions(journal: Journal, game_ids: Sequence[int]) -> dict[int, list[str]]:
+    """The expansions of each game's setup record (the games with none left out)."""
+    rows = journal.query(
+        "SELECT e.game_id, json_extract(e.record, '$.expansions') FROM events e "
+        "WHERE e.game_id IN (SELECT value FROM json_each(?)) "
+        "AND json_extract(e.record, '$.type') = 'setup' ORDER BY e.seq DESC",
+        (json.dumps(sorted(game_ids)),),
+    )
+    found: dict[int, list[str]] = {}
+    for game_id, text in rows:  # the first setup of a game last, so that it wins
+        names = json.loads(text) if isinstance(text, str) else []
+        found[int(game_id)] = sorted(str(n) for n in names) if isinstance(names, list) else []
+    return {game_id: names for game_id, names in found.items() if names}
 
 
 def minutes_between(first: str, last: str) -> float:

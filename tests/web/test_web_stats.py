@@ -43,7 +43,9 @@ def test_stats_json_holds_the_issue_keys(stats_client: FlaskClient) -> None:
     assert {k: ann[k] for k in ("name", "games", "wins", "shared")} == {
         "name": "Ann", "games": 3, "wins": 1, "shared": 1,
     }  # fmt: skip
-    assert body["filters"] == {"game": "duel", "player": None, "since": None, "until": None}
+    assert body["filters"] == {
+        "game": "duel", "player": None, "since": None, "until": None, "mode": None,
+    }  # fmt: skip
     wonders = {w["id"]: w for w in body["wonders"]}
     assert wonders["the_hanging_gardens"]["name"] == "The Hanging Gardens"
 
