@@ -103,6 +103,8 @@ class TablePlayer:
             return Tick(self.now)
         if ui.mode in (Mode.HELP, Mode.PHONE, Mode.COACH):
             return Press("select")  # left on the button map would ask the coach
+        if ui.mode is Mode.UNDO:  # resumed on the undo question (a restart): keep the game
+            return Press("left")
         index = context.events
         if index >= len(self.events):
             return None

@@ -124,6 +124,29 @@ def test_a_restart_resumes_on_the_same_screen(catalog: Catalog, tmp_path: Path) 
     again.journal.close()
 
 
+def test_a_game_stopped_on_the_undo_question_plays_on_after_a_restart(
+    catalog: Catalog, tmp_path: Path
+) -> None:
+    # power lost while the undo question was on the screen: the box comes back on it, and
+    # the recorded game (the demo's player) keeps the game and plays to its end
+    path = tmp_path / "journal.sqlite"
+    app = make_app(catalog, path)
+    play(app, TablePlayer(read_record()[:3], mistakes=False), None)
+    app.handle(Press("select", long=True))
+    assert app.ui.mode is Mode.UNDO
+    played = app.context().events
+    app.journal.close()
+
+    again = make_app(catalog, path)
+    assert again.ui.mode is Mode.UNDO
+    play(again, TablePlayer(read_record(), mistakes=False), None)
+    assert again.state.finished
+    recorded = again.journal.effective_events(again.game.game_id)
+    assert recorded == [event_to_record(e) for e in read_record()]
+    assert played == 3
+    again.journal.close()
+
+
 def test_a_stale_saved_screen_gives_way_to_the_games_own(catalog: Catalog, tmp_path: Path) -> None:
     path = tmp_path / "journal.sqlite"
     app = make_app(catalog, path)
