@@ -4,7 +4,10 @@ a lock, and that a second run installs nothing when nothing changed."""
 
 from __future__ import annotations
 
+import fcntl
+import os
 import shutil
+import signal
 import subprocess
 from pathlib import Path
 
@@ -80,6 +83,31 @@ if [ -e {held} ]; then echo "{LOCKED}" >&2; exit 100; fi"""
     assert result.returncode == 0, result.stderr
     assert "apt is busy" in result.stderr
     assert lines(folder / "slept") == ["10", "10"]  # waited twice, 10 s each
+    calls = lines(folder / "apt-calls")
+    assert [c.split()[2] for c in calls] == ["update", "update", "update", "install"]
+
+
+def test_bootstrap_waits_for_a_lock_really_held_by_another_process(tmp_path: Path) -> None:
+    # the lock is a real one: this test holds it (flock, as apt holds its lists lock), the
+    # stubbed apt-get is refused while it cannot take it, and the script's second wait makes
+    # this test let it go (a signal to this process)
+    lock = tmp_path / "lists-lock"
+    apt_get = f"""echo "$*" >> {tmp_path / "apt-calls"}
+if ! flock -n {lock} true; then echo "{LOCKED}" >&2; exit 100; fi"""
+    folder = checkout(tmp_path, apt_get=apt_get)
+    let_go_now = f"kill -USR1 {os.getpid()}"
+    stub(folder / "bin", "sleep", f'echo "$1" >> {tmp_path / "slept"}; '
+         f'[ "$(wc -l < {tmp_path / "slept"})" -ge 2 ] && {let_go_now}; exit 0')  # fmt: skip
+    with lock.open("w") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        let_go = signal.signal(signal.SIGUSR1, lambda *_: fcntl.flock(held, fcntl.LOCK_UN))
+        try:
+            result = bootstrap(folder)
+        finally:
+            signal.signal(signal.SIGUSR1, let_go)
+    assert result.returncode == 0, result.stderr
+    assert "apt is busy" in result.stderr
+    assert lines(folder / "slept") == ["10", "10"]  # refused twice while the lock was held
     calls = lines(folder / "apt-calls")
     assert [c.split()[2] for c in calls] == ["update", "update", "update", "install"]
 
