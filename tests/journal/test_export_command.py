@@ -12,6 +12,8 @@ from stats_games import build_journal
 
 from companion.cli import main
 from companion.engine.cards import Catalog
+from companion.engine.catalog import default_catalog
+from companion.records.game import import_record
 from companion.records.journal import Journal
 
 
@@ -103,3 +105,57 @@ def test_a_history_is_whole_so_game_is_refused_with_it(
     assert captured.err == (
         "--history writes the whole history; --game is for --csv, --bgstats and --bgg-xml\n"
     )
+
+
+RECORDS = Path(__file__).parents[1] / "records"
+
+
+@pytest.fixture
+def both_modes(tmp_path: Path) -> Path:
+    """A base game (the simulated civilian win, game 1), then a Pantheon game (the golden
+    record pantheon/civilian_win.jsonl, Ann 59 with 9 points of divinities, game 2)."""
+    catalog = default_catalog(("pantheon",))
+    with Journal.create(tmp_path / "modes.sqlite") as journal:
+        for record in ("simulated_civilian_win.jsonl", "pantheon/civilian_win.jsonl"):
+            import_record(catalog, journal, (RECORDS / record).read_text().splitlines())
+    return tmp_path / "modes.sqlite"
+
+
+@pytest.mark.parametrize(("mode", "game_ids"), [("base", {"1"}), ("pantheon", {"2"})])
+def test_csv_export_keeps_the_games_of_one_mode(
+    both_modes: Path, capsys: pytest.CaptureFixture[str], mode: str, game_ids: set[str]
+) -> None:
+    assert main(["export", "--csv", "--mode", mode, "--journal", str(both_modes)]) == 0
+    text = capsys.readouterr().out
+    rows = list(csv.DictReader(io.StringIO(text)))
+    assert {row["game_id"] for row in rows} == game_ids
+    assert len(rows) == 2
+    assert ("divinities" in text.splitlines()[0]) is (mode == "pantheon")
+    if mode == "pantheon":
+        ann = next(row for row in rows if row["player"] == "Ann")
+        assert (ann["divinities"], ann["total"]) == ("9", "59")
+
+
+def test_csv_export_without_a_mode_keeps_both(
+    both_modes: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["export", "--csv", "--journal", str(both_modes)]) == 0
+    rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    assert {row["game_id"] for row in rows} == {"1", "2"}
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--csv", "--mode", "cities"], "unknown mode 'cities' (known: base, pantheon)"),
+        (["--csv", "--mode", "base", "--game", "7wonders"],
+         "--mode is for --csv of the Duel (--game duel)"),
+        (["--bgstats", "--mode", "base"], "--mode is for --csv of the Duel (--game duel)"),
+    ],
+)  # fmt: skip
+def test_a_mode_refused_exits_2_in_one_line(
+    both_modes: Path, capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
+    assert main(["export", *argv, "--journal", str(both_modes)]) == 2
+    captured = capsys.readouterr()
+    assert (captured.out, captured.err) == ("", message + "\n")
