@@ -37,7 +37,16 @@ GAMES: Mapping[str, GameInfo] = {
         GameInfo("7wonders-dice", "7 Wonders Dice", 0),
     )
 }
-EXPANSIONS: Mapping[str, GameInfo] = {"edifice": GameInfo("edifice", "7 Wonders: Edifice", 0)}
+EXPANSIONS: Mapping[str, GameInfo] = {
+    info.key: info
+    for info in (
+        GameInfo("edifice", "7 Wonders: Edifice", 0),
+        GameInfo("pantheon", "7 Wonders Duel: Pantheon", 202976),
+    )
+}
+"""The expansions, keyed as a game's `expansions` name them. An id is set only where two
+public sources agree on it (docs/statistics.md, "BG Stats and BoardGameGeek"); 0 is matched
+by name."""
 STATS_GAMES: Mapping[str, str] = {
     "duel": "7 Wonders Duel",
     "7wonders": "7 Wonders",

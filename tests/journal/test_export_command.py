@@ -13,6 +13,8 @@ from stats_games import build_journal
 from companion.cli import main
 from companion.engine.cards import Catalog
 from companion.engine.catalog import default_catalog
+from companion.records.bgstats import link_data
+from companion.records.exchange import duel_play
 from companion.records.game import import_record
 from companion.records.journal import Journal
 
@@ -159,3 +161,29 @@ def test_a_mode_refused_exits_2_in_one_line(
     assert main(["export", *argv, "--journal", str(both_modes)]) == 2
     captured = capsys.readouterr()
     assert (captured.out, captured.err) == ("", message + "\n")
+
+
+def test_a_pantheon_game_sends_the_duel_and_the_expansion_ids(
+    both_modes: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # BoardGameGeek: 7 Wonders Duel 173346, its expansion Pantheon 202976 (docs/statistics.md)
+    with Journal.open(both_modes, readonly=True) as journal:
+        play = duel_play(journal, default_catalog(("pantheon",)), 2)
+    assert play is not None
+    data = link_data(play)
+    assert (data["game"]["name"], data["game"]["bggId"]) == ("7 Wonders Duel", 173346)
+    assert data["expansions"] == [
+        {"name": "7 Wonders Duel: Pantheon", "sourceGameId": "pantheon", "bggId": 202976}
+    ]
+    assert main(["export", "--bgstats", "--journal", str(both_modes)]) == 0
+    written = json.loads(capsys.readouterr().out)
+    assert [(g["id"], g["name"], g["bggId"], g["isExpansion"]) for g in written["games"]] == [
+        (1, "7 Wonders Duel", 173346, False),
+        (5, "7 Wonders Duel: Pantheon", 202976, True),
+    ]
+    base, pantheon = written["plays"]
+    assert (base["bggId"], base["expansionPlays"]) == (173346, [])
+    assert (pantheon["bggId"], pantheon["expansionPlays"]) == (
+        173346, [{"gameRefId": 5, "bggId": 202976}],
+    )  # fmt: skip
+    assert "With 7 Wonders Duel: Pantheon." in pantheon["comments"]
