@@ -40,8 +40,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     what.add_argument("--bgstats", action="store_true", help="a BG Stats backup file (JSON)")
     what.add_argument("--bgg-xml", action="store_true", help="BoardGameGeek plays (XML)")
     parser.add_argument("--game", help="only this game: --csv (default duel), --bgstats, --bgg-xml")
-    parser.add_argument("--mode", help="with --csv: only the Duel games of this mode "
-                        f"({', '.join(MODES)})")
+    parser.add_argument(
+        "--mode", help=f"with --csv: only the Duel games of this mode ({', '.join(MODES)})"
+    )
     parser.add_argument("--out", type=Path, help="write to this file (default: stdout)")
     parser.add_argument("--journal", type=Path, help="the journal file (default: from config)")
     parser.add_argument("--config", type=Path, help="configuration file (TOML)")

@@ -101,8 +101,10 @@ class ImportedPlays:
         return {
             "added": self.added,
             "already": self.already,
-            "skipped": [{"game": name, "plays": count, "reason": reason}
-                        for (name, reason), count in self.skipped.items()],  # fmt: skip
+            "skipped": [
+                {"game": name, "plays": count, "reason": reason}
+                for (name, reason), count in self.skipped.items()
+            ],
         }
 
 

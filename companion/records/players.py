@@ -61,7 +61,8 @@ _SEATS = (
 # play: (name, pad or play id, when) with the times written as the games' ("...T...Z"); a
 # BoardGameGeek play keeps a day only, taken as its midnight.
 _PAD_SEATS = (
-    "SELECT n.value AS name, 'pad' || p.id AS what, p.saved AS at FROM pads p, json_each(p.players, '$.names') n "
+    "SELECT n.value AS name, 'pad' || p.id AS what, p.saved AS at "
+    "FROM pads p, json_each(p.players, '$.names') n "
     "WHERE json_valid(p.players) AND n.type = 'text' AND n.value != ''"
 )
 _PLAY_SEATS = (

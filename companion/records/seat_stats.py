@@ -17,30 +17,17 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from companion.records.journal import Journal
-from companion.records.schema import STAT_COLUMNS
+from companion.records.schema import STAT_COLUMNS, readable
+from companion.records.schema import mode_of as game_mode
 from companion.records.stats import RECORDS, GameFacts, Tally, facts_from_summary, matches
 from companion.records.summaries import DUEL, sane_facts
 from companion.records.tables import has_table
 
 
-def readable(alias: str) -> str:
-    """The SQL test of a seat row the statistics can count: its finishing date a real date
-    (SQLite's `date` with a modifier gives it back unchanged) of the years 1970 to 2100. A row
-    kept by an older program with "garbage" or "9999-99-99" is left out and counted
-    (`unreadable_games`)."""
-    day = f"substr({alias}.finished, 1, 10)"
-    years = f"substr({alias}.finished, 1, 4) BETWEEN '1970' AND '2100'"
-    return f"(date({day}, '+0 days') IS {day} AND {years})"  # "+0 days": Feb 30 is Mar 2
-
-
 def mode_of(alias: str) -> str:
     """The SQL mode of the game of a row: "pantheon" when its summary names the expansion,
     else "base" (stats.GameFacts.mode)."""
-    pantheon = (
-        "EXISTS (SELECT 1 FROM game_summaries m, json_each(m.summary, '$.expansions') x "
-        f"WHERE m.game_id = {alias}.game_id AND x.value = 'pantheon')"
-    )
-    return f"(CASE WHEN {pantheon} THEN 'pantheon' ELSE 'base' END)"
+    return game_mode(f"{alias}.game_id")
 
 
 def in_mode(alias: str) -> str:
@@ -100,14 +87,16 @@ CHOSEN = f"""ss.game = :game AND {readable("ss")}
     AND {in_mode("ss")}"""
 
 
+def _padded(tag: str, sql: str) -> str:
+    """Part `sql` as rows of its tag, two keys and `WIDTH` values (NULL where it has none)."""
+    columns = len(_split(sql.split(" FROM ", 1)[0].removeprefix("SELECT ")))
+    return f"SELECT '{tag}', *{', NULL' * (2 + WIDTH - columns)} FROM ({sql})"
+
+
 def _statement(player: bool) -> str:
     """One statement for every part: each row is a tag, two keys and up to `WIDTH` values
     (with a player chosen, the seats counted are theirs only)."""
-    parts = []
-    for tag, sql in _PARTS.items():
-        columns = len(_split(sql.split(" FROM ", 1)[0].removeprefix("SELECT ")))
-        pad = ", NULL" * (2 + WIDTH - columns)
-        parts.append(f"SELECT '{tag}', *{pad} FROM ({sql})")
+    parts = [_padded(tag, sql) for tag, sql in _PARTS.items()]
     counted = (
         "counted AS MATERIALIZED (SELECT * FROM seats WHERE name = :player)"
         if player
@@ -142,6 +131,39 @@ def _split(columns: str) -> list[str]:
 
 
 STATEMENTS = {player: _statement(player) for player in (False, True)}
+
+_TOTAL_PARTS = {
+    "g": "SELECT SUM(n0) FROM stat_totals WHERE game = :game AND tag = 'd'",
+    "p": "SELECT a, NULL, n0, n1, n2, n3 FROM stat_totals WHERE game = :game AND tag = 'p'",
+    "h": "SELECT a, b, n0, n1, n2, n3 FROM stat_totals WHERE game = :game AND tag = 'h'",
+    "v": "SELECT a, NULL, n0 FROM stat_totals WHERE game = :game AND tag = 'v'",
+    "e": "SELECT a, NULL, n0 FROM stat_totals WHERE game = :game AND tag = 'e'",
+    "f": "SELECT NULL, NULL, n0, n1, n2 FROM stat_totals WHERE game = :game AND tag = 'f'",
+    "d": "SELECT a, NULL, n0 FROM stat_totals WHERE game = :game AND tag = 'd' AND n0",
+    "c": f"SELECT a, NULL, n1, total, {', '.join(f'c{i}' for i in range(STAT_COLUMNS))} "
+    "FROM stat_totals WHERE game = :game AND tag = 'd' AND n1",
+    "r": "SELECT a, NULL FROM (SELECT a FROM stat_totals WHERE game = :game AND tag = 'r' "
+    "ORDER BY json_array_length(a) DESC LIMIT 1)",
+    "o": "SELECT a, b, n0, n1 FROM stat_totals WHERE game = :game AND tag = 'o'",
+    "b": "SELECT name, finished, total, game_id FROM (SELECT * FROM stat_seats ss "
+    f"WHERE ss.game = :game AND {readable('ss')} "
+    f"ORDER BY total DESC, game_id, name DESC LIMIT {RECORDS})",
+    "m": "SELECT winner, finished, margin, game_id FROM (SELECT * FROM stat_games "
+    f"WHERE game = :game AND margin IS NOT NULL ORDER BY margin DESC, game_id LIMIT {RECORDS})",
+    "s": "SELECT a, NULL, longest, current FROM (SELECT a, (SELECT MAX(run) FROM stat_runs r "
+    "WHERE r.game = :game AND r.name = a) AS longest, (SELECT run FROM stat_runs r "
+    "WHERE r.game = :game AND r.name = a ORDER BY pos DESC LIMIT 1) AS current "
+    "FROM stat_totals WHERE game = :game AND tag = 'p')",
+    "t": "SELECT game_id, NULL, minutes FROM (SELECT * FROM stat_games WHERE game = :game "
+    f"AND minutes IS NOT NULL ORDER BY minutes DESC, game_id DESC LIMIT {RECORDS}) "
+    "UNION ALL SELECT game_id, NULL, minutes FROM (SELECT * FROM stat_games WHERE game = :game "
+    f"AND minutes IS NOT NULL ORDER BY minutes, game_id LIMIT {RECORDS})",
+}
+TOTALS = " UNION ALL ".join(_padded(tag, sql) for tag, sql in _TOTAL_PARTS.items())
+"""The statistics of every game of one type (no other filter) from the totals kept by
+triggers (schema step "stat-totals-1"): a few rows per player, pair, day, wonder and token,
+and a few through indexes (best scores, margins, runs, longest and shortest games), whatever
+the number of games. The same rows, tag by tag, as the statement over every seat."""
 
 
 def unreadable_games(journal: Journal) -> set[int]:
@@ -194,7 +216,11 @@ def seat_tally(
     tally = Tally(player, game)
     params = {"game": game, "player": player, "since": filters.get("since"),
               "until": filters.get("until"), "mode": filters.get("mode")}  # fmt: skip
-    statement = STATEMENTS[player is not None]
+    everything = all(params[key] is None for key in ("player", "since", "until", "mode"))
+    if everything and has_table(journal, "stat_totals"):
+        statement = TOTALS
+    else:
+        statement = STATEMENTS[player is not None]
     rows = journal.query(statement, params) if game == DUEL else []  # type: ignore[arg-type]
     timed = _fill(tally, rows)
     for facts in _facts(journal, timed):

@@ -95,7 +95,11 @@ def test_a_hand_written_bgstats_backup_imports_the_known_games_and_names_the_oth
     backup = EXPECTED / "bgstats-backup.json"
     assert main(["import", "--bgstats", str(backup), "--journal", str(journal), "--json"]) == 0
     answer = json.loads(capsys.readouterr().out)
-    assert answer == {"added": 2, "already": 0, "skipped": [{"game": "Catan", "plays": 2, "reason": "not a game the box keeps"}]}
+    assert answer == {
+        "added": 2,
+        "already": 0,
+        "skipped": [{"game": "Catan", "plays": 2, "reason": "not a game the box keeps"}],
+    }
     with Journal.open(journal, readonly=True) as opened:
         duel, base = logged_plays(opened)
     assert duel == Play(
@@ -150,7 +154,11 @@ def test_a_hand_written_bgg_plays_file_imports_the_known_games(
     plays = EXPECTED / "bgg-plays.xml"
     assert main(["import", "--bgg-xml", str(plays), "--journal", str(journal), "--json"]) == 0
     answer = json.loads(capsys.readouterr().out)
-    assert answer == {"added": 2, "already": 0, "skipped": [{"game": "Azul", "plays": 1, "reason": "not a game the box keeps"}]}
+    assert answer == {
+        "added": 2,
+        "already": 0,
+        "skipped": [{"game": "Azul", "plays": 1, "reason": "not a game the box keeps"}],
+    }
     with Journal.open(journal, readonly=True) as opened:
         duel, base = logged_plays(opened)
     assert duel == Play(

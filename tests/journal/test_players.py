@@ -117,7 +117,9 @@ def test_schema_steps_are_applied_once_and_a_read_only_journal_without_them_read
         assert [p.name for p in known_players(reopened)] == ["Ben", "Ann"]
 
 
-def test_players_of_score_pads_and_imported_plays_are_listed(catalog: Catalog, tmp_path: Path) -> None:
+def test_players_of_score_pads_and_imported_plays_are_listed(
+    catalog: Catalog, tmp_path: Path
+) -> None:
     # exchange_games: pad 1 (2026-04-03 20:00) Ann, Bob, Cid; pad 2 (2026-04-04 21:30) Ann,
     # Bob and the Free City, which is not a player; then a play imported from BoardGameGeek
     # on 2026-04-05 (a day, taken as its midnight) by Dee and Ann.
@@ -152,7 +154,9 @@ def test_renaming_reaches_imported_plays_not_score_pads(catalog: Catalog, tmp_pa
         (play,) = logged_plays(journal)
         assert [p.name for p in play.players] == ["Dora", "Ann"]
         assert play.uuid == "bgg-play-1"
-        with pytest.raises(PlayerRefused, match="^'Cid' is only on score pads, which keep their names$"):
+        with pytest.raises(
+            PlayerRefused, match=r"^'Cid' is only on score pads, which keep their names$"
+        ):
             rename_player(journal, "Cid", "Cyd")
         names = [p.name for p in known_players(journal)]
     assert names[:2] == ["Dora", "Ann"]
