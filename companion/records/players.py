@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from companion.engine.names import check_name
 from companion.records.journal import GameSummary, Journal, JournalError, dumps
+from companion.records.schema import played_time
 from companion.records.tables import has_table, steps_applied
 
 RECENT = 8  # names the OLED offers, most recent first
@@ -67,8 +68,7 @@ _PAD_SEATS = (
 )
 _PLAY_SEATS = (
     "SELECT json_extract(n.value, '$.name') AS name, 'play' || l.id AS what, "
-    "CASE WHEN length(l.played) = 10 THEN l.played || 'T00:00:00Z' "
-    "ELSE replace(substr(l.played, 1, 19), ' ', 'T') || 'Z' END AS at "
+    f"{played_time('l.played')} AS at "
     "FROM logged_plays l, json_each(l.play, '$.players') n WHERE json_valid(l.play) "
     "AND json_type(n.value, '$.name') = 'text' AND json_extract(n.value, '$.name') != ''"
 )

@@ -292,13 +292,44 @@ def readable(alias: str) -> str:
 
 
 def mode_of(game_id: str) -> str:
-    """The SQL mode of game `game_id` (an expression): "pantheon" when its summary names the
-    expansion, else "base" (stats.GameFacts.mode)."""
+    """The SQL mode of game `game_id` (an expression): "pantheon" when its summary (or for
+    an imported play, -`game_id`, the play) names the expansion, else "base"
+    (stats.GameFacts.mode)."""
     pantheon = (
         "EXISTS (SELECT 1 FROM game_summaries m, json_each(m.summary, '$.expansions') x "
-        f"WHERE m.game_id = {game_id} AND x.value = 'pantheon')"
+        f"WHERE m.game_id = {game_id} AND x.value = 'pantheon') OR EXISTS (SELECT 1 FROM "
+        f"logged_plays l, json_each(l.play, '$.expansions') x WHERE l.id = -({game_id}) "
+        "AND x.value = 'pantheon')"
     )
     return f"(CASE WHEN {pantheon} THEN 'pantheon' ELSE 'base' END)"
+
+
+def played_time(played: str) -> str:
+    """The SQL finishing time of an imported play's `played` (logged.played_at)."""
+    return (
+        f"(CASE WHEN length({played}) = 10 THEN {played} || 'T00:00:00Z' "
+        f"ELSE replace(substr({played}, 1, 19), ' ', 'T') || 'Z' END)"
+    )
+
+
+def _play_rows(row: str) -> str:
+    """The SELECT of the seat rows of imported Duel play `row` (a logged_plays row; "l": every
+    row of the table): game id
+    the negative of the play's, `cards` 1 when every player has a score (else 0), no minutes,
+    first player, victory, categories, wonders nor tokens."""
+    players = f"json_each({row}.play, '$.players')"
+    source = "logged_plays l, " if row == "l" else ""
+    scored = (
+        f"NOT EXISTS (SELECT 1 FROM {players} q "
+        "WHERE json_type(q.value, '$.score') IS NOT 'integer')"
+    )
+    winners = f"(SELECT COUNT(*) FROM {players} q WHERE json_extract(q.value, '$.winner'))"
+    return f"""SELECT -{row}.id, 'p' || (p.key + 1), json_extract(p.value, '$.name'), {row}.game,
+            {played_time(f"{row}.played")}, NULL, {scored}, NULL, NULL,
+            json_extract(p.value, '$.winner') IS 1, {winners} > 1, json_extract(p.value, '$.rank'),
+            COALESCE(json_extract(p.value, '$.score'), 0), '[]',
+            {", ".join(["NULL"] * STAT_COLUMNS)}, '[]', '[]'
+        FROM {source}{players} p WHERE {row}.game = 'duel' AND json_valid({row}.play)"""
 
 
 # The totals of every readable seat row, kept by triggers so that the statistics of every game
@@ -313,6 +344,10 @@ def mode_of(game_id: str) -> str:
 #   o  a=kind, b=item   owned, owner won outright (wonders and progress tokens)
 #   v  a=victory        games won by it ("shared" for a shared victory)
 #   e  a=mode           games ("base", "pantheon")
+#   i                   imported plays
+# An imported Duel play (logged_plays) has seat rows too, game id the negative of its row's:
+# it counts in p, h, i, the runs, and (its `cards` 1: every score known) the best scores and
+# margins; not in f, d, r, o, v or e (docs/statistics.md, "Imported plays").
 # `stat_games` holds a row per game (its mode, minutes and margin of a victory on points, read
 # through indexes for the longest, shortest and biggest margins); `stat_runs` a row per named
 # seat in each player's order of games (`pos`) with `run`, the outright wins in a row ending
@@ -363,12 +398,14 @@ def _seat_counts(sign: int, names: bool = True) -> str:
     return named + "".join([
         _count("f", "''", "''", ["1", outright, shared], sign, f"{r}.seat = {r}.first"),
         _count("d", f"substr({r}.finished, 1, 10)", "''", ["0", "1", "0", "0", f"{r}.total",
-                                                            *sums], sign),
-        _count("r", f"{r}.rows", "''", ["1"], sign),
+                                                            *sums], sign, f"{r}.game_id > 0"),
+        _count("r", f"{r}.rows", "''", ["1"], sign, f"{r}.game_id > 0"),
     ])  # fmt: skip
 
 
-_POS = "printf('%s %012d %s', {r}.finished, {r}.game_id, {r}.seat)"
+_POS = "printf('%s %013d %s', {r}.finished, {r}.game_id + 1000000000000, {r}.seat)"
+"""A seat's place in its player's order of games: by finishing time, then game id (an
+imported play's is negative), then seat."""
 _RUN = """CASE WHEN NOT stat_runs.w THEN 0 ELSE (SELECT COUNT(*) FROM stat_runs x
     WHERE x.game = stat_runs.game AND x.name = stat_runs.name AND x.pos <= stat_runs.pos
     AND x.pos > COALESCE((SELECT MAX(y.pos) FROM stat_runs y WHERE y.game = stat_runs.game
@@ -400,6 +437,7 @@ def _run_removed(r: str, name: str) -> str:
 _MARGIN = """UPDATE stat_games SET
         margin = (SELECT CASE WHEN SUM(s.won) = 1 AND MAX(CASE WHEN NOT s.won THEN 1 END)
             AND (stat_games.victory IS NULL OR stat_games.victory = 'civilian')
+            AND (stat_games.game_id > 0 OR MIN(s.cards) = 1)
             THEN MAX(CASE WHEN s.won THEN s.total END) - MAX(CASE WHEN NOT s.won THEN s.total END)
             END FROM stat_seats s WHERE s.game_id = stat_games.game_id),
         winner = (SELECT s.name FROM stat_seats s WHERE s.game_id = stat_games.game_id
@@ -411,9 +449,10 @@ def _game_counts(sign: int) -> str:
     r = "NEW" if sign > 0 else "OLD"
     return "".join([
         _count("v", f"CASE WHEN {r}.shared THEN 'shared' ELSE {r}.victory END", "''", ["1"],
-               sign, f"{r}.shared OR {r}.victory IS NOT NULL"),
-        _count("e", f"{r}.mode", "''", ["1"], sign),
-        _count("d", f"substr({r}.finished, 1, 10)", "''", ["1"], sign),
+               sign, f"{r}.game_id > 0 AND ({r}.shared OR {r}.victory IS NOT NULL)"),
+        _count("e", f"{r}.mode", "''", ["1"], sign, f"{r}.game_id > 0"),
+        _count("d", f"substr({r}.finished, 1, 10)", "''", ["1"], sign, f"{r}.game_id > 0"),
+        _count("i", "''", "''", ["1"], sign, f"{r}.game_id < 0"),
     ])  # fmt: skip
 
 
@@ -425,6 +464,9 @@ _TOTAL_TRIGGERS = (
     "game_removed",
     "item_added",
     "item_removed",
+    "play_added",
+    "play_removed",
+    "play_changed",
 )
 STEPS["stat-totals-1"] = f"""
     CREATE TABLE IF NOT EXISTS stat_totals (
@@ -451,7 +493,7 @@ STEPS["stat-totals-1"] = f"""
     CREATE INDEX IF NOT EXISTS stat_runs_by_run ON stat_runs (game, name, run);
     CREATE INDEX IF NOT EXISTS stat_seats_by_total
         ON stat_seats (game, total DESC, game_id, name DESC);
-    CREATE TEMP TABLE stat_seats_kept AS SELECT * FROM stat_seats;
+    CREATE TEMP TABLE stat_seats_kept AS SELECT * FROM stat_seats WHERE game_id > 0;
     {"".join(f"DROP TRIGGER IF EXISTS stat_totals_{name};" for name in _TOTAL_TRIGGERS)}
     DELETE FROM stat_seats;
     DROP TRIGGER IF EXISTS stat_seats_summary_added;
@@ -499,6 +541,23 @@ STEPS["stat-totals-1"] = f"""
     CREATE TRIGGER stat_totals_item_removed AFTER DELETE ON stat_items
     WHEN {readable("OLD")}
     BEGIN {_count("o", "OLD.kind", "OLD.item", ["1", "OLD.won"], -1)} END;
+    CREATE TRIGGER stat_totals_play_added AFTER INSERT ON logged_plays
+    BEGIN
+        INSERT INTO stat_seats {_play_rows("NEW")};
+        INSERT INTO change_log (game_id) VALUES (-NEW.id);
+    END;
+    CREATE TRIGGER stat_totals_play_removed AFTER DELETE ON logged_plays
+    BEGIN
+        DELETE FROM stat_seats WHERE game_id = -OLD.id;
+        INSERT INTO change_log (game_id) VALUES (-OLD.id);
+    END;
+    CREATE TRIGGER stat_totals_play_changed AFTER UPDATE OF play ON logged_plays
+    BEGIN
+        DELETE FROM stat_seats WHERE game_id = -OLD.id;
+        INSERT INTO stat_seats {_play_rows("NEW")};
+        INSERT INTO change_log (game_id) VALUES (-NEW.id);
+    END;
+    INSERT INTO stat_seats {_play_rows("l")};
     INSERT INTO stat_seats SELECT * FROM temp.stat_seats_kept;
     DROP TABLE temp.stat_seats_kept;
 """
