@@ -295,12 +295,15 @@ def mode_of(game_id: str) -> str:
     """The SQL mode of game `game_id` (an expression): "pantheon" when its summary (or for
     an imported play, -`game_id`, the play) names the expansion, else "base"
     (stats.GameFacts.mode)."""
-    pantheon = (
+    summary = (
         "EXISTS (SELECT 1 FROM game_summaries m, json_each(m.summary, '$.expansions') x "
-        f"WHERE m.game_id = {game_id} AND x.value = 'pantheon') OR EXISTS (SELECT 1 FROM "
-        f"logged_plays l, json_each(l.play, '$.expansions') x WHERE l.id = -({game_id}) "
-        "AND x.value = 'pantheon')"
+        f"WHERE m.game_id = {game_id} AND x.value = 'pantheon')"
     )
+    play = (
+        f"EXISTS (SELECT 1 FROM logged_plays l, json_each(l.play, '$.expansions') x "
+        f"WHERE l.id = -({game_id}) AND x.value = 'pantheon')"
+    )
+    pantheon = f"CASE WHEN {game_id} > 0 THEN {summary} ELSE {play} END"
     return f"(CASE WHEN {pantheon} THEN 'pantheon' ELSE 'base' END)"
 
 

@@ -115,7 +115,7 @@ def _statement(player: bool) -> str:
         MAX(CASE WHEN NOT won THEN total END) AS runner_up FROM seats GROUP BY game_id),
     marks AS (SELECT name, won AND NOT shared AS w, SUM(NOT (won AND NOT shared)) OVER (
         PARTITION BY name ORDER BY finished, game_id ROWS UNBOUNDED PRECEDING) AS grp
-        FROM stat_seats ss WHERE {CHOSEN} AND name != ''),
+        FROM seats WHERE name != ''),
     runs AS (SELECT name, grp, SUM(w) AS run FROM marks GROUP BY name, grp)
     {" UNION ALL ".join(parts)}"""
 
