@@ -317,9 +317,8 @@ def played_time(played: str) -> str:
 
 def _play_rows(row: str) -> str:
     """The SELECT of the seat rows of imported Duel play `row` (a logged_plays row; "l": every
-    row of the table): game id
-    the negative of the play's, `cards` 1 when every player has a score (else 0), no minutes,
-    first player, victory, categories, wonders nor tokens."""
+    row of the table): game id the negative of the play's, `cards` 1 when every player has a
+    score (else 0), no minutes, first player, victory, categories, wonders nor tokens."""
     players = f"json_each({row}.play, '$.players')"
     source = "logged_plays l, " if row == "l" else ""
     scored = (
@@ -350,7 +349,7 @@ def _play_rows(row: str) -> str:
 #   i                   imported plays
 # An imported Duel play (logged_plays) has seat rows too, game id the negative of its row's:
 # it counts in p, h, i, the runs, and (its `cards` 1: every score known) the best scores and
-# margins; not in f, d, r, o, v or e (docs/statistics.md, "Imported plays").
+# margins; not in f, d, r, o, v or e (docs/statistics.md, "Imported plays in the statistics").
 # `stat_games` holds a row per game (its mode, minutes and margin of a victory on points, read
 # through indexes for the longest, shortest and biggest margins); `stat_runs` a row per named
 # seat in each player's order of games (`pos`) with `run`, the outright wins in a row ending
@@ -417,7 +416,9 @@ _RUN = """CASE WHEN NOT stat_runs.w THEN 0 ELSE (SELECT COUNT(*) FROM stat_runs 
 
 def _runs_from(r: str, name: str) -> str:
     """The statement that counts again the runs of player `name` from the position of row
-    `r` up to their next game not won outright (the runs after it do not change)."""
+    `r` up to their next game not won outright (the runs after it do not change). A game that
+    finishes last recounts its own run only; each recount reads the run it ends (the wins in
+    a row are few)."""
     pos = _POS.format(r=r)
     return f"""UPDATE stat_runs SET run = {_RUN}
         WHERE game = {r}.game AND name = {name} AND pos >= {pos}
