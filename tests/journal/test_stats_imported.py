@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from stats_games import build_journal
+from test_stat_totals import assert_same_as_made_afresh
 
 from companion.config import Config
 from companion.engine.cards import Catalog
@@ -135,3 +136,15 @@ def test_the_page_says_how_many_imported_plays_are_counted(journal: Journal) -> 
     page = app.test_client().get("/stats").get_data(as_text=True)
     assert '<b id="imported-count">2</b> plays imported from BG Stats or BoardGameGeek' in page
     assert app.test_client().get("/stats.json").get_json()["imported"] == 2
+
+
+def test_a_play_taken_out_leaves_the_totals_as_made_afresh(
+    catalog: Catalog, journal: Journal
+) -> None:
+    with journal.transaction() as db:  # play A (Ann 80 beats Ben 50) taken out by hand
+        db.execute("DELETE FROM logged_plays WHERE uuid = 'a'")
+    stats = both(catalog, journal)
+    assert stats["imported"] == 1
+    assert players(stats)["Ann"] == (3, 1, 1, 1.33)  # games 1, 3, 4: ranks 1 + 2 + 1
+    assert [b["total"] for b in stats["best_scores"]] == [71, 57, 57]
+    assert_same_as_made_afresh(journal)
