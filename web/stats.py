@@ -29,6 +29,7 @@ from companion.family.pad import CATEGORY_LABELS
 from companion.records.archive import export_history_text, games_csv, summarizer
 from companion.records.exchange import journal_facts
 from companion.records.journal import Journal
+from companion.records.logged import play_facts
 from companion.records.pad_stats import pad_facts, statistics_fingerprint
 from companion.records.results import STATS_GAMES
 from companion.records.seat_stats import (
@@ -166,10 +167,11 @@ def _tally(journal: Journal, cache: StatsCache, filters: dict[str, Any]) -> Tall
 
 
 def _facts(journal: Journal, cache: StatsCache, game: str) -> list[GameFacts]:
-    """The facts of the saved pads, and of the Duel's games for a journal without the seats
-    table (read again where they changed)."""
+    """The facts of the saved pads and imported plays, and of the Duel's games for a journal
+    without the seats table (read again where they changed)."""
     with cache.loading:
         facts = pad_facts(journal, default_family_catalog(), cache.pads, cache.unreadable_pads)
+        facts += play_facts(journal)  # imported plays: what they tell (Tally.add)
         if game == DUEL:
             facts += load_facts(journal, summarizer(catalog(), journal), cache.made)
     return facts

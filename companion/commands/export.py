@@ -1,8 +1,9 @@
-"""`duel-companion export --csv|--history|--bgstats|--bgg-xml [--game G] [--out FILE]`.
+"""`duel-companion export --csv|--history|--bgstats|--bgg-xml [--game G] [--mode M] [--out FILE]`.
 
 `--csv` writes every finished game of one game (default "duel"; "7wonders",
 "7wonders-two-player" and "7wonders-dice" are the score pads) as CSV, one row per player per
-game with every category; `--history` writes the whole journal (Duel games, score pads and
+game with every category (`--mode base` or `--mode pantheon` keeps the Duel games of one mode,
+as the statistics page's `mode`); `--history` writes the whole journal (Duel games, score pads and
 imported plays) as one JSON file that `duel-companion import` (or the phone's import page)
 adds to another box without duplicates; `--bgstats` writes every finished game as a BG Stats
 backup file, `--bgg-xml` as a BoardGameGeek plays file (`--game` keeps one game). Standard
@@ -26,7 +27,7 @@ from companion.records.bgstats import backup
 from companion.records.exchange import journal_facts, journal_plays
 from companion.records.journal import Journal, JournalError
 from companion.records.results import UnknownGame, known_game
-from companion.records.stats import select
+from companion.records.stats import MODES, select
 
 HELP = "Write every game as CSV, the whole history as JSON, or the plays for BG Stats or BGG."
 
@@ -39,6 +40,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     what.add_argument("--bgstats", action="store_true", help="a BG Stats backup file (JSON)")
     what.add_argument("--bgg-xml", action="store_true", help="BoardGameGeek plays (XML)")
     parser.add_argument("--game", help="only this game: --csv (default duel), --bgstats, --bgg-xml")
+    parser.add_argument(
+        "--mode", help=f"with --csv: only the Duel games of this mode ({', '.join(MODES)})"
+    )
     parser.add_argument("--out", type=Path, help="write to this file (default: stdout)")
     parser.add_argument("--journal", type=Path, help="the journal file (default: from config)")
     parser.add_argument("--config", type=Path, help="configuration file (TOML)")
@@ -50,6 +54,9 @@ def main(args: argparse.Namespace) -> int:
         print("--history writes the whole history; --game is for --csv, --bgstats and "
               "--bgg-xml", file=sys.stderr)  # fmt: skip
         return 2
+    if (refused_mode := _refused_mode(args)) is not None:
+        print(refused_mode, file=sys.stderr)
+        return 2
     try:
         game = None if args.game is None else known_game(args.game)
         config = load_config(args.config)
@@ -58,7 +65,7 @@ def main(args: argparse.Namespace) -> int:
                 text = json.dumps(export_history(journal), ensure_ascii=False) + "\n"
             elif args.csv:
                 facts = journal_facts(journal, default_catalog(), default_family_catalog())
-                text = games_csv(select(facts, game=game or "duel"), game or "duel")
+                text = games_csv(select(facts, game=game or "duel", mode=args.mode), game or "duel")
             else:
                 found = journal_plays(
                     journal, default_catalog(), default_family_catalog(), config.name
@@ -79,3 +86,15 @@ def main(args: argparse.Namespace) -> int:
         print(f"cannot write {args.out}: {bad.strerror or bad}", file=sys.stderr)
         return 2
     return 0
+
+
+def _refused_mode(args: argparse.Namespace) -> str | None:
+    """Why `--mode` cannot be used as given (None when it can): it names a known mode and
+    goes with `--csv` of the Duel."""
+    if args.mode is None:
+        return None
+    if args.mode not in MODES:
+        return f"unknown mode {args.mode!r} (known: {', '.join(MODES)})"
+    if not args.csv or (args.game or "duel") != "duel":
+        return "--mode is for --csv of the Duel (--game duel)"
+    return None

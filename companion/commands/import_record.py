@@ -46,7 +46,7 @@ from companion.records.game import check_record, import_record
 from companion.records.journal import AlreadyInHistory, Journal, JournalError
 from companion.records.lock import WriterLock
 from companion.records.reader import RecordRefused, decode_record
-from companion.records.results import Play
+from companion.records.results import Play, Skipped
 
 HELP = "Add a game record (JSON Lines, finished or not) or a whole history to a journal."
 
@@ -206,12 +206,12 @@ def plays_sentence(done: ImportedPlays, journal: str) -> str:
     parts = [f"Added {plays(done.added)} to {journal}" if done.added else "Nothing added"]
     if done.already:
         parts.append(f"{plays(done.already)} already there")
-    parts += [f"skipped {plays(n)} of {game} (not a game the box keeps)"
-              for game, n in done.skipped.items()]  # fmt: skip
+    parts += [f"skipped {plays(n)} of {game} ({reason})"
+              for (game, reason), n in done.skipped.items()]  # fmt: skip
     return "; ".join(parts) + "."
 
 
-def _read_plays(data: bytes, *, bgstats: bool) -> tuple[list[Play], dict[str, int]]:
+def _read_plays(data: bytes, *, bgstats: bool) -> tuple[list[Play], Skipped]:
     if not bgstats:
         return read_plays(data)
     try:

@@ -22,8 +22,11 @@ from xml.parsers import expat
 
 from companion.records.results import (
     GAMES,
+    NO_PLAYERS,
+    UNKNOWN_GAME,
     Play,
     PlayerResult,
+    Skipped,
     game_by_bgg,
     signature,
     stable_uuid,
@@ -78,7 +81,7 @@ def _play(play: Play) -> ET.Element:
                 "name": person.name,
                 "startposition": str(order.index(person) + 1),
                 "score": "" if person.score is None else str(person.score),
-                "new": "0",
+                "new": "1" if person.new else "0",
                 "win": "1" if person.winner else "0",
             },
         )
@@ -113,9 +116,9 @@ def parse_xml(data: bytes) -> ET.Element:
     return root
 
 
-def read_plays(data: bytes) -> tuple[list[Play], dict[str, int]]:
+def read_plays(data: bytes) -> tuple[list[Play], Skipped]:
     """The plays of a BoardGameGeek plays file of the games the box knows, and the number of
-    plays of every other game, by name.
+    plays skipped, by game name and reason (another game; no player).
 
     Raises:
         PlaysRefused: not such a file, or a play that cannot be read (its number and what).
@@ -124,7 +127,7 @@ def read_plays(data: bytes) -> tuple[list[Play], dict[str, int]]:
     if root.tag != "plays":
         raise PlaysRefused(f"not a BoardGameGeek plays file (root <{root.tag}>, expected <plays>)")
     plays: list[Play] = []
-    skipped: Counter[str] = Counter()
+    skipped: Counter[tuple[str, str]] = Counter()
     for number, element in enumerate(root.findall("play"), start=1):
         item = element.find("item")
         if item is None:
@@ -133,12 +136,16 @@ def read_plays(data: bytes) -> tuple[list[Play], dict[str, int]]:
         objectid = item.get("objectid", "")
         key = game_by_bgg(int(objectid) if objectid.isdigit() else 0, name)
         if key is None:
-            skipped[name or f"object {objectid}"] += 1
+            skipped[(name or f"object {objectid}", UNKNOWN_GAME)] += 1
             continue
         try:
-            plays.append(_read_play(element, key))
+            play = _read_play(element, key)
         except PlaysRefused as bad:
             raise PlaysRefused(f"play {number}: {bad}") from None
+        if play.players:
+            plays.append(play)
+        else:
+            skipped[(GAMES[key].name, NO_PLAYERS)] += 1
     return plays, dict(skipped)
 
 
@@ -178,9 +185,10 @@ def _players(element: ET.Element) -> tuple[PlayerResult, ...]:
         if score and not WHOLE.match(score):
             raise PlaysRefused(f"player {name!r}: score: expected a whole number, got {score!r}")
         read.append((name, int(score) if score else None, person.get("win") == "1",
-                     person.get("startposition", "").strip() == "1"))  # fmt: skip
-    computed = ranks([(score or 0, won) for _, score, won, _ in read])
+                     person.get("startposition", "").strip() == "1",
+                     person.get("new") == "1"))  # fmt: skip
+    computed = ranks([(score or 0, won) for _, score, won, _, _ in read])
     return tuple(
-        PlayerResult(name=name, score=score, rank=rank, winner=won, start=start)
-        for (name, score, won, start), rank in zip(read, computed, strict=True)
+        PlayerResult(name=name, score=score, rank=rank, winner=won, start=start, new=new)
+        for (name, score, won, start, new), rank in zip(read, computed, strict=True)
     )

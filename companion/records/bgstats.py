@@ -22,9 +22,12 @@ from urllib.parse import quote
 from companion.records.results import (
     EXPANSIONS,
     GAMES,
+    NO_PLAYERS,
+    UNKNOWN_GAME,
     GameInfo,
     Play,
     PlayerResult,
+    Skipped,
     game_by_bgg,
     stable_uuid,
 )
@@ -153,9 +156,9 @@ def _play(
     }
 
 
-def read_backup(data: Any) -> tuple[list[Play], dict[str, int]]:
+def read_backup(data: Any) -> tuple[list[Play], Skipped]:
     """The plays of a parsed BG Stats backup of the games the box knows, and the number of
-    plays of every other game, by name.
+    plays skipped, by game name and reason (another game; no player scores).
 
     Raises:
         BackupRefused: not a backup, or a play that cannot be read (its index and key).
@@ -166,7 +169,7 @@ def read_backup(data: Any) -> tuple[list[Play], dict[str, int]]:
     people = _table(data, "players", lambda e: str(e.get("name", "")))
     places = _table(data, "locations", lambda e: str(e.get("name", "")))
     plays: list[Play] = []
-    skipped: Counter[str] = Counter()
+    skipped: Counter[tuple[str, str]] = Counter()
     for index, raw in enumerate(data["plays"]):
         where = f"plays[{index}]"
         if not isinstance(raw, dict):
@@ -177,12 +180,16 @@ def read_backup(data: Any) -> tuple[list[Play], dict[str, int]]:
         name, bgg_id = games[ref]
         key = game_by_bgg(_int(raw.get("bggId")) or bgg_id, name)
         if key is None:
-            skipped[name or f"game {ref}"] += 1
+            skipped[(name or f"game {ref}", UNKNOWN_GAME)] += 1
             continue
         try:
-            plays.append(_read_play(raw, key, games, people, places))
+            play = _read_play(raw, key, games, people, places)
         except (BackupRefused, ValueError) as bad:
             raise BackupRefused(f"{where}: {bad}") from None
+        if play.players:
+            plays.append(play)
+        else:
+            skipped[(GAMES[key].name, NO_PLAYERS)] += 1
     return plays, dict(skipped)
 
 

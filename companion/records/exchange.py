@@ -23,7 +23,7 @@ from companion.records.journal import Journal
 from companion.records.logged import add_plays, logged_plays
 from companion.records.pad_stats import facts_of_pad, pad_facts
 from companion.records.pads import SavedPad, saved_pads
-from companion.records.results import Play, pad_identity, play_of, signature
+from companion.records.results import Play, Skipped, pad_identity, play_of, signature
 from companion.records.stats import GameFacts
 from companion.records.summaries import FactsCache, load_facts
 from companion.records.tables import has_table
@@ -90,18 +90,21 @@ def _duel_identity(journal: Journal, facts: GameFacts, marks: Mapping[int, str])
 @dataclass(frozen=True, slots=True)
 class ImportedPlays:
     """What an import of plays did: how many were added, how many the journal held already,
-    and the plays of games the box does not know, by game name."""
+    and the plays skipped, by game name and reason (results.UNKNOWN_GAME, NO_PLAYERS)."""
 
     added: int = 0
     already: int = 0
-    skipped: dict[str, int] = field(default_factory=dict)
+    skipped: Skipped = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         """The answer of `duel-companion import --bgstats|--bgg-xml`."""
         return {
             "added": self.added,
             "already": self.already,
-            "skipped": [{"game": name, "plays": count} for name, count in self.skipped.items()],
+            "skipped": [
+                {"game": name, "plays": count, "reason": reason}
+                for (name, reason), count in self.skipped.items()
+            ],
         }
 
 
@@ -110,7 +113,7 @@ def import_plays(
     catalog: Catalog,
     family: FamilyCatalog,
     plays: list[Play],
-    skipped: Mapping[str, int],
+    skipped: Skipped,
 ) -> ImportedPlays:
     """Keep the plays the journal does not hold yet (checked before: nothing is refused here).
 

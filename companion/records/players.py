@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from companion.engine.names import check_name
 from companion.records.journal import GameSummary, Journal, JournalError, dumps
+from companion.records.schema import played_time
 from companion.records.tables import has_table, steps_applied
 
 RECENT = 8  # names the OLED offers, most recent first
@@ -57,11 +58,32 @@ _SEATS = (
 )
 
 
+# Each named player of each saved score pad (the Free City is not one) and of each imported
+# play: (name, pad or play id, when) with the times written as the games' ("...T...Z"); a
+# BoardGameGeek play keeps a day only, taken as its midnight.
+_PAD_SEATS = (
+    "SELECT n.value AS name, 'pad' || p.id AS what, p.saved AS at "
+    "FROM pads p, json_each(p.players, '$.names') n "
+    "WHERE json_valid(p.players) AND n.type = 'text' AND n.value != ''"
+)
+_PLAY_SEATS = (
+    "SELECT json_extract(n.value, '$.name') AS name, 'play' || l.id AS what, "
+    f"{played_time('l.played')} AS at "
+    "FROM logged_plays l, json_each(l.play, '$.players') n WHERE json_valid(l.play) "
+    "AND json_type(n.value, '$.name') = 'text' AND json_extract(n.value, '$.name') != ''"
+)
+
+
 def known_players(journal: Journal) -> list[KnownPlayer]:
-    """Every remembered player, the most recently seen first (latest game, or when added)."""
+    """Every remembered player, the most recently seen first (latest game, or when added):
+    the players of the Duel games, of the saved score pads and of the imported plays."""
     found: dict[str, tuple[int, str]] = {}
+    seats = [f"SELECT value AS name, 'game' || id AS what, started AS at FROM ({_SEATS})"]
+    seats += [sql for table, sql in (("pads", _PAD_SEATS), ("logged_plays", _PLAY_SEATS))
+              if has_table(journal, table)]  # fmt: skip
     rows = journal.query(
-        f"SELECT value, COUNT(DISTINCT id), MAX(started) FROM ({_SEATS}) GROUP BY value"
+        f"SELECT name, COUNT(DISTINCT what), MAX(at) FROM ({' UNION ALL '.join(seats)}) "
+        "GROUP BY name"
     )
     for name, games, last in rows:
         found[str(name)] = (int(games), str(last))
@@ -116,14 +138,29 @@ def rename_player(journal: Journal, old: str, new: str) -> int:
             (old,),
         ).fetchall()
         listed = db.execute("SELECT added FROM players WHERE name = ?", (old,)).fetchone()
-        if not games and listed is None:
+        plays = db.execute(
+            f"SELECT DISTINCT CAST(substr(what, 5) AS INTEGER), at FROM ({_PLAY_SEATS}) "
+            "WHERE name = ?",
+            (old,),
+        ).fetchall()
+        if not games and listed is None and not plays:
+            on_pads = db.execute(f"SELECT 1 FROM ({_PAD_SEATS}) WHERE name = ?", (old,))
+            if on_pads.fetchone() is not None:
+                raise PlayerRefused(f"{old!r} is only on score pads, which keep their names")
             raise PlayerRefused(f"No player called {old!r}")
         for game_id, players, _ in games:
             seats = json.loads(players).items()
             names = {seat: new if value == old else value for seat, value in seats}
             db.execute("UPDATE games SET players = ? WHERE id = ?", (dumps(names), game_id))
+        for play_id, _ in plays:  # an imported play keeps its uuid: its exports stay one play
+            row = db.execute("SELECT play FROM logged_plays WHERE id = ?", (play_id,)).fetchone()
+            play = json.loads(row[0])
+            for person in play["players"]:
+                person["name"] = new if person["name"] == old else person["name"]
+            db.execute("UPDATE logged_plays SET play = ? WHERE id = ?", (dumps(play), play_id))
         db.execute("DELETE FROM players WHERE name = ?", (old,))
-        # Keep their place in the list: when added, else their latest game.
-        added = str(listed[0]) if listed is not None else max(str(g[2]) for g in games)
+        # Keep their place in the list: when added, else their latest game or play.
+        times = [str(g[2]) for g in games] + [str(at) for _, at in plays]
+        added = str(listed[0]) if listed is not None else max(times)
         db.execute("INSERT OR IGNORE INTO players (name, added) VALUES (?, ?)", (new, added))
     return len(games)

@@ -37,7 +37,16 @@ GAMES: Mapping[str, GameInfo] = {
         GameInfo("7wonders-dice", "7 Wonders Dice", 0),
     )
 }
-EXPANSIONS: Mapping[str, GameInfo] = {"edifice": GameInfo("edifice", "7 Wonders: Edifice", 0)}
+EXPANSIONS: Mapping[str, GameInfo] = {
+    info.key: info
+    for info in (
+        GameInfo("edifice", "7 Wonders: Edifice", 0),
+        GameInfo("pantheon", "7 Wonders Duel: Pantheon", 202976),
+    )
+}
+"""The expansions, keyed as a game's `expansions` name them. An id is set only where two
+public sources agree on it (docs/statistics.md, "BG Stats and BoardGameGeek"); 0 is matched
+by name."""
 STATS_GAMES: Mapping[str, str] = {
     "duel": "7 Wonders Duel",
     "7wonders": "7 Wonders",
@@ -45,6 +54,14 @@ STATS_GAMES: Mapping[str, str] = {
     "7wonders-dice": "7 Wonders Dice",
 }
 """The games statistics and the CSV keep apart (`GameFacts.kind`), with their names."""
+
+UNKNOWN_GAME = "not a game the box keeps"
+NO_PLAYERS = "no players"
+"""Why an imported play is skipped: another game, or a play of a game the box keeps that names
+no player (BG Stats' empty `playerScores`, a BoardGameGeek play without `<player>`): it tells
+no winner nor score, and a file is not refused whole for it."""
+Skipped = dict[tuple[str, str], int]
+"""Plays skipped by an import: (game name, reason) -> how many."""
 
 NAMESPACE = uuid.UUID("6f0b3c52-27a1-5d6e-9c0f-7d75e1c0de27")  # uuid5 names of this program
 
@@ -87,6 +104,8 @@ class PlayerResult:
     rank: int
     winner: bool
     start: bool
+    new: bool = False
+    """Their first play of the game (BoardGameGeek's `new`), as the logger it came from said."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,7 +144,7 @@ class Play:
             "comments": self.comments,
             "players": [
                 {"name": p.name, "score": p.score, "rank": p.rank, "winner": p.winner,
-                 "start": p.start}
+                 "start": p.start, **({"new": True} if p.new else {})}
                 for p in self.players
             ],
             "bgg_play": self.bgg_play,
@@ -146,6 +165,7 @@ class Play:
                     rank=_whole(p["rank"], "rank"),
                     winner=bool(p["winner"]),
                     start=bool(p["start"]),
+                    new=p.get("new") is True,
                 )
                 for p in raw["players"]
             )

@@ -17,30 +17,17 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from companion.records.journal import Journal
-from companion.records.schema import STAT_COLUMNS
+from companion.records.schema import STAT_COLUMNS, readable
+from companion.records.schema import mode_of as game_mode
 from companion.records.stats import RECORDS, GameFacts, Tally, facts_from_summary, matches
 from companion.records.summaries import DUEL, sane_facts
 from companion.records.tables import has_table
 
 
-def readable(alias: str) -> str:
-    """The SQL test of a seat row the statistics can count: its finishing date a real date
-    (SQLite's `date` with a modifier gives it back unchanged) of the years 1970 to 2100. A row
-    kept by an older program with "garbage" or "9999-99-99" is left out and counted
-    (`unreadable_games`)."""
-    day = f"substr({alias}.finished, 1, 10)"
-    years = f"substr({alias}.finished, 1, 4) BETWEEN '1970' AND '2100'"
-    return f"(date({day}, '+0 days') IS {day} AND {years})"  # "+0 days": Feb 30 is Mar 2
-
-
 def mode_of(alias: str) -> str:
     """The SQL mode of the game of a row: "pantheon" when its summary names the expansion,
     else "base" (stats.GameFacts.mode)."""
-    pantheon = (
-        "EXISTS (SELECT 1 FROM game_summaries m, json_each(m.summary, '$.expansions') x "
-        f"WHERE m.game_id = {alias}.game_id AND x.value = 'pantheon')"
-    )
-    return f"(CASE WHEN {pantheon} THEN 'pantheon' ELSE 'base' END)"
+    return game_mode(f"{alias}.game_id")
 
 
 def in_mode(alias: str) -> str:
@@ -54,19 +41,20 @@ SUMS = ", ".join(f"SUM(c{i})" for i in range(STAT_COLUMNS))
 WIDTH = 4 + STAT_COLUMNS  # the values of a row, after its tag and two keys
 
 _PARTS = {
-    "g": "SELECT COUNT(*) FROM per_game",
+    "g": "SELECT COUNT(*) FROM per_game WHERE game_id > 0",
+    "i": "SELECT COUNT(*) FROM per_game WHERE game_id < 0",
     "p": "SELECT name, NULL, COUNT(*), SUM(won AND NOT shared), SUM(won AND shared), SUM(rank) "
     "FROM seats WHERE name != '' GROUP BY name",
     "h": "SELECT a.name, b.name, COUNT(*), SUM(a.won AND NOT b.won), SUM(b.won AND NOT a.won), "
     "SUM(a.won AND b.won) FROM seats a JOIN seats b ON a.game_id = b.game_id "
     "AND a.name < b.name WHERE a.name != '' GROUP BY a.name, b.name",
     "v": "SELECT CASE WHEN shared THEN 'shared' ELSE victory END, NULL, COUNT(*) "
-    "FROM per_game GROUP BY 1",
+    "FROM per_game WHERE game_id > 0 GROUP BY 1",
     "e": "SELECT mode, NULL, COUNT(*) FROM "
-    f"(SELECT {mode_of('p')} AS mode FROM per_game p) GROUP BY mode",
+    f"(SELECT {mode_of('p')} AS mode FROM per_game p WHERE game_id > 0) GROUP BY mode",
     "f": "SELECT NULL, NULL, COUNT(*), SUM(won AND NOT shared), SUM(won AND shared) "
     "FROM seats WHERE seat = first",
-    "d": "SELECT day, NULL, COUNT(*) FROM per_game GROUP BY day",
+    "d": "SELECT day, NULL, COUNT(*) FROM per_game WHERE game_id > 0 GROUP BY day",
     "c": f"SELECT substr(finished, 1, 10), NULL, COUNT(*), SUM(total), {SUMS} "
     "FROM counted GROUP BY 1",
     # the longest: a Pantheon game's rows are a base game's and `divinities` after them
@@ -77,12 +65,12 @@ _PARTS = {
     "AND (:until IS NULL OR substr(i.finished, 1, 10) <= :until) "
     f"AND (:player IS NULL OR i.name = :player) AND {readable('i')} "
     f"AND {in_mode('i')} GROUP BY kind, item",
-    "b": "SELECT name, finished, total, game_id FROM (SELECT * FROM counted "
+    "b": "SELECT name, finished, total, game_id FROM (SELECT * FROM scored "
     f"ORDER BY total DESC, game_id, name DESC LIMIT {RECORDS})",
     "m": "SELECT name, finished, margin, game_id FROM (SELECT w.name, w.finished, w.game_id, "
     "w.total - p.runner_up AS margin FROM per_game p JOIN seats w ON w.game_id = p.game_id "
     "AND w.won WHERE p.winners = 1 AND p.runner_up IS NOT NULL "
-    "AND (p.victory IS NULL OR p.victory = 'civilian') "
+    "AND (p.victory IS NULL OR p.victory = 'civilian') AND (p.game_id > 0 OR p.cards = 1) "
     f"ORDER BY margin DESC, w.game_id LIMIT {RECORDS})",
     "s": "SELECT name, NULL, MAX(run), (SELECT r.run FROM runs r WHERE r.name = runs.name "
     "ORDER BY r.grp DESC LIMIT 1) FROM runs GROUP BY name",
@@ -100,30 +88,34 @@ CHOSEN = f"""ss.game = :game AND {readable("ss")}
     AND {in_mode("ss")}"""
 
 
+def _padded(tag: str, sql: str) -> str:
+    """Part `sql` as rows of its tag, two keys and `WIDTH` values (NULL where it has none)."""
+    columns = len(_split(sql.split(" FROM ", 1)[0].removeprefix("SELECT ")))
+    return f"SELECT '{tag}', *{', NULL' * (2 + WIDTH - columns)} FROM ({sql})"
+
+
 def _statement(player: bool) -> str:
     """One statement for every part: each row is a tag, two keys and up to `WIDTH` values
     (with a player chosen, the seats counted are theirs only)."""
-    parts = []
-    for tag, sql in _PARTS.items():
-        columns = len(_split(sql.split(" FROM ", 1)[0].removeprefix("SELECT ")))
-        pad = ", NULL" * (2 + WIDTH - columns)
-        parts.append(f"SELECT '{tag}', *{pad} FROM ({sql})")
-    counted = (
-        "counted AS MATERIALIZED (SELECT * FROM seats WHERE name = :player)"
+    parts = [_padded(tag, sql) for tag, sql in _PARTS.items()]
+    scored = (
+        "scored AS MATERIALIZED (SELECT * FROM seats WHERE name = :player "
+        "AND (game_id > 0 OR cards = 1))"
         if player
-        else "counted AS (SELECT * FROM seats)"
+        else "scored AS (SELECT * FROM seats WHERE game_id > 0 OR cards = 1)"
     )
+    counted = "counted AS (SELECT * FROM scored WHERE game_id > 0)"
     # "+" keeps the game's index out: the chosen seats are read in the table's own order,
     # faster than through an index when they are most of it (measured: 10-35 % less CPU)
     return f"""WITH seats AS MATERIALIZED (SELECT * FROM stat_seats ss WHERE +{CHOSEN}),
-    {counted},
-    per_game AS MATERIALIZED (SELECT game_id, MIN(finished) AS finished,
+    {scored}, {counted},
+    per_game AS MATERIALIZED (SELECT game_id, MIN(finished) AS finished, MIN(cards) AS cards,
         substr(MIN(finished), 1, 10) AS day, MAX(shared) AS shared, MIN(victory) AS victory,
         MIN(minutes) AS minutes, SUM(won) AS winners,
         MAX(CASE WHEN NOT won THEN total END) AS runner_up FROM seats GROUP BY game_id),
     marks AS (SELECT name, won AND NOT shared AS w, SUM(NOT (won AND NOT shared)) OVER (
         PARTITION BY name ORDER BY finished, game_id ROWS UNBOUNDED PRECEDING) AS grp
-        FROM stat_seats ss WHERE {CHOSEN} AND name != ''),
+        FROM seats WHERE name != ''),
     runs AS (SELECT name, grp, SUM(w) AS run FROM marks GROUP BY name, grp)
     {" UNION ALL ".join(parts)}"""
 
@@ -142,6 +134,40 @@ def _split(columns: str) -> list[str]:
 
 
 STATEMENTS = {player: _statement(player) for player in (False, True)}
+
+_TOTAL_PARTS = {
+    "g": "SELECT SUM(n0) FROM stat_totals WHERE game = :game AND tag = 'd'",
+    "i": "SELECT n0 FROM stat_totals WHERE game = :game AND tag = 'i'",
+    "p": "SELECT a, NULL, n0, n1, n2, n3 FROM stat_totals WHERE game = :game AND tag = 'p'",
+    "h": "SELECT a, b, n0, n1, n2, n3 FROM stat_totals WHERE game = :game AND tag = 'h'",
+    "v": "SELECT a, NULL, n0 FROM stat_totals WHERE game = :game AND tag = 'v'",
+    "e": "SELECT a, NULL, n0 FROM stat_totals WHERE game = :game AND tag = 'e'",
+    "f": "SELECT NULL, NULL, n0, n1, n2 FROM stat_totals WHERE game = :game AND tag = 'f'",
+    "d": "SELECT a, NULL, n0 FROM stat_totals WHERE game = :game AND tag = 'd' AND n0",
+    "c": f"SELECT a, NULL, n1, total, {', '.join(f'c{i}' for i in range(STAT_COLUMNS))} "
+    "FROM stat_totals WHERE game = :game AND tag = 'd' AND n1",
+    "r": "SELECT a, NULL FROM (SELECT a FROM stat_totals WHERE game = :game AND tag = 'r' "
+    "ORDER BY json_array_length(a) DESC LIMIT 1)",
+    "o": "SELECT a, b, n0, n1 FROM stat_totals WHERE game = :game AND tag = 'o'",
+    "b": "SELECT name, finished, total, game_id FROM (SELECT * FROM stat_seats ss "
+    f"WHERE ss.game = :game AND (ss.game_id > 0 OR ss.cards = 1) AND {readable('ss')} "
+    f"ORDER BY total DESC, game_id, name DESC LIMIT {RECORDS})",
+    "m": "SELECT winner, finished, margin, game_id FROM (SELECT * FROM stat_games "
+    f"WHERE game = :game AND margin IS NOT NULL ORDER BY margin DESC, game_id LIMIT {RECORDS})",
+    "s": "SELECT a, NULL, longest, current FROM (SELECT a, (SELECT MAX(run) FROM stat_runs r "
+    "WHERE r.game = :game AND r.name = a) AS longest, (SELECT run FROM stat_runs r "
+    "WHERE r.game = :game AND r.name = a ORDER BY pos DESC LIMIT 1) AS current "
+    "FROM stat_totals WHERE game = :game AND tag = 'p')",
+    "t": "SELECT game_id, NULL, minutes FROM (SELECT * FROM stat_games WHERE game = :game "
+    f"AND minutes IS NOT NULL ORDER BY minutes DESC, game_id DESC LIMIT {RECORDS}) "
+    "UNION ALL SELECT game_id, NULL, minutes FROM (SELECT * FROM stat_games WHERE game = :game "
+    f"AND minutes IS NOT NULL ORDER BY minutes, game_id LIMIT {RECORDS})",
+}
+TOTALS = " UNION ALL ".join(_padded(tag, sql) for tag, sql in _TOTAL_PARTS.items())
+"""The statistics of every game of one type (no other filter) from the totals kept by
+triggers (schema step "stat-totals-1"): a few rows per player, pair, day, wonder and token,
+and a few through indexes (best scores, margins, runs, longest and shortest games), whatever
+the number of games. The same rows, tag by tag, as the statement over every seat."""
 
 
 def unreadable_games(journal: Journal) -> set[int]:
@@ -194,7 +220,11 @@ def seat_tally(
     tally = Tally(player, game)
     params = {"game": game, "player": player, "since": filters.get("since"),
               "until": filters.get("until"), "mode": filters.get("mode")}  # fmt: skip
-    statement = STATEMENTS[player is not None]
+    everything = all(params[key] is None for key in ("player", "since", "until", "mode"))
+    if everything and has_table(journal, "stat_totals"):
+        statement = TOTALS
+    else:
+        statement = STATEMENTS[player is not None]
     rows = journal.query(statement, params) if game == DUEL else []  # type: ignore[arg-type]
     timed = _fill(tally, rows)
     for facts in _facts(journal, timed):
@@ -212,7 +242,9 @@ def _fill(tally: Tally, rows: Iterable[tuple[Any, ...]]) -> list[int]:
     timed: list[int] = []
     for tag, a, b, *v in rows:
         if tag == "g":
-            tally.games = int(a)
+            tally.games = int(a or 0)
+        elif tag == "i":
+            tally.imported = int(a or 0)
         elif tag == "p":
             tally.players[a] = [int(v[0]), int(v[1]), int(v[2]), int(v[3])]
         elif tag == "h":

@@ -69,6 +69,10 @@ class GameFacts:
     variant: str = ""
     """A family game's variant: "base" or "two-player" ("" in a Duel)."""
     expansions: tuple[str, ...] = ()
+    imported: bool = False
+    """A play imported from BG Stats or BoardGameGeek: who played, won and ranked where, and
+    their scores (`scored`: when every player has one), nothing more (`Tally.add`)."""
+    scored: bool = True
 
     @property
     def kind(self) -> str:
@@ -191,6 +195,7 @@ class Tally:
         self.player = player
         self.game = game
         self.games = 0
+        self.imported = 0  # plays imported from BG Stats or BoardGameGeek (`add`)
         self.players: dict[str, list[int]] = {}  # name -> [games, wins, shared, sum of ranks]
         self.streaks: dict[str, list[int]] = {}  # name -> [current, longest] outright wins
         self.best: list[tuple[int, int, str, str]] = []  # (total, -id, name, finished), kept few
@@ -207,7 +212,15 @@ class Tally:
         """The longest (True) and shortest (False) games with real times, the few kept."""
 
     def add(self, facts: GameFacts) -> None:
-        """Count one finished game (chosen by the same filters as the others)."""
+        """Count one finished game (chosen by the same filters as the others). An imported
+        play counts in what it can tell: the players' games, wins and ranks, head to head,
+        wins in a row, and with every score known the best scores and margins; not in the
+        games, victory types, first player, categories, wonders, tokens or times."""
+        if facts.imported:
+            self.imported += 1
+            self._players(facts)
+            self._records(facts)
+            return
         self.games += 1
         kind = "shared" if facts.shared else facts.victory
         if kind is not None:
@@ -279,7 +292,7 @@ class Tally:
     def _records(self, facts: GameFacts) -> None:
         """The best scores, the biggest margins of victory on points, the most science and
         guild points: only the few best are kept."""
-        counted = _counted(facts, self.player)
+        counted = _counted(facts, self.player) if facts.scored else ()
         for seat in counted:
             self.best = _top([*self.best, (seat.total, -facts.id, seat.name, facts.finished)])
             for row in ("science", "guilds"):
@@ -291,6 +304,7 @@ class Tally:
         others = [seat.total for seat in facts.seats if not seat.won]
         if (
             len(winners) == 1
+            and facts.scored
             and others
             and on_points
             and (self.player is None or any(seat.name == self.player for seat in counted))
@@ -312,6 +326,7 @@ class Tally:
         sums = [sum(column) for column in zip(*(d[2] for d in self.days.values()), strict=True)]
         return {
             "games": self.games,
+            "imported": self.imported,
             "players": self._players_table(),
             "head_to_head": self._head_to_head(),
             "streaks": self._streaks(),

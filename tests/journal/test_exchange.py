@@ -95,7 +95,11 @@ def test_a_hand_written_bgstats_backup_imports_the_known_games_and_names_the_oth
     backup = EXPECTED / "bgstats-backup.json"
     assert main(["import", "--bgstats", str(backup), "--journal", str(journal), "--json"]) == 0
     answer = json.loads(capsys.readouterr().out)
-    assert answer == {"added": 2, "already": 0, "skipped": [{"game": "Catan", "plays": 2}]}
+    assert answer == {
+        "added": 2,
+        "already": 0,
+        "skipped": [{"game": "Catan", "plays": 2, "reason": "not a game the box keeps"}],
+    }
     with Journal.open(journal, readonly=True) as opened:
         duel, base = logged_plays(opened)
     assert duel == Play(
@@ -150,7 +154,11 @@ def test_a_hand_written_bgg_plays_file_imports_the_known_games(
     plays = EXPECTED / "bgg-plays.xml"
     assert main(["import", "--bgg-xml", str(plays), "--journal", str(journal), "--json"]) == 0
     answer = json.loads(capsys.readouterr().out)
-    assert answer == {"added": 2, "already": 0, "skipped": [{"game": "Azul", "plays": 1}]}
+    assert answer == {
+        "added": 2,
+        "already": 0,
+        "skipped": [{"game": "Azul", "plays": 1, "reason": "not a game the box keeps"}],
+    }
     with Journal.open(journal, readonly=True) as opened:
         duel, base = logged_plays(opened)
     assert duel == Play(
@@ -260,7 +268,8 @@ def test_history_holds_the_score_pads_and_imported_plays(
     ]
     assert history["pads"][0]["sheet"]["expansions"] == ["edifice"]
     assert history["plays"] == []  # none imported on this box
-    assert history["players"] == ["Ann", "Ben", "Cleo"]  # the Duel's remembered players
+    # the remembered players: of the Duel games and of the score pads (not the Free City)
+    assert history["players"] == ["Ann", "Ben", "Bob", "Cid", "Cleo"]
 
 
 def test_history_round_trip_through_an_empty_journal_gives_the_same_files(
@@ -344,3 +353,48 @@ def test_a_dice_pad_has_its_rows_in_the_csv_and_its_play(
         "university 0, guild court 0. Bob 9: warehouse 0, gold reserve 0, wonder 0, barracks 0, "
         "agora 4, market 5, university 0, guild court 0."
     )
+
+
+def test_an_imported_bgg_play_keeps_new_on_export(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # bgg-plays.xml: Finn's first play of 7 Wonders (new="1"), the others not new
+    journal = tmp_path / "j.sqlite"
+    assert main(["import", "--bgg-xml", str(EXPECTED / "bgg-plays.xml"), "--journal",
+                 str(journal)]) == 0  # fmt: skip
+    capsys.readouterr()
+    with Journal.open(journal, readonly=True) as opened:
+        _, base = logged_plays(opened)
+    assert [(p.name, p.new) for p in base.players] == [("Finn", True), ("Gus", False),
+                                                       ("Eve", False)]  # fmt: skip
+    root = parse_xml(export(journal, "--bgg-xml", capsys=capsys).encode())
+    news = {p.get("name"): p.get("new") for p in root.iterfind("play/players/player")
+            if p.get("name") in ("Finn", "Gus")}  # fmt: skip
+    assert news == {"Finn": "1", "Gus": "0"}
+    history = json.loads(export(journal, "--history", capsys=capsys))
+    finn = history["plays"][1]["players"][0]
+    assert (finn["name"], finn["new"]) == ("Finn", True)
+
+
+@pytest.mark.parametrize("option", ["--bgstats", "--bgg-xml"])
+def test_a_play_without_players_is_skipped_with_its_reason(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], option: str
+) -> None:
+    # the Duel play of the hand-written file, its players taken away
+    if option == "--bgstats":
+        emptied = backup_with(playerScores=[])  # the backup with only its first play
+    else:
+        whole = (EXPECTED / "bgg-plays.xml").read_text()
+        start, end = whole.index("<players>"), whole.index("</players>") + len("</players>")
+        emptied = whole[:start] + whole[end:]  # play 1001, the Duel of Eve and Finn
+    (tmp_path / "empty").write_text(emptied)
+    journal = tmp_path / "j.sqlite"
+    assert main(["import", option, str(tmp_path / "empty"), "--journal", str(journal)]) == 0
+    said = capsys.readouterr().out
+    assert "skipped 1 play of 7 Wonders Duel (no players)" in said
+    with Journal.open(journal, readonly=True) as opened:
+        assert all(play.players for play in logged_plays(opened))
+    assert main(["import", option, str(tmp_path / "empty"), "--journal", str(journal),
+                 "--json"]) == 0  # fmt: skip
+    skipped = json.loads(capsys.readouterr().out)["skipped"]
+    assert {"game": "7 Wonders Duel", "plays": 1, "reason": "no players"} in skipped

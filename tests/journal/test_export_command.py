@@ -12,6 +12,10 @@ from stats_games import build_journal
 
 from companion.cli import main
 from companion.engine.cards import Catalog
+from companion.engine.catalog import default_catalog
+from companion.records.bgstats import link_data
+from companion.records.exchange import duel_play
+from companion.records.game import import_record
 from companion.records.journal import Journal
 
 
@@ -103,3 +107,85 @@ def test_a_history_is_whole_so_game_is_refused_with_it(
     assert captured.err == (
         "--history writes the whole history; --game is for --csv, --bgstats and --bgg-xml\n"
     )
+
+
+RECORDS = Path(__file__).parents[1] / "records"
+
+
+@pytest.fixture
+def both_modes(tmp_path: Path) -> Path:
+    """A base game (the simulated civilian win, game 1), then a Pantheon game (the golden
+    record pantheon/civilian_win.jsonl, Ann 59 with 9 points of divinities, game 2)."""
+    catalog = default_catalog(("pantheon",))
+    with Journal.create(tmp_path / "modes.sqlite") as journal:
+        for record in ("simulated_civilian_win.jsonl", "pantheon/civilian_win.jsonl"):
+            import_record(catalog, journal, (RECORDS / record).read_text().splitlines())
+    return tmp_path / "modes.sqlite"
+
+
+@pytest.mark.parametrize(("mode", "game_ids"), [("base", {"1"}), ("pantheon", {"2"})])
+def test_csv_export_keeps_the_games_of_one_mode(
+    both_modes: Path, capsys: pytest.CaptureFixture[str], mode: str, game_ids: set[str]
+) -> None:
+    assert main(["export", "--csv", "--mode", mode, "--journal", str(both_modes)]) == 0
+    text = capsys.readouterr().out
+    rows = list(csv.DictReader(io.StringIO(text)))
+    assert {row["game_id"] for row in rows} == game_ids
+    assert len(rows) == 2
+    assert ("divinities" in text.splitlines()[0]) is (mode == "pantheon")
+    if mode == "pantheon":
+        ann = next(row for row in rows if row["player"] == "Ann")
+        assert (ann["divinities"], ann["total"]) == ("9", "59")
+
+
+def test_csv_export_without_a_mode_keeps_both(
+    both_modes: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["export", "--csv", "--journal", str(both_modes)]) == 0
+    rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    assert {row["game_id"] for row in rows} == {"1", "2"}
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--csv", "--mode", "cities"], "unknown mode 'cities' (known: base, pantheon)"),
+        (["--csv", "--mode", "base", "--game", "7wonders"],
+         "--mode is for --csv of the Duel (--game duel)"),
+        (["--bgstats", "--mode", "base"], "--mode is for --csv of the Duel (--game duel)"),
+    ],
+)  # fmt: skip
+def test_a_mode_refused_exits_2_in_one_line(
+    both_modes: Path, capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
+    assert main(["export", *argv, "--journal", str(both_modes)]) == 2
+    captured = capsys.readouterr()
+    assert (captured.out, captured.err) == ("", message + "\n")
+
+
+def test_a_pantheon_game_sends_the_duel_and_the_expansion_ids(
+    both_modes: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # BoardGameGeek: 7 Wonders Duel 173346, its expansion Pantheon 202976 (docs/statistics.md)
+    with Journal.open(both_modes, readonly=True) as journal:
+        play = duel_play(journal, default_catalog(("pantheon",)), 2)
+    assert play is not None
+    data = link_data(play)
+    assert (data["game"]["name"], data["game"]["bggId"]) == ("7 Wonders Duel", 173346)
+    assert data["expansions"] == [
+        {"name": "7 Wonders Duel: Pantheon", "sourceGameId": "pantheon", "bggId": 202976}
+    ]
+    assert main(["export", "--bgstats", "--journal", str(both_modes)]) == 0
+    written = json.loads(capsys.readouterr().out)
+    assert [(g["id"], g["name"], g["bggId"], g["isExpansion"]) for g in written["games"]] == [
+        (1, "7 Wonders Duel", 173346, False),
+        (5, "7 Wonders Duel: Pantheon", 202976, True),
+    ]
+    # the two games end within a second or two of each other: told apart by their categories
+    (base,) = [play for play in written["plays"] if "divinities" not in play["comments"]]
+    (pantheon,) = [play for play in written["plays"] if "divinities" in play["comments"]]
+    assert (base["bggId"], base["expansionPlays"]) == (173346, [])
+    assert (pantheon["bggId"], pantheon["expansionPlays"]) == (
+        173346, [{"gameRefId": 5, "bggId": 202976}],
+    )  # fmt: skip
+    assert "With 7 Wonders Duel: Pantheon." in pantheon["comments"]

@@ -7,11 +7,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from exchange_games import build
 from stats_games import Clock, build_journal
 
 from companion.engine.cards import Catalog
 from companion.records.archive import summarizer
 from companion.records.journal import Journal, JournalError
+from companion.records.logged import add_plays, logged_plays
 from companion.records.players import (
     PlayerRefused,
     add_player,
@@ -20,6 +22,7 @@ from companion.records.players import (
     recent_names,
     rename_player,
 )
+from companion.records.results import Play, PlayerResult
 from companion.records.stats import select, statistics
 from companion.records.summaries import FactsCache, load_facts
 from companion.records.tables import STEPS
@@ -112,3 +115,49 @@ def test_schema_steps_are_applied_once_and_a_read_only_journal_without_them_read
         assert [s for (s,) in steps] == sorted(STEPS)
     with Journal.open(path, readonly=True) as reopened:  # the journal's own checks still pass
         assert [p.name for p in known_players(reopened)] == ["Ben", "Ann"]
+
+
+def test_players_of_score_pads_and_imported_plays_are_listed(
+    catalog: Catalog, tmp_path: Path
+) -> None:
+    # exchange_games: pad 1 (2026-04-03 20:00) Ann, Bob, Cid; pad 2 (2026-04-04 21:30) Ann,
+    # Bob and the Free City, which is not a player; then a play imported from BoardGameGeek
+    # on 2026-04-05 (a day, taken as its midnight) by Dee and Ann.
+    dice = Play(
+        uuid="bgg-play-1", game="7wonders-dice", played="2026-04-05", minutes=None,
+        location="", comments="",
+        players=(PlayerResult("Dee", 31, 1, True, False), PlayerResult("Ann", 25, 2, False, True)),
+    )  # fmt: skip
+    with build(catalog, tmp_path / "journal.sqlite") as journal:
+        add_plays(journal, [dice])
+        listed = [(p.name, p.games, p.last) for p in known_players(journal)]
+    assert listed == [
+        ("Dee", 1, "2026-04-05T00:00:00Z"),
+        ("Ann", 3 + 2 + 1, "2026-04-05T00:00:00Z"),
+        ("Bob", 2, "2026-04-04T21:30:00Z"),
+        ("Cid", 1, "2026-04-03T20:00:00Z"),
+        ("Ben", 3, listed[4][2]),
+        ("Cleo", 2, listed[5][2]),
+    ]
+    assert listed[4][2] > listed[5][2]
+
+
+def test_renaming_reaches_imported_plays_not_score_pads(catalog: Catalog, tmp_path: Path) -> None:
+    dice = Play(
+        uuid="bgg-play-1", game="7wonders-dice", played="2026-04-05", minutes=None,
+        location="", comments="",
+        players=(PlayerResult("Dee", 31, 1, True, False), PlayerResult("Ann", 25, 2, False, True)),
+    )  # fmt: skip
+    with build(catalog, tmp_path / "journal.sqlite") as journal:
+        add_plays(journal, [dice])
+        assert rename_player(journal, "Dee", "Dora") == 0  # no Duel game
+        (play,) = logged_plays(journal)
+        assert [p.name for p in play.players] == ["Dora", "Ann"]
+        assert play.uuid == "bgg-play-1"
+        with pytest.raises(
+            PlayerRefused, match=r"^'Cid' is only on score pads, which keep their names$"
+        ):
+            rename_player(journal, "Cid", "Cyd")
+        names = [p.name for p in known_players(journal)]
+    assert names[:2] == ["Dora", "Ann"]
+    assert "Dee" not in names
