@@ -7,7 +7,7 @@ words (names, prices, refusals) from `companion.device.words`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from companion.device import guided, overhead, pantheon, words
 from companion.device.solo import box_acts, draft_pick
@@ -86,7 +86,7 @@ def options(ui: UiState, state: GameState, context: Context | None = None) -> li
         case Mode.PROMPT if box_acts(state, ctx) and not is_library_draw(ui, state):
             # solo: the box's answer is the only option, once the search has it
             shown = prompt_options(ui, state, voice, ctx.box)
-            return [c for c in shown if c.event == ctx.box_move]
+            return [box_choice(c, voice) for c in shown if c.event == ctx.box_move]
         case Mode.PROMPT:
             return prompt_options(ui, state, voice, ctx.box)
         case Mode.GUIDED:
@@ -99,6 +99,13 @@ def options(ui: UiState, state: GameState, context: Context | None = None) -> li
         case Mode.IDLE if ctx.overhead and not box_acts(state, ctx):  # select proposes one
             return [Choice(o.name, value=o.card) for o in overhead.offers(state, voice)]
     return []
+
+
+def box_choice(choice: Choice, voice: Voice) -> Choice:
+    """The box's answer as its only option: where the cards it drew and did not keep go
+    (a Mythology token's draw, the Gate, the Divine Theater) on the detail line."""
+    put_back = words.box_put_back(voice, choice.event) if choice.event is not None else ""
+    return replace(choice, detail=put_back) if put_back else choice
 
 
 def name_options(ui: UiState, ctx: Context) -> list[Choice]:

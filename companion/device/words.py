@@ -415,6 +415,36 @@ def offering_label(offerings: tuple[int, ...]) -> str:
     return "Offer " + "+".join(str(value) for value in offerings)
 
 
+def box_draw(kind: PendingKind, scanned: int, count: int, mythology: str = "") -> tuple[str, str]:
+    """Solo: the title and subtitle asking the human to draw from a face-down pile for the
+    box and scan what comes out (`scanned` of `count` so far): "Box: Greek" over
+    "Draw 2, scan 1/2"; the Gate's top cards, Enki's tokens, the Great Library's draw."""
+    step = f"{scanned + 1}/{count}"
+    match kind:
+        case PendingKind.DIVINITY:
+            return f"{BOX}: {mythology.capitalize()}", f"Draw {count}, scan {step}"
+        case PendingKind.GATE:
+            return f"{BOX}: the Gate", f"Turn up {count}, scan {step}"
+        case PendingKind.ENKI:
+            return f"{BOX}: Enki", f"Scan its tokens {step}"
+    return f"{BOX}: Great Library", f"Draw {count}, scan {step}"
+
+
+def box_put_back(voice: Voice, event: Event) -> str:
+    """Solo: where the cards the box drew and did not keep go, under its answer (one short
+    line): "put Anubis back" (on top of its deck, face down), "activate; rest back" (the
+    Gate), "rest back, any order" (the Divine Theater); "" for an answer that leaves none."""
+    match event:
+        case PlaceDivinity():
+            others = [d for d in event.drawn if d != event.divinity]
+            return f"put {voice.name(others[0])} back" if others else ""
+        case GateActivation():
+            return "activate; rest back" if len(event.revealed) > 1 else ""
+        case TheaterActivation():
+            return "rest back, any order"
+    return ""
+
+
 def pantheon_space(voice: Voice, space: int, card: str | None, hidden: str | None) -> str:
     """A space of the Pantheon board: "5 Hades", "2 Greek?" for a divinity still face down
     (`hidden`: its mythology), "4 empty"."""
