@@ -71,8 +71,10 @@ def options(ui: UiState, state: GameState, context: Context | None = None) -> li
             sets = Choice("First-game sets", "fixed wonders", value="first_game")
             if state.catalog.pantheon is None:
                 return [draft, sets]
-            # last, so that the buttons reach the first two as on a box without it
-            return [draft, sets, Choice(words.PANTHEON_DRAFT, words.PANTHEON_NOTE, value=PANTHEON)]
+            # last, so that the buttons reach the first two as on a box without it; table
+            # mode cannot tell the tokens on the cards: each age is then entered by scans
+            note = words.PANTHEON_NOTE if ctx.guided or ctx.overhead else words.PANTHEON_GUIDED
+            return [draft, sets, Choice(words.PANTHEON_DRAFT, note, value=PANTHEON)]
         case Mode.DRAFT if len(ui.revealed) == REVEALED_PER_ROUND:
             if (pick := draft_pick(ui, state.catalog, ctx, REVEALED_PER_ROUND)) is not None:
                 return [Choice(voice.name(pick), words.BOX_PICK_NOTE, value=pick)]  # solo
@@ -117,18 +119,20 @@ def name_options(ui: UiState, ctx: Context) -> list[Choice]:
 
 
 def guided_options(ui: UiState, state: GameState) -> list[Choice]:
-    """Guided entry: skip the age; in age 3, first the answers for a face-down card's back."""
-    skip = Choice(words.GUIDED_SKIP, value=guided.SKIP)
+    """Guided entry: skip the age; in age 3, first the answers for a face-down card's back.
+    A Pantheon game's ages 1 and 2 cannot be skipped: their tokens lie on the cards."""
+    tokens_lie = guided.played(state) and state.age < 3
+    skip = [] if tokens_lie else [Choice(words.GUIDED_SKIP, value=guided.SKIP)]
     entry = entered(ui, state)
     if entry.next_token is not None:  # Pantheon: the token on a marked card
         tokens = entry.token_choices()
-        return [Choice(words.token_name(t), value=guided.TOKEN + t) for t in tokens] + [skip]
+        return [Choice(words.token_name(t), value=guided.TOKEN + t) for t in tokens] + skip
     if entry.next_back is None:
-        return [skip]
+        return skip
     return [
         Choice(words.PLAIN_BACK, value=guided.PLAIN_BACK),
         Choice(words.TEMPLE_BACK if guided.played(state) else words.GUILD_BACK, value=GUILD_BACK),
-        skip,
+        *skip,
     ]
 
 

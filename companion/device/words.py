@@ -112,6 +112,7 @@ NOT_A_CHOICE = "not a choice here"
 NOT_YOUR_WONDER = "not your wonder"
 PANTHEON_DRAFT = "Pantheon draft"  # the wonder setup's option for a game with the expansion
 PANTHEON_NOTE = "with the expansion"
+PANTHEON_GUIDED = "asks each age's cards"  # its note in table mode: the ages entered by scans
 NOTHING_TO_ACTIVATE = "Nothing to activate here"  # the Pantheon board: empty, or age 1
 PANTHEON_TITLE = "Pantheon"  # the board's screen
 NOT_IN_THIS_GAME = "not in this game"  # a Pantheon card scanned in a game without it
