@@ -219,6 +219,9 @@ CAMERA_READS_DEAL = "or let the camera read it"  # under the guided entry's prom
 CAMERA_CANNOT_TELL = "Camera can't tell it"
 
 
+CARDS_NOT_KNOWN = "cards to take not known (no deal entered)"  # the live page in table mode
+
+
 def to_take(count: int) -> str:
     """The list of accessible cards between turns: "5 cards to take"."""
     return f"{plural(count, 'card')} to take"
