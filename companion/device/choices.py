@@ -105,7 +105,7 @@ def options(ui: UiState, state: GameState, context: Context | None = None) -> li
 
 def box_choice(choice: Choice, voice: Voice) -> Choice:
     """The box's answer as its only option: where the cards it drew and did not keep go
-    (a Mythology token's draw, the Gate, the Divine Theater) on the detail line."""
+    (a Mythology token's draw, the Gate) on the detail line."""
     put_back = words.box_put_back(voice, choice.event) if choice.event is not None else ""
     return replace(choice, detail=put_back) if put_back else choice
 

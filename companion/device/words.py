@@ -437,15 +437,14 @@ def box_draw(kind: PendingKind, scanned: int, count: int, mythology: str = "") -
 def box_put_back(voice: Voice, event: Event) -> str:
     """Solo: where the cards the box drew and did not keep go, under its answer (one short
     line): "put Anubis back" (on top of its deck, face down), "activate; rest back" (the
-    Gate), "rest back, any order" (the Divine Theater); "" for an answer that leaves none."""
+    Gate); "" for an answer that leaves none (the Divine Theater's answer keeps its
+    mythology, the deck to look through)."""
     match event:
         case PlaceDivinity():
             others = [d for d in event.drawn if d != event.divinity]
             return f"put {voice.name(others[0])} back" if others else ""
         case GateActivation():
             return "activate; rest back" if len(event.revealed) > 1 else ""
-        case TheaterActivation():
-            return "rest back, any order"
     return ""
 
 

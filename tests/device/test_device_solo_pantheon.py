@@ -305,7 +305,10 @@ def test_with_the_divine_theater_the_box_names_the_divinity_to_take_from_its_dec
     assert any(move.divinity in deck for deck in state.pantheon.decks)
     view = app.view
     assert isinstance(view, ChoiceView)
-    assert [o.note for o in view.options] == ["rest back, any order"]
+    mythology = CATALOG.pantheon.divinity(move.divinity).mythology  # type: ignore[union-attr]
+    (only,) = view.options  # the deck to look through: the divinity's mythology
+    assert only.label == CATALOG.short_name(move.divinity)
+    assert mythology.capitalize() in (only.detail, only.note)
     app.handle(Press("select"))
     assert app.journal.effective_events(app.game.game_id)[-1]["type"] == "theater"
     app.journal.close()
