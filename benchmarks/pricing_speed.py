@@ -9,6 +9,12 @@ same position again (caches warm), as a device does when it redraws a screen.
 
 Run: .venv/bin/python benchmarks/pricing_speed.py [--positions N] [--seed S] [--write]
 (--write replaces the "## Pricing" section of BENCHMARKS.md with the results.)
+
+    .venv/bin/python benchmarks/pricing_speed.py --catalogs [--rounds R]
+
+prices the same base-game positions with the base catalog and with the catalog that holds
+the Pantheon expansion (the one `run_service` loads, so that the setup can offer it), in
+turn, `R` rounds each, and prints the medians of each measurement per catalog.
 """
 
 from __future__ import annotations
@@ -24,7 +30,7 @@ from dataclasses import dataclass
 from report import machine, write_section
 
 from companion.engine.cards import Card, Catalog, Color, TokenId, Wonder
-from companion.engine.catalog import default_catalog
+from companion.engine.catalog import default_catalog, default_data_dir, load_catalog
 from companion.engine.pricing import cheapest_payment, clear_caches
 from companion.engine.state import City
 
@@ -178,16 +184,61 @@ def measure(catalog: Catalog, plain: Sequence[Position], heavy: Sequence[Positio
     return lines
 
 
+def catalogs(plain: Sequence[Position], heavy: Sequence[Position], rounds: int) -> list[str]:
+    """The same base-game positions priced with the base catalog and with the Pantheon one,
+    in turn for `rounds` rounds: the median of each measurement per catalog (µs)."""
+    which = {"base catalog": default_catalog(), "Pantheon catalog": default_catalog(("pantheon",))}
+    found: dict[tuple[str, str], list[int]] = {}
+    gc.disable()
+    try:
+        for _ in range(rounds):
+            for name, catalog in which.items():
+                for kind, positions in (("random", plain), ("heavy", heavy)):
+                    for label, run in (("one target", one_target),
+                                       ("accessible + 4 wonders", everything)):  # fmt: skip
+                        samples = run(catalog, positions, True)
+                        key = (f"{label}, {kind} positions, uncached", name)
+                        found.setdefault(key, []).extend(samples)
+    finally:
+        gc.enable()
+    lines = [
+        "| measurement (µs, median) | base catalog | Pantheon catalog | difference |",
+        "|---|---|---|---|",
+    ]
+    for measurement in dict.fromkeys(m for m, _ in found):
+        base = statistics.median(found[(measurement, "base catalog")]) / 1e3
+        both = statistics.median(found[(measurement, "Pantheon catalog")]) / 1e3
+        lines.append(f"| {measurement} | {base:.2f} | {both:.2f} | {(both - base) / base:+.1%} |")
+    loads: dict[tuple[str, ...], list[float]] = {(): [], ("pantheon",): []}
+    for _ in range(rounds):
+        for expansions, times in loads.items():
+            start = time.process_time()
+            load_catalog(default_data_dir(), expansions)
+            times.append(time.process_time() - start)
+    base, both = (statistics.median(t) * 1e3 for t in loads.values())
+    lines.append(
+        f"| loading the catalog once (CPU ms, not µs) | {base:.1f} | {both:.1f} | "
+        f"{(both - base) / base:+.1%} |"
+    )
+    return lines
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--positions", type=int, default=300)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--write", action="store_true", help="update BENCHMARKS.md ## Pricing")
+    compare = "base positions priced with the base and the Pantheon catalog"
+    parser.add_argument("--catalogs", action="store_true", help=compare)
+    parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
     catalog = default_catalog()
     rng = random.Random(args.seed)
     plain = [random_position(catalog, rng, heavy=False) for _ in range(args.positions)]
     heavy = [random_position(catalog, rng, heavy=True) for _ in range(args.positions // 3)]
+    if args.catalogs:
+        print("\n".join(catalogs(plain, heavy, args.rounds)))
+        return 0
     command = "python benchmarks/pricing_speed.py" + " ".join(
         ["", f"--positions {args.positions}", f"--seed {args.seed}"]
     )

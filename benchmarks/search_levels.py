@@ -6,6 +6,11 @@ Run a match (each writes one JSON file), then the table from every file:
     .venv/bin/python benchmarks/search_levels.py match --a 2 --b 1 --games 400 --out m.json
     .venv/bin/python benchmarks/search_levels.py elo m1.json m2.json ...
 
+`--expansion pantheon` plays Pantheon games (the deals with their tokens; each chance draw
+of a divinity, of Enki or of the Gate drawn as `duel-companion arena --expansion pantheon`
+draws it). Give `elo` the files of one game at a time (base or Pantheon): it adds up
+the files of a pairing whatever their expansions.
+
 Players: the levels 1 to 5 (`companion.search.player.LEVELS`), `greedy`, `random`, and the
 search variants in `VARIANTS` (named for what they change, to measure a change against the
 level it would replace). A match plays games 2k and 2k + 1 on the setup and deals of
@@ -90,10 +95,12 @@ def player(
     return choose
 
 
-def match(a: str, b: str, games: int, seed: int) -> dict[str, object]:
-    """`games` games of `a` against `b` (seats swapped on paired deals): A's results and
-    both sides' CPU per move."""
-    catalog = default_catalog()
+def match(
+    a: str, b: str, games: int, seed: int, expansions: tuple[str, ...] = ()
+) -> dict[str, object]:
+    """`games` games of `a` against `b` (seats swapped on paired deals) with `expansions`:
+    A's results and both sides' CPU per move."""
+    catalog = default_catalog(expansions)
     results: list[str] = []
     clocks = {a: [0.0, 0.0], b: [0.0, 0.0]} if a != b else {a: [0.0, 0.0]}
     calibration: list[tuple[float, float]] = []
@@ -114,7 +121,8 @@ def match(a: str, b: str, games: int, seed: int) -> dict[str, object]:
     low, high = wilson(score, games)
     cpu = {name: (c[0] / c[1] if c[1] else 0.0) for name, c in clocks.items()}
     return {
-        "a": a, "b": b, "games": games, "seed": seed, "wins": wins, "losses":
+        "a": a, "b": b, "games": games, "seed": seed, "expansions": list(expansions),
+        "wins": wins, "losses":
         results.count("loss"), "shared": shared, "score": score, "interval": [low, high],
         "cpu_per_move": cpu, "calibration": calibration,
     }  # fmt: skip
@@ -219,11 +227,13 @@ def main(argv: list[str] | None = None) -> int:
     one.add_argument("--games", type=int, default=40)
     one.add_argument("--seed", type=int, default=0)
     one.add_argument("--out", type=Path)
+    one.add_argument("--expansion", action="append", default=[], choices=["pantheon"])
     many = parts.add_parser("elo", help="the table from match files")
     many.add_argument("files", nargs="+", type=Path)
     args = parser.parse_args(argv)
     if args.part == "match":
-        result = match(args.a, args.b, args.games, args.seed)
+        expansions = tuple(dict.fromkeys(args.expansion))
+        result = match(args.a, args.b, args.games, args.seed, expansions)
         text = json.dumps(result)
         if args.out is not None:
             args.out.write_text(text + "\n", encoding="utf-8")

@@ -7,6 +7,8 @@ write the section of BENCHMARKS.md from the files:
     .venv/bin/python benchmarks/search_player.py arena --a normal --b random --games 400 \
         --jobs 2 --out a.json
     .venv/bin/python benchmarks/search_player.py latency --positions 60 --out l.json
+    .venv/bin/python benchmarks/search_player.py latency --positions 60 --expansion pantheon \
+        --out lp.json   # Pantheon positions (not drawn by `write`)
     .venv/bin/python benchmarks/search_player.py table --positions 30 --out t.json
     .venv/bin/python benchmarks/search_player.py write a.json b.json c.json l.json t.json
 
@@ -37,10 +39,14 @@ from table_hint import run_table
 
 from companion.device.coach import SECONDS as COACH_SECONDS
 from companion.engine.catalog import default_catalog
-from companion.engine.state import GameState, Player
+from companion.engine.state import GameState, PendingKind, Player
 from companion.play.arena import Tally, arena
 from companion.play.simulate import play
+from companion.search.pantheon import CHANCE_DECISIONS
 from companion.search.player import LEVEL_CHOICES, LEVELS, suggest
+
+DRAWN_FIRST = CHANCE_DECISIONS | {PendingKind.GREAT_LIBRARY}
+"""Decisions whose answer waits for a draw from the table (left out of the latency run)."""
 
 
 def _pair(job: tuple[str, str, int]) -> tuple[int, list[str], dict[str, int], float]:
@@ -96,19 +102,23 @@ def run_arena(a: str, b: str, games: int, seed: int, out: Path, jobs: int = 1) -
     }  # fmt: skip
 
 
-def run_latency(positions: int, seed: int) -> dict[str, object]:
+def run_latency(positions: int, seed: int, expansions: tuple[str, ...] = ()) -> dict[str, object]:
     """Time to a hint at each level over positions of random games (every 5th state with a
-    dealt structure or a decision), and the search's rollouts per second."""
-    catalog = default_catalog()
+    dealt structure or a decision; with `expansions`, games of the expansion), and the
+    search's rollouts per second. Decisions that need a draw first (the Great Library's,
+    and the Pantheon's Mythology deck, Enki and the Gate) are left out."""
+    catalog = default_catalog(expansions)
     states = []
     game = 0
     while len(states) < positions:
         found = play(catalog, random.Random(seed + game), check=False).states
         states += [s for s in found[2:-1:5] if s.structure is not None and not s.finished]
+        states = [s for s in states if s.pending is None or s.pending.kind not in DRAWN_FIRST]
         game += 1
-    states = [s for s in states if s.pending is None or s.pending.kind.value != "great_library"]
     states = states[:positions]
-    result: dict[str, object] = {"kind": "latency", "positions": len(states)}
+    # a Pantheon run is its own kind: `write` draws the base game's section without it
+    kind = "latency " + " ".join(expansions) if expansions else "latency"
+    result: dict[str, object] = {"kind": kind, "positions": len(states)}
     for name, level in LEVELS.items():
         times, cpu_times, iterations, events, cpu = [], [], 0, 0, 0.0
         for state in states:
@@ -320,6 +330,7 @@ def main() -> int:
     two.add_argument("--positions", type=int, default=60)
     two.add_argument("--seed", type=int, default=0)
     two.add_argument("--out", type=Path, required=True)
+    two.add_argument("--expansion", action="append", default=[], choices=["pantheon"])
     cut = sub.add_parser("partial", help="the result of a match cut short, from its progress")
     cut.add_argument("--a", required=True)
     cut.add_argument("--b", required=True)
@@ -342,7 +353,8 @@ def main() -> int:
             json.dumps(run_arena(args.a, args.b, args.games, args.seed, args.out, args.jobs))
         )
     elif args.part == "latency":
-        args.out.write_text(json.dumps(run_latency(args.positions, args.seed)))
+        expansions = tuple(dict.fromkeys(args.expansion))
+        args.out.write_text(json.dumps(run_latency(args.positions, args.seed, expansions)))
     elif args.part == "partial":
         args.out.write_text(json.dumps(from_progress(args.a, args.b, args.seed, args.progress)))
     elif args.part == "table":

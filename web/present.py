@@ -14,6 +14,7 @@ from companion.device import words
 from companion.device.guided import asked
 from companion.device.overhead import offers
 from companion.device.pantheon import hidden_mythology
+from companion.device.solo import table_known
 from companion.device.words import Voice
 from companion.engine.cards import Catalog, Color, Counted
 from companion.engine.decisions import DECISIONS
@@ -318,7 +319,9 @@ def live_view(
         "cards_left_in_age": cards_left(state),
         "recent": [s.text for s in reversed(recent)],
         "accessible": [o.to_json() for o in accessible],
-        "accessible_text": words.to_take(len(accessible)),
+        "accessible_text": words.to_take(len(accessible))
+        if table_known(state)
+        else words.CARDS_NOT_KNOWN,
         "asked": _asked(state, screen),
         "pantheon": _pantheon(state, lang, names),
     }

@@ -7,7 +7,7 @@ words (names, prices, refusals) from `companion.device.words`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from companion.device import guided, overhead, pantheon, words
 from companion.device.solo import box_acts, draft_pick
@@ -71,8 +71,10 @@ def options(ui: UiState, state: GameState, context: Context | None = None) -> li
             sets = Choice("First-game sets", "fixed wonders", value="first_game")
             if state.catalog.pantheon is None:
                 return [draft, sets]
-            # last, so that the buttons reach the first two as on a box without it
-            return [draft, sets, Choice(words.PANTHEON_DRAFT, words.PANTHEON_NOTE, value=PANTHEON)]
+            # last, so that the buttons reach the first two as on a box without it; table
+            # mode cannot tell the tokens on the cards: each age is then entered by scans
+            note = words.PANTHEON_NOTE if ctx.guided or ctx.overhead else words.PANTHEON_GUIDED
+            return [draft, sets, Choice(words.PANTHEON_DRAFT, note, value=PANTHEON)]
         case Mode.DRAFT if len(ui.revealed) == REVEALED_PER_ROUND:
             if (pick := draft_pick(ui, state.catalog, ctx, REVEALED_PER_ROUND)) is not None:
                 return [Choice(voice.name(pick), words.BOX_PICK_NOTE, value=pick)]  # solo
@@ -86,7 +88,7 @@ def options(ui: UiState, state: GameState, context: Context | None = None) -> li
         case Mode.PROMPT if box_acts(state, ctx) and not is_library_draw(ui, state):
             # solo: the box's answer is the only option, once the search has it
             shown = prompt_options(ui, state, voice, ctx.box)
-            return [c for c in shown if c.event == ctx.box_move]
+            return [box_choice(c, voice) for c in shown if c.event == ctx.box_move]
         case Mode.PROMPT:
             return prompt_options(ui, state, voice, ctx.box)
         case Mode.GUIDED:
@@ -101,6 +103,13 @@ def options(ui: UiState, state: GameState, context: Context | None = None) -> li
     return []
 
 
+def box_choice(choice: Choice, voice: Voice) -> Choice:
+    """The box's answer as its only option: where the cards it drew and did not keep go
+    (a Mythology token's draw, the Gate) on the detail line."""
+    put_back = words.box_put_back(voice, choice.event) if choice.event is not None else ""
+    return replace(choice, detail=put_back) if put_back else choice
+
+
 def name_options(ui: UiState, ctx: Context) -> list[Choice]:
     """The names a side can take: the remembered players, the most recent first (without the
     one the other side took), then unnamed, which says where new names are typed."""
@@ -110,18 +119,20 @@ def name_options(ui: UiState, ctx: Context) -> list[Choice]:
 
 
 def guided_options(ui: UiState, state: GameState) -> list[Choice]:
-    """Guided entry: skip the age; in age 3, first the answers for a face-down card's back."""
-    skip = Choice(words.GUIDED_SKIP, value=guided.SKIP)
+    """Guided entry: skip the age; in age 3, first the answers for a face-down card's back.
+    A Pantheon game's ages 1 and 2 cannot be skipped: their tokens lie on the cards."""
+    tokens_lie = guided.played(state) and state.age < 3
+    skip = [] if tokens_lie else [Choice(words.GUIDED_SKIP, value=guided.SKIP)]
     entry = entered(ui, state)
     if entry.next_token is not None:  # Pantheon: the token on a marked card
         tokens = entry.token_choices()
-        return [Choice(words.token_name(t), value=guided.TOKEN + t) for t in tokens] + [skip]
+        return [Choice(words.token_name(t), value=guided.TOKEN + t) for t in tokens] + skip
     if entry.next_back is None:
-        return [skip]
+        return skip
     return [
         Choice(words.PLAIN_BACK, value=guided.PLAIN_BACK),
         Choice(words.TEMPLE_BACK if guided.played(state) else words.GUILD_BACK, value=GUILD_BACK),
-        skip,
+        *skip,
     ]
 
 

@@ -269,10 +269,16 @@ def _prompt_titles(ui: UiState, state: GameState, ctx: Context) -> tuple[str, st
     voice = Voice.oled(state, ctx.language, ctx.names)
     who = words.BOX if ctx.box is pending.player else voice.player(pending.player)
     wording = DECISIONS[pending.kind]
+    count = 0
     if pending.kind is PendingKind.GREAT_LIBRARY and len(ui.tokens) < library_draw(state):
-        return wording.title, f"Scan drawn {len(ui.tokens) + 1}/{library_draw(state)}"
-    if pantheon.is_draw(ui, state):
-        return wording.title, f"Scan drawn {len(ui.tokens) + 1}/{pantheon.draw_count(state)}"
+        count = library_draw(state)
+    elif pantheon.is_draw(ui, state):
+        count = pantheon.draw_count(state)
+    if count and ctx.box is pending.player:  # solo: the human draws for the box
+        to_place = state.pantheon.to_place if state.pantheon is not None else ()
+        return words.box_draw(pending.kind, len(ui.tokens), count, to_place[0] if to_place else "")
+    if count:
+        return wording.title, f"Scan drawn {len(ui.tokens) + 1}/{count}"
     if pending.kind is PendingKind.NEXT_AGE:  # the age that ends heads the choice
         return f"End of age {state.age}", f"{who} {wording.short}"
     return wording.title, f"{who} {wording.short}"

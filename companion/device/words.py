@@ -112,6 +112,7 @@ NOT_A_CHOICE = "not a choice here"
 NOT_YOUR_WONDER = "not your wonder"
 PANTHEON_DRAFT = "Pantheon draft"  # the wonder setup's option for a game with the expansion
 PANTHEON_NOTE = "with the expansion"
+PANTHEON_GUIDED = "asks each age's cards"  # its note in table mode: the ages entered by scans
 NOTHING_TO_ACTIVATE = "Nothing to activate here"  # the Pantheon board: empty, or age 1
 PANTHEON_TITLE = "Pantheon"  # the board's screen
 NOT_IN_THIS_GAME = "not in this game"  # a Pantheon card scanned in a game without it
@@ -216,6 +217,9 @@ CAMERA_READS_DEAL = "or let the camera read it"  # under the guided entry's prom
 # the position the screen asks for is one the view from above cannot tell (a hand, glare, a
 # card laid over its sticker): the phone's live page shows the view, outlined
 CAMERA_CANNOT_TELL = "Camera can't tell it"
+
+
+CARDS_NOT_KNOWN = "cards to take not known (no deal entered)"  # the live page in table mode
 
 
 def to_take(count: int) -> str:
@@ -413,6 +417,35 @@ def offering_label(offerings: tuple[int, ...]) -> str:
     if not offerings:
         return "Activate"
     return "Offer " + "+".join(str(value) for value in offerings)
+
+
+def box_draw(kind: PendingKind, scanned: int, count: int, mythology: str = "") -> tuple[str, str]:
+    """Solo: the title and subtitle asking the human to draw from a face-down pile for the
+    box and scan what comes out (`scanned` of `count` so far): "Box: Greek" over
+    "Draw 2, scan 1/2"; the Gate's top cards, Enki's tokens, the Great Library's draw."""
+    step = f"{scanned + 1}/{count}"
+    match kind:
+        case PendingKind.DIVINITY:
+            return f"{BOX}: {mythology.capitalize()}", f"Draw {count}, scan {step}"
+        case PendingKind.GATE:
+            return f"{BOX}: the Gate", f"Turn up {count}, scan {step}"
+        case PendingKind.ENKI:
+            return f"{BOX}: Enki", f"Scan its tokens {step}"
+    return f"{BOX}: Great Library", f"Draw {count}, scan {step}"
+
+
+def box_put_back(voice: Voice, event: Event) -> str:
+    """Solo: where the cards the box drew and did not keep go, under its answer (one short
+    line): "put Anubis back" (on top of its deck, face down), "activate; rest back" (the
+    Gate); "" for an answer that leaves none (the Divine Theater's answer keeps its
+    mythology, the deck to look through)."""
+    match event:
+        case PlaceDivinity():
+            others = [d for d in event.drawn if d != event.divinity]
+            return f"put {voice.name(others[0])} back" if others else ""
+        case GateActivation():
+            return "activate; rest back" if len(event.revealed) > 1 else ""
+    return ""
 
 
 def pantheon_space(voice: Voice, space: int, card: str | None, hidden: str | None) -> str:

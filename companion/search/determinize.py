@@ -11,10 +11,10 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from companion.engine.cards import CardId
+from companion.engine.cards import MYTHOLOGIES, CardId
 from companion.engine.events import Deal
 from companion.engine.rules import apply
-from companion.engine.state import GameState, Phase, Structure, evolve
+from companion.engine.state import GameState, PendingKind, Phase, Structure, evolve
 
 from .pantheon import draw_divinities, hidden_spaces, random_tokens
 from .view import hidden_positions, is_guild_slot, unseen_cards
@@ -44,6 +44,10 @@ class Worlds:
         self.keep: frozenset[str] = frozenset()
         if pantheon is not None and pending is not None and pantheon.to_place:
             self.keep = frozenset(pantheon.to_place[:1])  # the deck being drawn from
+        if pending is not None and pending.kind is PendingKind.THEATER:
+            # the Divine Theater's builder looks through the decks and its answers name their
+            # cards: every world keeps them (and so the face-down divinities) as they are
+            self.keep = frozenset(MYTHOLOGIES)
         structure = state.structure
         hidden = hidden_positions(state)
         if structure is None or not hidden:

@@ -194,7 +194,9 @@ class App:
             score_url=self._score_url(self.game.game_id),
             pairing=self.pairing,
             phone_url=self.phone_url if self.pairing else "",
-            guided=self.guided,
+            # a Pantheon game needs the tokens on the cards, which table mode cannot tell:
+            # its ages are entered by guided scans whatever the configuration asks
+            guided=self.guided or self.state.pantheon is not None,
             overhead=self.overhead,
             coach=self._coach.view if self._coach and self._fresh(self._coach) else None,
             box=self._solo[0] if self._solo is not None else None,

@@ -256,7 +256,63 @@ def test_guided_entry_offers_each_offering_token_once_in_age_2() -> None:
     assert entry.token_choices() == ("2", "3")
     state = after(28)
     ui = UiState(mode=Mode.GUIDED, dealt=entry.entries)
-    assert [c.label for c in options(ui, state)] == ["Offering 2", "Offering 3", "Skip: no deal"]
+    # no skip: an age of a Pantheon game without its deal would lose its tokens
+    assert [c.label for c in options(ui, state)] == ["Offering 2", "Offering 3"]
+
+
+def test_a_pantheon_age_with_tokens_cannot_be_skipped_and_age_3_can() -> None:
+    first = after(28)  # Age II, nothing dealt yet
+    assert first.age == 2 and first.structure is None
+    assert [c.label for c in options(UiState(mode=Mode.GUIDED), first)] == []
+    third = after(65)  # the record's Age III deal is its line 66
+    assert third.age == 3 and third.structure is None
+    assert [c.label for c in options(UiState(mode=Mode.GUIDED), third)] == ["Skip: no deal"]
+
+
+def test_table_mode_enters_a_pantheon_game_by_guided_scans(tmp_path: Path) -> None:
+    # Table mode tells the box the cards taken, not where they lie, so not which card holds
+    # a token: the setup says so beside "Pantheon draft", and each age of a Pantheon game
+    # begins with the guided entry (face-up cards, then the tokens), not the idle screen.
+    from companion.service.loop import App
+    from companion.service.playback import FrameRecorder
+    from companion.service.root import open_journal
+
+    app = App(CATALOG, open_journal(tmp_path / "j.sqlite"), FrameRecorder(None))  # table mode
+    app.start(welcome=False)
+    app.handle(Press("select"))  # Player 1 begins
+    assert app.ui.mode is Mode.WONDER_SETUP
+    labels = [(c.label, c.detail) for c in options(app.ui, app.state, app.context())]
+    assert labels[2] == ("Pantheon draft", "asks each age's cards")
+    guided_ctx = Context(guided=True)
+    assert options(app.ui, app.state, guided_ctx)[2].detail == "with the expansion"
+    first = EVENTS[0]
+    assert isinstance(first, Setup)
+    app.handle(Press("right"))
+    app.handle(Press("right"))
+    app.handle(Press("select"))
+    for wonder in (*first.wonders[0][:2], *first.wonders[1][:2]):  # round 1: p1 p2 p2 p1
+        app.handle(Scan(wonder))
+    for _ in range(4):
+        app.handle(Press("select"))
+    for wonder in (*first.wonders[1][2:], *first.wonders[0][2:]):
+        app.handle(Scan(wonder))
+    for _ in range(4):
+        app.handle(Press("select"))
+    for token in first.progress_tokens:
+        app.handle(Scan(token))
+    assert app.ui.mode is Mode.START
+    app.handle(Press("select"))
+    while app.ui.mode is Mode.FEEDBACK:
+        app.handle(Press("left"))
+    assert app.state.pantheon is not None
+    assert app.ui.mode is Mode.GUIDED
+    assert app.view is not None and app.view.title.startswith("Age 1")
+    # a base game in the same table mode starts on the idle screen, as before
+    base = App(default_catalog(), open_journal(tmp_path / "b.sqlite"), FrameRecorder(None))
+    base.start(welcome=False)
+    assert not base.context().guided
+    app.journal.close()
+    base.journal.close()
 
 
 def test_the_coach_words_pantheon_moves() -> None:

@@ -15,10 +15,11 @@ from companion.engine.events import (
     Activate,
     PlaceDivinity,
     PlaceSnake,
+    TheaterActivation,
     event_to_record,
 )
 from companion.engine.rules import apply
-from companion.engine.state import GameState, PendingKind, evolve
+from companion.engine.state import GameState, Pending, PendingKind, evolve
 from companion.play.arena import make_player, play_game
 from companion.play.playout import random_deal
 from companion.records.replay import replay_record
@@ -146,3 +147,22 @@ def test_arena_command_plays_pantheon_games(capsys: pytest.CaptureFixture[str]) 
     result = json.loads(capsys.readouterr().out)
     assert result["wins"] + result["losses"] + result["shared"] == 4
     assert result["victories"]["forfeit"] == 0
+
+
+def test_a_divine_theater_in_age_1_answers_from_the_decks_as_they_are() -> None:
+    # Found by `search_levels.py match --expansion pantheon`: the Theater's answers name the
+    # divinities of the real decks (its builder looks at them), while each world drew the
+    # face-down divinities of Age I anew, moving one of them into a deck and another out:
+    # the search applied "activate Aphrodite" to a world where Aphrodite lay on the
+    # Pantheon and the engine refused it. The worlds of a Theater decision keep the decks.
+    state = replay_record(LINES[:18])[-1]  # Age I: Hades, Minerva, Enki face down
+    assert state.pantheon is not None and state.age == 1
+    assert "aphrodite" in state.pantheon.decks[1]  # the Greek deck; Hades on space 5
+    asked = evolve(state, pending=Pending(PendingKind.THEATER, P1))
+    real = {d for deck in state.pantheon.decks for d in deck}
+    for seed in range(5):
+        answer = suggest(asked, level_named("normal"), seed)
+        assert answer.moves
+        for move in answer.moves:
+            assert isinstance(move.event, TheaterActivation)
+            assert move.event.divinity in real

@@ -66,6 +66,18 @@ def test_the_live_page_lists_the_accessible_cards_with_their_prices(client: Flas
     assert client.get("/games/1.json").get_json()["accessible"] == []
 
 
+def test_without_a_deal_the_live_page_says_the_cards_to_take_are_not_known(
+    client: FlaskClient,
+) -> None:
+    # Table mode (no deal entered): six cards lie free at the table, the box knows none of
+    # them. The page said "0 cards to take"; it says what it does not know.
+    view = client.get("/games/1.json").get_json()
+    assert view["phase"] == "playing" and view["accessible"] == []
+    assert view["accessible_text"] == "cards to take not known (no deal entered)"
+    dealt = client.get("/games/2.json").get_json()
+    assert dealt["accessible_text"] == "6 cards to take"
+
+
 def test_the_guided_entry_prompt_is_on_the_phone_as_on_the_oled(
     client: FlaskClient, table: Journal
 ) -> None:
