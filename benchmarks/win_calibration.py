@@ -41,21 +41,22 @@ MATCHES: tuple[tuple[str, str, int], ...] = (
     ("1", "1", 200),
     ("2", "2", 200),
     ("3", "3", 200),
-    ("4", "4", 150),
-    ("5", "5", 40),
+    ("4", "4", 60),
+    ("5", "5", 10),
     ("2", "1", 100),
     ("3", "2", 100),
     ("4", "3", 100),
-    ("5", "4", 40),
 )
-"""The matches of a training or held-out set: A, B, games (level 5 costs about 25 times
-level 3's CPU a move, hence fewer games)."""
+"""The matches of a training or held-out set: A, B, games. Level 4 costs about 4 times level
+3's CPU a move and level 5 about 25 times, hence fewer games; level 5 meets only itself
+(its match against level 4 is measured with its Elo, BENCHMARKS.md). About 15 minutes of CPU
+in all on the development machine, most of it levels 4 and 5."""
 
 MIN_ANSWERS = 100
 """Each point of a map pools at least this many answers (the isotonic regression's blocks
 lighter than this are joined to a neighbour): fewer follow the noise of the training games."""
 
-MAP_FILE = Path(calibration.__file__).with_name("calibration_map.py")
+MAP_FILE = Path(__file__).resolve().parent.parent / "companion" / "search" / "calibration_map.py"
 
 Pairs = dict[str, list[tuple[float, float]]]
 

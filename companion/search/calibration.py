@@ -13,6 +13,7 @@ that lets the opponent force a win (0) are certain, and those are never mapped.
 
 from __future__ import annotations
 
+import math
 from bisect import bisect_right
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -98,8 +99,7 @@ def calibrated(knots: Sequence[tuple[float, float]], raw: float) -> float:
     them; the raw estimate itself when the map is empty."""
     if not knots:
         return raw
-    raws = [k[0] for k in knots]
-    at = bisect_right(raws, raw)
+    at = bisect_right(knots, (raw, math.inf))  # the first point beyond `raw`
     if at == 0:
         return knots[0][1]
     if at == len(knots):

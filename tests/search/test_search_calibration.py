@@ -4,6 +4,7 @@ levels' maps, and the answers that give the calibrated chance except where it is
 from __future__ import annotations
 
 import json
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -73,11 +74,11 @@ def test_equal_estimates_are_pooled_first() -> None:
 )
 def test_a_fitted_map_never_goes_down(pairs: list[tuple[float, float]], least: int) -> None:
     blocks = pool([(raw, result, 1.0) for raw, result in pairs], least)
-    assert all(a.result < b.result and a.raw < b.raw for a, b in zip(blocks, blocks[1:]))
+    assert all(a.result < b.result and a.raw < b.raw for a, b in pairwise(blocks))
     assert sum(b.weight for b in blocks) == len(pairs)
     knots = fit(pairs, least)
     values = [calibrated(knots, n / 200) for n in range(201)]
-    assert all(a <= b for a, b in zip(values, values[1:]))
+    assert all(a <= b for a, b in pairwise(values))
     assert all(LOWEST <= v <= HIGHEST for v in values)
 
 
@@ -88,7 +89,7 @@ def test_every_level_has_a_monotone_map_short_of_certainty(name: str) -> None:
     raws = [raw for raw, _ in knots]
     assert raws == sorted(raws) and len(set(raws)) == len(raws)
     values = [calibrated(knots, n / 1000) for n in range(1001)]
-    assert all(a <= b for a, b in zip(values, values[1:]))
+    assert all(a <= b for a, b in pairwise(values))
     assert all(LOWEST <= v <= HIGHEST for v in values)
 
 
@@ -112,7 +113,7 @@ def test_the_answer_gives_the_mapped_estimate_and_plays_as_before(catalog: Catal
     mapped = suggest(state, QUICK, 5)
     assert [m.event for m in mapped.moves] == [m.event for m in raw.moves]
     assert [m.win for m in mapped.moves] == [round(calibrated(STEEP, m.win), 3) for m in raw.moves]
-    assert any(m.win != r.win for m, r in zip(mapped.moves, raw.moves))  # the map did act
+    assert any(m.win != r.win for m, r in zip(mapped.moves, raw.moves, strict=True))  # mapped
 
 
 @pytest.mark.usefixtures("steep")
