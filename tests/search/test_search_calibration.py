@@ -64,9 +64,7 @@ def test_equal_estimates_are_pooled_first() -> None:
 
 @given(
     st.lists(
-        st.tuples(
-            st.integers(0, 1000).map(lambda n: n / 1000), st.sampled_from([0.0, 0.5, 1.0])
-        ),
+        st.tuples(st.integers(0, 1000).map(lambda n: n / 1000), st.sampled_from([0.0, 0.5, 1.0])),
         min_size=1,
         max_size=60,
     ),
