@@ -38,19 +38,20 @@ from companion.search import calibration
 from companion.search.calibration import Knots, calibrated, fit
 
 MATCHES: tuple[tuple[str, str, int], ...] = (
-    ("1", "1", 200),
+    ("1", "1", 2200),
     ("2", "2", 200),
-    ("3", "3", 200),
+    ("3", "3", 400),
     ("4", "4", 60),
     ("5", "5", 10),
-    ("2", "1", 100),
-    ("3", "2", 100),
+    ("2", "1", 700),
+    ("3", "2", 300),
     ("4", "3", 100),
 )
-"""The matches of a training or held-out set: A, B, games. Level 4 costs about 4 times level
-3's CPU a move and level 5 about 25 times, hence fewer games; level 5 meets only itself
-(its match against level 4 is measured with its Elo, BENCHMARKS.md). About 15 minutes of CPU
-in all on the development machine, most of it levels 4 and 5."""
+"""The matches of a training or held-out set: A, B, games. The answers of one game share
+its result, so a map needs many games, not only many answers: the cheap levels play more.
+Level 4 costs about 4 times level 3's CPU a move and level 5 about 25 times, hence fewer
+games; level 5 meets only itself (its match against level 4 is measured with its Elo,
+BENCHMARKS.md). About 20 minutes of CPU in all on the development machine."""
 
 MIN_ANSWERS = 100
 """Each point of a map pools at least this many answers (the isotonic regression's blocks
