@@ -29,6 +29,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import textwrap
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -107,7 +108,7 @@ def map_source(maps: dict[str, Knots], note: str) -> str:
         "",
         "from __future__ import annotations",
         "",
-        f"# {note}",
+        *(f"# {line}" for line in textwrap.wrap(note, 96)),
         "MAPS: dict[str, tuple[tuple[float, float], ...]] = {",
     ]
     for name, knots in maps.items():

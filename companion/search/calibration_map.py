@@ -4,7 +4,8 @@ takes effect without a rebuild."""
 
 from __future__ import annotations
 
-# Fitted on 13 match files (answers: level 1 153858, level 2 42829, level 3 36674, level 4 7012, level 5 931).
+# Fitted on 13 match files (answers: level 1 153858, level 2 42829, level 3 36674, level 4 7012,
+# level 5 931).
 MAPS: dict[str, tuple[tuple[float, float], ...]] = {
     "1": (
         (0.0095, 0.0112),
