@@ -80,7 +80,7 @@ def player(name: str, seed: int, clock: list[float], estimates: list[Estimate]) 
     def choose(state: GameState, drawn: Sequence[TokenId] | None) -> Event:
         start = time.process_time()
         if level is not None:
-            answer = suggest(state, level, seed, drawn=drawn, calibrated=False)
+            answer = suggest(state, level, seed, drawn=drawn, raw=True)
             event = answer.moves[0].event
             if len(answer.moves) > 1:  # a real choice
                 estimates.append((name, answer.player, answer.moves[0].win))
