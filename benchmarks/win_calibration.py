@@ -53,7 +53,7 @@ MATCHES: tuple[tuple[str, str, int], ...] = (
 its result, so a map needs many games, not only many answers: the cheap levels play more.
 Level 4 costs about 4 times level 3's CPU a move and level 5 about 25 times, hence fewer
 games (level 5: 10 against itself and 10 against level 4, too few for its map to be
-more than a first fit). About 25 minutes of CPU in all on the development machine."""
+more than a first fit). About 16 minutes of CPU a set on the development machine."""
 
 MIN_ANSWERS = 100
 MIN_SHARE = 0.01
