@@ -21,6 +21,10 @@ Elo: the files of the same pairing are added together; each pairing's score s gi
 difference of -400 log10(1/s - 1), its 95 % interval from the Wilson interval of s (a score
 of 0 or 1 gives an open bound). The table chains the ratings along the pairings given, the
 first pairing's B at 0 (random, in the commands above).
+
+Each file also records every answer of a level with a real choice (more than one move) as
+[level, raw estimated chance to win of the move played, result]: benchmarks/win_calibration.py
+fits and measures the levels' win-chance maps on them.
 """
 
 from __future__ import annotations
@@ -66,22 +70,25 @@ VARIANTS: dict[str, Level] = {
 Chooser = Callable[[GameState, Sequence[TokenId] | None], Event]
 
 
-def player(
-    name: str, seed: int, clock: list[float], estimates: list[tuple[Player, float]]
-) -> Chooser:
+Estimate = tuple[str, Player, float]
+"""A level's estimated chance to win with the move it plays: the level, the player it is
+for, the search's raw estimate (before `companion.search.calibration`'s map)."""
+
+
+def player(name: str, seed: int, clock: list[float], estimates: list[Estimate]) -> Chooser:
     """The player `name`, drawing from `seed`; each answer's CPU time is added to `clock`
-    (`clock[0]` seconds, `clock[1]` answers), and a searching level's estimated chance to
-    win with the move it plays to `estimates` (with the player it is for)."""
+    (`clock[0]` seconds, `clock[1]` answers), and a level's raw estimated chance to win with
+    the move it plays to `estimates` (with the level and the player it is for)."""
     rng = random.Random(seed)
     level = VARIANTS.get(name) or LEVELS.get(name)
 
     def choose(state: GameState, drawn: Sequence[TokenId] | None) -> Event:
         start = time.process_time()
         if level is not None:
-            answer = suggest(state, level, seed, drawn=drawn)
+            answer = suggest(state, level, seed, drawn=drawn, raw=True)
             event = answer.moves[0].event
-            if not level.casual and len(answer.moves) > 1:  # a real choice
-                estimates.append((answer.player, answer.moves[0].win))
+            if len(answer.moves) > 1:  # a real choice
+                estimates.append((name, answer.player, answer.moves[0].win))
         elif name == "greedy":
             event = greedy_event(state, rng, drawn)
         elif name == "random":
@@ -103,18 +110,19 @@ def match(
     catalog = default_catalog(expansions)
     results: list[str] = []
     clocks = {a: [0.0, 0.0], b: [0.0, 0.0]} if a != b else {a: [0.0, 0.0]}
-    calibration: list[tuple[float, float]] = []
+    calibration: list[tuple[str, float, float]] = []
     for number in range(games):
         pair_seed = seed + number // 2
         a_seat = Player.P1 if number % 2 == 0 else Player.P2
-        estimates: list[tuple[Player, float]] = []
+        estimates: list[Estimate] = []
         one = player(a, pair_seed * 2 + 1, clocks[a], estimates)
         two = player(b, pair_seed * 2 + 2, clocks[b], estimates)
         players = (one, two) if a_seat is Player.P1 else (two, one)
         final, _ = play_game(catalog, players, pair_seed)
         results.append("shared" if final.shared else "win" if final.winner is a_seat else "loss")
-        for who, win in estimates:
-            calibration.append((win, 0.5 if final.shared else float(final.winner is who)))
+        for name, who, win in estimates:
+            result = 0.5 if final.shared else float(final.winner is who)
+            calibration.append((name, win, result))
         print(f"{number + 1}/{games} {results[-1]}", file=sys.stderr, flush=True)
     wins, shared = results.count("win"), results.count("shared")
     score = (wins + shared / 2) / games
@@ -191,33 +199,6 @@ def table(matches: list[dict[str, object]]) -> str:
     return "\n".join(lines)
 
 
-def calibration(matches: list[dict[str, object]]) -> str:
-    """The Markdown table of the searching players' estimated chance to win (with the move
-    played) against the result, per tenth, and the Brier score."""
-    pairs: list[tuple[float, float]] = []
-    for m in matches:
-        pairs += [(float(w), float(r)) for w, r in m.get("calibration", [])]  # type: ignore[attr-defined]
-    lines = [
-        "| estimate | answers | mean estimate | won (a shared victory half) | gap |",
-        "| --- | --- | --- | --- | --- |",
-    ]
-    for tenth in range(10):
-        low, high = tenth / 10, (tenth + 1) / 10
-        inside = [(w, r) for w, r in pairs if low <= w < high or (tenth == 9 and w == 1.0)]
-        if not inside:
-            lines.append(f"| {low:.1f}-{high:.1f} | 0 | | | |")
-            continue
-        estimate = sum(w for w, _ in inside) / len(inside)
-        won = sum(r for _, r in inside) / len(inside)
-        lines.append(
-            f"| {low:.1f}-{high:.1f} | {len(inside)} | {estimate:.1%} | {won:.1%} | "
-            f"{(won - estimate) * 100:+.1f} points |"
-        )
-    brier = sum((w - r) ** 2 for w, r in pairs) / len(pairs) if pairs else 0.0
-    lines += ["", f"Brier score over {len(pairs)} answers: {brier:.3f}"]
-    return "\n".join(lines)
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parts = parser.add_subparsers(dest="part", required=True)
@@ -241,8 +222,6 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     matches = combined([json.loads(path.read_text(encoding="utf-8")) for path in args.files])
     print(table(matches))
-    print()
-    print(calibration(matches))
     return 0
 
 

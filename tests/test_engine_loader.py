@@ -50,6 +50,17 @@ def test_a_search_source_edited_after_the_build_makes_it_stale(tmp_path: Path) -
     assert not compiled_is_current(root)
 
 
+def test_the_fitted_win_chance_maps_are_data_a_refit_leaves_the_build_current(
+    tmp_path: Path,
+) -> None:
+    root = fake_package(tmp_path / "companion")
+    (root / "search" / "calibration_map.py").write_text("MAPS = {}\n")
+    assert "search/calibration_map.py" not in engine_loader.compiled_sources(root)
+    (root / engine_loader.MANIFEST).write_text(engine_loader.manifest_text(root))
+    (root / "search" / "calibration_map.py").write_text("MAPS = {'3': ((0.5, 0.4),)}\n")
+    assert compiled_is_current(root)
+
+
 def test_a_build_for_the_current_sources_is_current(tmp_path: Path) -> None:
     assert compiled_is_current(fake_package(tmp_path / "companion"))
 

@@ -22,6 +22,7 @@ from companion.engine.rules import apply, unrevealed
 from companion.engine.state import PANTHEON_DECISIONS, GameState, PendingKind, Player, Victory
 
 from . import pantheon
+from .calibration import Knots, calibrated, level_map
 from .determinize import determinize, needs_deal
 from .forced import forced_win, is_exposed
 from .mcts import PLAYOUTS, TRUNCATED, Node, Settings, Stats, Tree, key_of
@@ -164,10 +165,14 @@ def suggest(
     seconds: float | None = None,
     drawn: Sequence[TokenId] | None = None,
     tree: Tree | None = None,
+    raw: bool = False,
 ) -> Answer:
     """The ranked answers for whoever acts after `state`, from public information only;
     with `tree` (a search of `state` already under way: pondering), its statistics are kept
-    and the level's budget is added to them.
+    and the level's budget is added to them. Each chance to win is the level's calibrated
+    one (`calibration`; with `raw`, the search's own estimate, as the map is fitted on),
+    except the certain ones: 1 for a forced win, 0 for a move that lets the opponent force
+    one, and the result of a move that ends the game.
 
     Raises:
         NoDecision: nothing to answer (see `root_events`).
@@ -178,8 +183,9 @@ def suggest(
     rng = tree.rng if tree is not None else random.Random(public_seed(state, seed))
     world = determinize(state, rng)
     known = known_cards(state)
+    knots = () if raw else level_map(level.name)
     if level.casual:
-        return Answer(player, _casual(world, events, player, rng), Stats(0, 0, 0.0))
+        return Answer(player, _casual(world, events, player, rng, knots), Stats(0, 0, 0.0))
     if drawn:  # a Great Library token may be the 6th symbol
         win = next((e for e in events if apply(world, e).winner is player), None)
         line: tuple[Event, ...] = (win,) if win is not None else ()
@@ -189,10 +195,10 @@ def suggest(
         win = line[0]
         rest = [e for e in events if e != win]
         first = Suggestion(win, 1.0, 0, _win_reason(world, line), line)
-        return Answer(player, (first, *_static(world, rest, player)), Stats(0, 0, 0.0))
+        return Answer(player, (first, *_static(world, rest, player, knots)), Stats(0, 0, 0.0))
     safe, unsafe = _split_safe(world, events, player, known)
     if len(safe) == 1 and not unsafe:
-        only = _static(world, safe, player)
+        only = _static(world, safe, player, knots)
         return Answer(player, only, Stats(0, 0, 0.0))
     if tree is None:
         tree = Tree(state, rng, settings=level.settings)
@@ -210,10 +216,10 @@ def suggest(
         if pantheon.chance_draw(event) is not None:  # the known draw (Great Library, Pantheon)
             event = next(e for e in safe if key_of(e) == key_of(event))
         ranked.append(
-            Suggestion(event, round(node.mean, 3), node.visits, move_score(world, event)[1])
+            Suggestion(event, _chance(knots, node.mean), node.visits, move_score(world, event)[1])
         )
     seen = {s.event for s in ranked}
-    ranked += _static(world, [e for e in safe if e not in seen], player)
+    ranked += _static(world, [e for e in safe if e not in seen], player, knots)
     ranked += [Suggestion(e, 0.0, 0, Reason.LOSES) for e in unsafe]
     return Answer(player, tuple(ranked), stats)
 
@@ -249,26 +255,42 @@ def _win_reason(world: GameState, line: tuple[Event, ...]) -> Reason | None:
     return Reason.EXTRA_TURN
 
 
-def _static(world: GameState, events: list[Event], player: Player) -> tuple[Suggestion, ...]:
-    """Answers the search did not try, ranked by the evaluation right after them."""
+def _chance(knots: Knots, estimate: float) -> float:
+    """A raw estimate as the answer gives it: mapped by `knots`, rounded to 3 decimals
+    (the map reads the estimate rounded so, as the benchmark that fits it records it)."""
+    return round(calibrated(knots, round(estimate, 3)), 3)
+
+
+def _evaluated(world: GameState, event: Event, player: Player, knots: Knots) -> tuple[float, float]:
+    """The evaluation right after `event`, and the chance to win the answer gives for it:
+    calibrated, unless the game is over then (1, 0.5 or 0: certain)."""
+    after = apply(world, event)
+    value = evaluate(after, player)
+    return value, round(value, 3) if after.finished else _chance(knots, value)
+
+
+def _static(
+    world: GameState, events: list[Event], player: Player, knots: Knots
+) -> tuple[Suggestion, ...]:
+    """Answers the search did not try, ranked by the evaluation right after them (the raw
+    one: a flat stretch of the map must not reorder them)."""
     scored = []
     for event in events:
-        after = apply(world, event)
-        scored.append(
-            Suggestion(event, round(evaluate(after, player), 3), 0, move_score(world, event)[1])
-        )
-    return tuple(sorted(scored, key=lambda s: -s.win))
+        value, win = _evaluated(world, event, player, knots)
+        scored.append((value, Suggestion(event, win, 0, move_score(world, event)[1])))
+    scored.sort(key=lambda pair: -round(pair[0], 3))
+    return tuple(suggestion for _, suggestion in scored)
 
 
 def _casual(
-    world: GameState, events: list[Event], player: Player, rng: random.Random
+    world: GameState, events: list[Event], player: Player, rng: random.Random, knots: Knots
 ) -> tuple[Suggestion, ...]:
     """Level 1: the answers ranked by their worth at a glance plus noise (no search, no
     look at the turn chain), each with the evaluation right after it."""
     noisy = []
     for event in events:
         score, why = move_score(world, event)
-        win = round(evaluate(apply(world, event), player), 3)
+        win = _evaluated(world, event, player, knots)[1]
         noisy.append((score + rng.random() * CASUAL_NOISE, Suggestion(event, win, 0, why)))
     noisy.sort(key=lambda pair: -pair[0])
     return tuple(suggestion for _, suggestion in noisy)

@@ -1,0 +1,238 @@
+"""Win chances that mean what they say: fit the levels' maps from the search's raw estimate
+to the chance of winning (companion/search/calibration.py) on training games, and measure
+estimates against results on held-out games of other seeds.
+
+Refit every level in one command (plays the training matches, then writes
+companion/search/calibration_map.py; a refit needs no rebuild):
+
+    .venv/bin/python benchmarks/win_calibration.py fit --seed 20000 --keep results/
+
+or play the matches apart and fit from their files (`search_levels.py match` files: each
+records every answer with a real choice as [level, raw estimate, result]):
+
+    .venv/bin/python benchmarks/win_calibration.py play --seed 20000 --out-dir train/
+    .venv/bin/python benchmarks/win_calibration.py fit train/*.json
+
+Measure on matches of other seeds (never the games a map was fitted on), per level: the
+answers per tenth of the estimate, their mean estimate, the share won (a shared victory
+half), the gap, and the Brier score, before (raw) and after (the maps written):
+
+    .venv/bin/python benchmarks/win_calibration.py play --seed 30000 --out-dir held/
+    .venv/bin/python benchmarks/win_calibration.py measure held/*.json
+
+Training and held-out sets are the same matches (`MATCHES`): each level against itself and
+against its neighbours, so that a map learns from the mix of opponents a level meets.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import textwrap
+from collections.abc import Sequence
+from pathlib import Path
+
+from search_levels import match
+
+from companion.search import calibration
+from companion.search.calibration import Knots, calibrated, fit
+
+MATCHES: tuple[tuple[str, str, int], ...] = (
+    ("1", "1", 2200),
+    ("2", "2", 200),
+    ("3", "3", 400),
+    ("4", "4", 60),
+    ("5", "5", 10),
+    ("2", "1", 700),
+    ("3", "2", 300),
+    ("4", "3", 200),
+    ("5", "4", 10),
+)
+"""The matches of a training or held-out set: A, B, games. The answers of one game share
+its result, so a map needs many games, not only many answers: the cheap levels play more.
+Level 4 costs about 4 times level 3's CPU a move and level 5 about 25 times, hence fewer
+games (level 5: 10 against itself and 10 against level 4, too few for its map to be
+more than a first fit). About 16 minutes of CPU a set on the development machine."""
+
+MIN_ANSWERS = 100
+MIN_SHARE = 0.01
+"""Each point of a map pools at least MIN_SHARE of the level's answers, and at least
+MIN_ANSWERS (the isotonic regression's blocks lighter than that are joined to a
+neighbour): smaller pools follow the noise of the training games. Chosen on training games
+only: level 1's maps fitted on seeds 20000 and tested on 21000, and the other way round,
+had gaps of 5.6 and 6.4 points with pools of 100 answers, 4.4 and 6.0 with 1,000 (1 %)."""
+
+MAP_FILE = Path(__file__).resolve().parent.parent / "companion" / "search" / "calibration_map.py"
+
+Pairs = dict[str, list[tuple[float, float]]]
+
+
+def play(seed: int, out_dir: Path, levels: set[str] | None = None) -> list[Path]:
+    """Play `MATCHES` (those whose players are all in `levels`, when given) from `seed`,
+    one file per match in `out_dir`; their paths."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for a, b, games in MATCHES:
+        if levels is not None and not {a, b} <= levels:
+            continue
+        path = out_dir / f"{seed}-{a}-{b}.json"
+        path.write_text(json.dumps(match(a, b, games, seed)) + "\n", encoding="utf-8")
+        paths.append(path)
+    return paths
+
+
+def answers(paths: Sequence[Path]) -> Pairs:
+    """The (raw estimate, result) pairs of the match files, per level."""
+    found: Pairs = {}
+    for path in paths:
+        for name, raw, result in json.loads(path.read_text(encoding="utf-8"))["calibration"]:
+            found.setdefault(str(name), []).append((float(raw), float(result)))
+    return found
+
+
+def fitted(pairs: Pairs, min_answers: int = MIN_ANSWERS) -> dict[str, Knots]:
+    """A map per level, in level order (see MIN_SHARE)."""
+    return {
+        name: fit(pairs[name], max(min_answers, MIN_SHARE * len(pairs[name])))
+        for name in sorted(pairs)
+    }
+
+
+def map_source(maps: dict[str, Knots], note: str) -> str:
+    """calibration_map.py holding `maps` (formatted as ruff formats it)."""
+    lines = [
+        '"""The fitted maps of `calibration`, per level: written by benchmarks/win_calibration.py',
+        "(never by hand; refit when a level's search changes). Data only: not compiled, so a refit",
+        'takes effect without a rebuild."""',
+        "",
+        "from __future__ import annotations",
+        "",
+        *(f"# {line}" for line in textwrap.wrap(note, 96)),
+        "MAPS: dict[str, tuple[tuple[float, float], ...]] = {",
+    ]
+    for name, knots in maps.items():
+        lines.append(f'    "{name}": (')
+        lines += [f"        ({raw!r}, {chance!r})," for raw, chance in knots]
+        lines.append("    ),")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def table(pairs: list[tuple[float, float]], knots: Knots = ()) -> tuple[str, float]:
+    """The Markdown table of the estimates (mapped by `knots`) against the results, per
+    tenth, and the Brier score."""
+    mapped = [(calibrated(knots, raw), result) for raw, result in pairs]
+    lines = [
+        "| estimate | answers | mean estimate | won (a shared victory half) | gap |",
+        "| --- | --- | --- | --- | --- |",
+    ]
+    for tenth in range(10):
+        low, high = tenth / 10, (tenth + 1) / 10
+        inside = [(w, r) for w, r in mapped if low <= w < high or (tenth == 9 and w == 1.0)]
+        if not inside:
+            lines.append(f"| {low:.1f}-{high:.1f} | 0 | | | |")
+            continue
+        estimate = sum(w for w, _ in inside) / len(inside)
+        won = sum(r for _, r in inside) / len(inside)
+        lines.append(
+            f"| {low:.1f}-{high:.1f} | {len(inside)} | {estimate:.1%} | {won:.1%} | "
+            f"{(won - estimate) * 100:+.1f} points |"
+        )
+    return "\n".join(lines), brier(mapped)
+
+
+def brier(pairs: list[tuple[float, float]]) -> float:
+    """The mean squared difference of estimate and result."""
+    return sum((w - r) ** 2 for w, r in pairs) / len(pairs) if pairs else 0.0
+
+
+def largest_gap(pairs: list[tuple[float, float]], knots: Knots = ()) -> float:
+    """The largest gap (in points) between mean estimate and share won over the tenths."""
+    gaps = []
+    for tenth in range(10):
+        low, high = tenth / 10, (tenth + 1) / 10
+        inside = [
+            (calibrated(knots, w), r)
+            for w, r in pairs
+            if low <= calibrated(knots, w) < high or (tenth == 9 and calibrated(knots, w) == 1)
+        ]
+        if inside:
+            mean = sum(w for w, _ in inside) / len(inside)
+            gaps.append(abs(sum(r for _, r in inside) / len(inside) - mean) * 100)
+    return max(gaps, default=0.0)
+
+
+def measure(pairs: Pairs, maps: dict[str, Knots]) -> str:
+    """Per level (and all levels together), the tables before and after the maps."""
+    out = []
+    everything_raw: list[tuple[float, float]] = []
+    everything_mapped: list[tuple[float, float]] = []
+    for name in sorted(pairs):
+        knots = maps.get(name, ())
+        before, brier_before = table(pairs[name])
+        after, brier_after = table(pairs[name], knots)
+        everything_raw += pairs[name]
+        everything_mapped += [(calibrated(knots, w), r) for w, r in pairs[name]]
+        out += [
+            f"### Level {name}: {len(pairs[name])} answers",
+            "",
+            f"Brier {brier_before:.4f} raw, {brier_after:.4f} calibrated; largest gap "
+            f"{largest_gap(pairs[name]):.1f} points raw, "
+            f"{largest_gap(pairs[name], knots):.1f} calibrated",
+            "",
+            "Raw:",
+            "",
+            before,
+            "",
+            "Calibrated:",
+            "",
+            after,
+            "",
+        ]
+    together, brier_together = table(everything_mapped)
+    out += [
+        f"### All levels, calibrated: {len(everything_mapped)} answers",
+        "",
+        f"Brier {brier(everything_raw):.4f} raw, {brier_together:.4f} calibrated",
+        "",
+        together,
+    ]
+    return "\n".join(out)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parts = parser.add_subparsers(dest="part", required=True)
+    one = parts.add_parser("play", help="play the matches of a set, one JSON file each")
+    one.add_argument("--seed", type=int, required=True)
+    one.add_argument("--out-dir", type=Path, required=True)
+    one.add_argument("--levels", help="only matches between these levels, e.g. 1,2,3,4")
+    two = parts.add_parser("fit", help="fit the maps and write calibration_map.py")
+    two.add_argument("files", nargs="*", type=Path, help="match files (else play the set)")
+    two.add_argument("--seed", type=int, default=20000, help="the set's seed when playing")
+    two.add_argument("--keep", type=Path, help="where the played matches are kept")
+    two.add_argument("--min-answers", type=int, default=MIN_ANSWERS)
+    three = parts.add_parser("measure", help="estimates against results, before and after")
+    three.add_argument("files", nargs="+", type=Path)
+    args = parser.parse_args(argv)
+    if args.part == "play":
+        levels = set(args.levels.split(",")) if args.levels else None
+        for path in play(args.seed, args.out_dir, levels):
+            print(path)
+        return 0
+    if args.part == "fit":
+        files = args.files or play(args.seed, args.keep or Path("calibration-training"))
+        pairs = answers(files)
+        maps = fitted(pairs, args.min_answers)
+        counts = ", ".join(f"level {n} {len(pairs[n])}" for n in sorted(pairs))
+        note = f"Fitted on {len(files)} match files (answers: {counts})."
+        MAP_FILE.write_text(map_source(maps, note), encoding="utf-8")
+        print(f"wrote {MAP_FILE}: {note}")
+        return 0
+    print(measure(answers(args.files), dict(calibration.MAPS)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
