@@ -54,6 +54,7 @@ __all__ = [
     "reason",
     "scored_moves",
     "scored_options",
+    "science_wonder",
     "shields_needed",
 ]
 
@@ -438,10 +439,11 @@ ECONOMY_AGE = 1
 def light_event(state: GameState, rng: random.Random, science: tuple[bool, bool]) -> Event:
     """A light playout's next event: cheap and random, but with a plan. A decision: Law
     for a science-minded player, else a random answer, and who begins the next age is the
-    chooser. A turn: a science-minded player (`science[0]` for p1) builds a green card it
-    can afford; in age 1 a player builds a brown, grey or yellow card it can afford; else a
-    random accessible card goes to a random affordable wonder, a build or the discard pile
-    (WONDER_SHARE, BUILD_SHARE)."""
+    chooser; the Mausoleum's card is a green one for a science-minded player. A turn: a
+    science-minded player (`science[0]` for p1) builds a green card it can afford, else a
+    wonder that leads to one (`science_wonder`); in age 1 a player builds a brown, grey or
+    yellow card it can afford; else a random accessible card goes to a random affordable
+    wonder, a build or the discard pile (WONDER_SHARE, BUILD_SHARE)."""
     pending = state.pending
     if pending is not None:
         actor = pending.player
@@ -449,22 +451,31 @@ def light_event(state: GameState, rng: random.Random, science: tuple[bool, bool]
             return ChooseStarter(actor, actor)
         options = decisions(state, rng)
         if science[0 if actor is Player.P1 else 1]:
+            catalog = state.catalog
             for option in options:
                 if getattr(option, "token", None) == LAW:
                     return option
+                if isinstance(option, BuildFromDiscard):
+                    if catalog.card(option.card).color is Color.GREEN:
+                        return option
         return options[int(rng.random() * len(options))]
     player = state.current
     catalog = state.catalog
     city, opponent = state.city(player), state.city(player.opponent)
     coins = city.coins
     cards = accessible_cards(state)
-    if science[0 if player is Player.P1 else 1] or state.age == ECONOMY_AGE:
-        wanted = _GREEN if science[0 if player is Player.P1 else 1] else _ECONOMY
+    scientist = science[0 if player is Player.P1 else 1]
+    if scientist or state.age == ECONOMY_AGE:
+        wanted = _GREEN if scientist else _ECONOMY
         start = int(rng.random() * len(cards))
         for offset in range(len(cards)):
             card = catalog.card(cards[(start + offset) % len(cards)])
             if card.color in wanted and _affordable(catalog, city, opponent, card, coins):
                 return Build(player, card.id)
+        if scientist and city.wonders_unbuilt:
+            combo = science_wonder(state, cards[start])
+            if combo is not None:
+                return combo
     card = catalog.card(cards[int(rng.random() * len(cards))])
     roll = rng.random()
     if roll < WONDER_SHARE and city.wonders_unbuilt:
@@ -477,6 +488,55 @@ def light_event(state: GameState, rng: random.Random, science: tuple[bool, bool]
     return Discard(player, card.id)
 
 
+def science_wonder(state: GameState, tucked: CardId) -> BuildWonder | None:
+    """A science-minded light playout's wonder, when no green card can be built now: a wonder
+    that gives another turn (or any wonder with Theology), affordable, built with a card
+    whose taking uncovers a green card the player can still afford once the wonder is paid
+    (the extra turn takes it); else the Mausoleum, affordable, while a green card lies in
+    the discard pile (built with `tucked`). None when neither is there."""
+    structure = state.structure
+    if structure is None:
+        return None
+    player = state.current
+    catalog = state.catalog
+    city, opponent = state.city(player), state.city(player.opponent)
+    coins = city.coins
+    theology = THEOLOGY in city.tokens
+    positions = catalog.layout(structure.age).positions
+    dealt, gone, covering = structure.dealt, structure.gone, structure.covering
+    for wonder_id in city.wonders_unbuilt:
+        wonder = catalog.wonder(wonder_id)
+        if wonder.builds_from_discard:
+            if any(catalog.card(c).color is Color.GREEN for c in state.discard):
+                if _affordable(catalog, city, opponent, wonder, coins):
+                    return BuildWonder(player, wonder_id, tucked)
+            continue
+        if not (wonder.extra_turn or theology):
+            continue
+        left = coins - cheapest_payment(catalog, city, opponent, wonder).total
+        if left < 0:
+            continue
+        open_ = structure.open
+        index = 0
+        while open_:
+            if open_ & 1:
+                taken = gone | 1 << index
+                for below in positions[index].covers:
+                    freed = dealt[below]
+                    if covering[below] & ~taken or freed is None or not catalog.is_card(freed):
+                        continue
+                    green = catalog.card(freed)
+                    if green.color is Color.GREEN and _affordable(
+                        catalog, city, opponent, green, left
+                    ):
+                        card = dealt[index]
+                        assert card is not None
+                        return BuildWonder(player, wonder_id, card)
+            open_ >>= 1
+            index += 1
+    return None
+
+
 def _affordable(
     catalog: Catalog, city: City, opponent: City, item: Card | Wonder, coins: int
 ) -> bool:
@@ -487,6 +547,7 @@ def _affordable(
 _GREEN = frozenset({Color.GREEN})
 _ECONOMY = frozenset({Color.BROWN, Color.GREY, Color.YELLOW})
 LAW = TokenId("law")
+THEOLOGY = TokenId("theology")
 
 
 SCALE = 7.0
