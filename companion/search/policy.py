@@ -52,9 +52,9 @@ __all__ = [
     "moves",
     "policy_event",
     "reason",
+    "science_wonder",
     "scored_moves",
     "scored_options",
-    "science_wonder",
     "shields_needed",
 ]
 
@@ -455,9 +455,11 @@ def light_event(state: GameState, rng: random.Random, science: tuple[bool, bool]
             for option in options:
                 if getattr(option, "token", None) == LAW:
                     return option
-                if isinstance(option, BuildFromDiscard):
-                    if catalog.card(option.card).color is Color.GREEN:
-                        return option
+                if (
+                    isinstance(option, BuildFromDiscard)
+                    and catalog.card(option.card).color is Color.GREEN
+                ):
+                    return option
         return options[int(rng.random() * len(options))]
     player = state.current
     catalog = state.catalog
@@ -507,9 +509,10 @@ def science_wonder(state: GameState, tucked: CardId) -> BuildWonder | None:
     for wonder_id in city.wonders_unbuilt:
         wonder = catalog.wonder(wonder_id)
         if wonder.builds_from_discard:
-            if any(catalog.card(c).color is Color.GREEN for c in state.discard):
-                if _affordable(catalog, city, opponent, wonder, coins):
-                    return BuildWonder(player, wonder_id, tucked)
+            if any(catalog.card(c).color is Color.GREEN for c in state.discard) and _affordable(
+                catalog, city, opponent, wonder, coins
+            ):
+                return BuildWonder(player, wonder_id, tucked)
             continue
         if not (wonder.extra_turn or theology):
             continue
