@@ -26,7 +26,7 @@ from companion.engine.events import (
     TakeEnkiToken,
     TakeProgress,
 )
-from companion.engine.pricing import cheapest_payment
+from companion.engine.pricing import affordable, cheapest_payment
 from companion.engine.rules import accessible_cards, apply, available_library_tokens
 from companion.engine.scoring import score_sheet
 from companion.engine.state import (
@@ -110,12 +110,12 @@ def moves(state: GameState) -> list[Event]:
     wonders = [
         catalog.wonder(w)
         for w in city.wonders_unbuilt
-        if cheapest_payment(catalog, city, opponent, catalog.wonder(w)).total <= city.coins
+        if affordable(catalog, city, opponent, catalog.wonder(w), city.coins)
     ]
     found: list[Event] = []
     for card_id in accessible_cards(state):
         card = catalog.card(card_id)
-        if cheapest_payment(catalog, city, opponent, card).total <= city.coins:
+        if affordable(catalog, city, opponent, card, city.coins):
             found.append(Build(player, card_id))
         found.append(Discard(player, card_id))
         found += [BuildWonder(player, w.id, card_id) for w in wonders]
@@ -504,8 +504,25 @@ def science_wonder(state: GameState, tucked: CardId) -> BuildWonder | None:
     city, opponent = state.city(player), state.city(player.opponent)
     coins = city.coins
     theology = THEOLOGY in city.tokens
+    # The greens a taking would uncover (with the card taken), before any wonder is priced.
     positions = catalog.layout(structure.age).positions
     dealt, gone, covering = structure.dealt, structure.gone, structure.covering
+    uncovered: list[tuple[CardId, Card]] = []
+    open_ = structure.open
+    index = 0
+    while open_:
+        if open_ & 1:
+            taken = gone | 1 << index
+            for below in positions[index].covers:
+                freed = dealt[below]
+                if covering[below] & ~taken or freed is None or not catalog.is_card(freed):
+                    continue
+                green = catalog.card(freed)
+                card = dealt[index]
+                if green.color is Color.GREEN and card is not None:
+                    uncovered.append((card, green))
+        open_ >>= 1
+        index += 1
     for wonder_id in city.wonders_unbuilt:
         wonder = catalog.wonder(wonder_id)
         if wonder.builds_from_discard:
@@ -514,29 +531,14 @@ def science_wonder(state: GameState, tucked: CardId) -> BuildWonder | None:
             ):
                 return BuildWonder(player, wonder_id, tucked)
             continue
-        if not (wonder.extra_turn or theology):
+        if not uncovered or not (wonder.extra_turn or theology):
             continue
         left = coins - cheapest_payment(catalog, city, opponent, wonder).total
         if left < 0:
             continue
-        open_ = structure.open
-        index = 0
-        while open_:
-            if open_ & 1:
-                taken = gone | 1 << index
-                for below in positions[index].covers:
-                    freed = dealt[below]
-                    if covering[below] & ~taken or freed is None or not catalog.is_card(freed):
-                        continue
-                    green = catalog.card(freed)
-                    if green.color is Color.GREEN and _affordable(
-                        catalog, city, opponent, green, left
-                    ):
-                        card = dealt[index]
-                        assert card is not None
-                        return BuildWonder(player, wonder_id, card)
-            open_ >>= 1
-            index += 1
+        for card, green in uncovered:
+            if _affordable(catalog, city, opponent, green, left):
+                return BuildWonder(player, wonder_id, card)
     return None
 
 
@@ -544,7 +546,7 @@ def _affordable(
     catalog: Catalog, city: City, opponent: City, item: Card | Wonder, coins: int
 ) -> bool:
     """Whether `city` can pay for `item` now."""
-    return cheapest_payment(catalog, city, opponent, item).total <= coins
+    return affordable(catalog, city, opponent, item, coins)
 
 
 _GREEN = frozenset({Color.GREEN})
