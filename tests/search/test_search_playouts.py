@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 from companion.engine.cards import CardId, Catalog, Color
 from companion.engine.events import Build, BuildFromDiscard, BuildWonder, IllegalEvent
@@ -10,7 +11,8 @@ from companion.engine.rules import accessible_cards, apply
 from companion.engine.state import GameState, PendingKind
 from companion.play.simulate import play
 from companion.search.determinize import deal_if_needed, determinize
-from companion.search.mcts import Node, Settings, Tree
+from companion.search.mcts import PLAYOUTS, Node, Settings, Tree
+from companion.search.player import Level, suggest
 from companion.search.policy import light_event, science_wonder
 
 
@@ -120,3 +122,21 @@ def test_a_science_minded_player_takes_a_green_card_with_the_mausoleum(
         assert isinstance(answer, BuildFromDiscard) and answer.card in greens
         taken += 1
     assert taken >= 1
+
+
+def test_by_mean_ranks_the_well_visited_moves_by_their_mean(catalog: Catalog) -> None:
+    game = play(catalog, random.Random(5), check=False)
+    state = next(
+        s for s in game.states if s.age == 2 and s.structure is not None and s.pending is None
+    )
+    by_visits = Level("v", 300, settings=PLAYOUTS)
+    by_mean = Level("m", 300, settings=replace(PLAYOUTS, by_mean=True))
+    visits = suggest(state, by_visits, 0).moves
+    means = suggest(state, by_mean, 0).moves  # the same search: only the order differs
+    assert sorted(visits, key=repr) == sorted(means, key=repr)
+    enough = max(m.visits for m in visits) / 10
+    well = [m for m in means if m.visits >= enough]
+    assert [m.win for m in well] == sorted((m.win for m in well), reverse=True)
+    assert list(means[: len(well)]) == well  # the others after them
+    assert visits[0].visits == max(m.visits for m in visits)
+    assert means[0].win == max(m.win for m in well)
