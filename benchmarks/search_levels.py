@@ -45,7 +45,7 @@ from companion.engine.catalog import default_catalog
 from companion.engine.events import Event
 from companion.engine.state import GameState, Player
 from companion.play.arena import play_game, wilson
-from companion.search.mcts import Settings
+from companion.search.mcts import PLAYOUTS, Settings
 from companion.search.player import LEVELS, Level, greedy_event, root_events, suggest
 
 VARIANTS: dict[str, Level] = {
@@ -63,6 +63,10 @@ VARIANTS: dict[str, Level] = {
     "full-3000": Level("full-3000", 3000, settings=Settings(exploration=0.7, plies=0)),
     "full-3000-age": Level(
         "full-3000-age", 3000, settings=Settings(exploration=0.7, plies=0, age_bound=True)
+    ),
+    "5-mean": replace(LEVELS["5"], name="5-mean", settings=replace(PLAYOUTS, by_mean=True)),
+    "5-random-expansion": replace(
+        LEVELS["5"], name="5-random-expansion", settings=replace(PLAYOUTS, scored_expansion=False)
     ),
 }
 """Search variants measured against the levels (see BENCHMARKS.md, "Search levels")."""

@@ -208,6 +208,24 @@ def cheapest_payment(
     return payment
 
 
+def affordable(
+    catalog: Catalog, city: City, opponent: City, target: Card | Wonder, coins: int
+) -> bool:
+    """Whether `coins` pay for `target` at `cheapest_payment`'s price, decided by bounds when
+    they can (the playouts ask this of most cards they look at): the printed coins are a
+    price's least, and buying every missing unit at its unit price (no choice producer, no
+    waiver) its most. Only between the two is the cheapest payment worked out."""
+    if catalog.pantheon is None and not has_chain(city, target):
+        cost = target.cost
+        if cost.coins > coins:
+            return False
+        mw, mc, ms, mg, mp = _missing(cost.resources, city.produces)
+        pw, pc, ps, pg, pp = unit_prices(city, opponent)
+        if cost.coins + mw * pw + mc * pc + ms * ps + mg * pg + mp * pp <= coins:
+            return True
+    return cheapest_payment(catalog, city, opponent, target).total <= coins
+
+
 def _chain_priced(catalog: Catalog, city: City, payment: Payment) -> Payment:
     """Engineering (Pantheon): a card showing a chain symbol costs its token's price when
     that is cheaper (paid to the bank; not a chain, so Urbanism pays nothing)."""

@@ -76,6 +76,12 @@ class Settings:
     exploration: float = EXPLORATION
     plies: int = ROLLOUT_PLIES
     age_bound: bool = False
+    scored_expansion: bool = True
+    """Which untried move a node adds: the one `move_score` likes most, else one drawn at
+    random (no move is scored)."""
+    by_mean: bool = False
+    """Rank the root's moves by mean reward (among those with at least a tenth of the most
+    visits) instead of by visits."""
 
 
 TRUNCATED = Settings()
@@ -228,10 +234,16 @@ def _iterate(
         children = node.children
         untried = -1  # the untried move the heuristic likes most (the first of equals)
         best = -math.inf
+        fresh = 0
         for index, key in enumerate(keys):
             known = children.get(key)
             if known is not None:
                 known.available += 1
+                continue
+            if not settings.scored_expansion:  # a random one (reservoir sampling)
+                fresh += 1
+                if rng.random() * fresh < 1.0:
+                    untried = index
                 continue
             score = scored[index][1] if scored is not None else move_score(world, legal[index])[0]
             if score > best:

@@ -210,6 +210,9 @@ def suggest(
         (n for k, n in root.children.items() if k in allowed and n.visits),
         key=lambda n: (-n.visits, -n.mean),
     )
+    if level.settings.by_mean and tried:  # the best mean among the well visited first
+        enough = tried[0].visits / 10
+        tried.sort(key=lambda n: (n.visits < enough, -n.mean if n.visits >= enough else 0.0))
     for node in tried:
         assert node.event is not None
         event = node.event

@@ -26,7 +26,7 @@ from companion.engine.events import (
     TakeEnkiToken,
     TakeProgress,
 )
-from companion.engine.pricing import cheapest_payment
+from companion.engine.pricing import affordable, cheapest_payment
 from companion.engine.rules import accessible_cards, apply, available_library_tokens
 from companion.engine.scoring import score_sheet
 from companion.engine.state import (
@@ -52,6 +52,7 @@ __all__ = [
     "moves",
     "policy_event",
     "reason",
+    "science_wonder",
     "scored_moves",
     "scored_options",
     "shields_needed",
@@ -109,12 +110,12 @@ def moves(state: GameState) -> list[Event]:
     wonders = [
         catalog.wonder(w)
         for w in city.wonders_unbuilt
-        if cheapest_payment(catalog, city, opponent, catalog.wonder(w)).total <= city.coins
+        if affordable(catalog, city, opponent, catalog.wonder(w), city.coins)
     ]
     found: list[Event] = []
     for card_id in accessible_cards(state):
         card = catalog.card(card_id)
-        if cheapest_payment(catalog, city, opponent, card).total <= city.coins:
+        if affordable(catalog, city, opponent, card, city.coins):
             found.append(Build(player, card_id))
         found.append(Discard(player, card_id))
         found += [BuildWonder(player, w.id, card_id) for w in wonders]
@@ -438,10 +439,11 @@ ECONOMY_AGE = 1
 def light_event(state: GameState, rng: random.Random, science: tuple[bool, bool]) -> Event:
     """A light playout's next event: cheap and random, but with a plan. A decision: Law
     for a science-minded player, else a random answer, and who begins the next age is the
-    chooser. A turn: a science-minded player (`science[0]` for p1) builds a green card it
-    can afford; in age 1 a player builds a brown, grey or yellow card it can afford; else a
-    random accessible card goes to a random affordable wonder, a build or the discard pile
-    (WONDER_SHARE, BUILD_SHARE)."""
+    chooser; the Mausoleum's card is a green one for a science-minded player. A turn: a
+    science-minded player (`science[0]` for p1) builds a green card it can afford, else a
+    wonder that leads to one (`science_wonder`); in age 1 a player builds a brown, grey or
+    yellow card it can afford; else a random accessible card goes to a random affordable
+    wonder, a build or the discard pile (WONDER_SHARE, BUILD_SHARE)."""
     pending = state.pending
     if pending is not None:
         actor = pending.player
@@ -449,8 +451,14 @@ def light_event(state: GameState, rng: random.Random, science: tuple[bool, bool]
             return ChooseStarter(actor, actor)
         options = decisions(state, rng)
         if science[0 if actor is Player.P1 else 1]:
+            catalog = state.catalog
             for option in options:
                 if getattr(option, "token", None) == LAW:
+                    return option
+                if (
+                    isinstance(option, BuildFromDiscard)
+                    and catalog.card(option.card).color is Color.GREEN
+                ):
                     return option
         return options[int(rng.random() * len(options))]
     player = state.current
@@ -458,13 +466,18 @@ def light_event(state: GameState, rng: random.Random, science: tuple[bool, bool]
     city, opponent = state.city(player), state.city(player.opponent)
     coins = city.coins
     cards = accessible_cards(state)
-    if science[0 if player is Player.P1 else 1] or state.age == ECONOMY_AGE:
-        wanted = _GREEN if science[0 if player is Player.P1 else 1] else _ECONOMY
+    scientist = science[0 if player is Player.P1 else 1]
+    if scientist or state.age == ECONOMY_AGE:
+        wanted = _GREEN if scientist else _ECONOMY
         start = int(rng.random() * len(cards))
         for offset in range(len(cards)):
             card = catalog.card(cards[(start + offset) % len(cards)])
             if card.color in wanted and _affordable(catalog, city, opponent, card, coins):
                 return Build(player, card.id)
+        if scientist and city.wonders_unbuilt:
+            combo = science_wonder(state, cards[start])
+            if combo is not None:
+                return combo
     card = catalog.card(cards[int(rng.random() * len(cards))])
     roll = rng.random()
     if roll < WONDER_SHARE and city.wonders_unbuilt:
@@ -477,16 +490,69 @@ def light_event(state: GameState, rng: random.Random, science: tuple[bool, bool]
     return Discard(player, card.id)
 
 
+def science_wonder(state: GameState, tucked: CardId) -> BuildWonder | None:
+    """A science-minded light playout's wonder, when no green card can be built now: a wonder
+    that gives another turn (or any wonder with Theology), affordable, built with a card
+    whose taking uncovers a green card the player can still afford once the wonder is paid
+    (the extra turn takes it); else the Mausoleum, affordable, while a green card lies in
+    the discard pile (built with `tucked`). None when neither is there."""
+    structure = state.structure
+    if structure is None:
+        return None
+    player = state.current
+    catalog = state.catalog
+    city, opponent = state.city(player), state.city(player.opponent)
+    coins = city.coins
+    theology = THEOLOGY in city.tokens
+    # The greens a taking would uncover (with the card taken), before any wonder is priced.
+    positions = catalog.layout(structure.age).positions
+    dealt, gone, covering = structure.dealt, structure.gone, structure.covering
+    uncovered: list[tuple[CardId, Card]] = []
+    open_ = structure.open
+    index = 0
+    while open_:
+        if open_ & 1:
+            taken = gone | 1 << index
+            for below in positions[index].covers:
+                freed = dealt[below]
+                if covering[below] & ~taken or freed is None or not catalog.is_card(freed):
+                    continue
+                green = catalog.card(freed)
+                card = dealt[index]
+                if green.color is Color.GREEN and card is not None:
+                    uncovered.append((card, green))
+        open_ >>= 1
+        index += 1
+    for wonder_id in city.wonders_unbuilt:
+        wonder = catalog.wonder(wonder_id)
+        if wonder.builds_from_discard:
+            if any(catalog.card(c).color is Color.GREEN for c in state.discard) and _affordable(
+                catalog, city, opponent, wonder, coins
+            ):
+                return BuildWonder(player, wonder_id, tucked)
+            continue
+        if not uncovered or not (wonder.extra_turn or theology):
+            continue
+        left = coins - cheapest_payment(catalog, city, opponent, wonder).total
+        if left < 0:
+            continue
+        for card, green in uncovered:
+            if _affordable(catalog, city, opponent, green, left):
+                return BuildWonder(player, wonder_id, card)
+    return None
+
+
 def _affordable(
     catalog: Catalog, city: City, opponent: City, item: Card | Wonder, coins: int
 ) -> bool:
     """Whether `city` can pay for `item` now."""
-    return cheapest_payment(catalog, city, opponent, item).total <= coins
+    return affordable(catalog, city, opponent, item, coins)
 
 
 _GREEN = frozenset({Color.GREEN})
 _ECONOMY = frozenset({Color.BROWN, Color.GREY, Color.YELLOW})
 LAW = TokenId("law")
+THEOLOGY = TokenId("theology")
 
 
 SCALE = 7.0

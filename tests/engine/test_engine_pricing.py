@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from companion.engine.cards import RESOURCES, Card, Catalog, Color, Resource, TokenId, Wonder
 from companion.engine.catalog import default_catalog
-from companion.engine.pricing import Payment, cheapest_payment, unit_prices
+from companion.engine.pricing import Payment, affordable, cheapest_payment, unit_prices
 from companion.engine.state import City
 
 W, C, S, G, P = RESOURCES
@@ -370,3 +370,31 @@ def test_cheapest_payment_equals_brute_force(
     )
     assert (payment.total, payment.to_opponent, payment.chain) == expected
     assert len(payment.waived) <= 2
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    cards=st.lists(st.sampled_from(CARD_IDS), unique=True, max_size=14),
+    wonders=st.lists(st.sampled_from(WONDER_IDS), unique=True, max_size=3),
+    tokens=st.lists(st.sampled_from(SOME_TOKENS), unique=True),
+    opponent_cards=st.lists(st.sampled_from(CARD_IDS), unique=True, max_size=14),
+    opponent_tokens=st.lists(st.sampled_from(SOME_TOKENS), unique=True),
+    target_id=st.sampled_from(CARD_IDS + WONDER_IDS),
+)
+def test_affordable_says_what_the_brute_force_price_says(
+    cards: list[str],
+    wonders: list[str],
+    tokens: list[str],
+    opponent_cards: list[str],
+    opponent_tokens: list[str],
+    target_id: str,
+) -> None:
+    catalog = default_catalog()
+    city = city_of(catalog, cards, wonders, tokens)
+    opponent = city_of(catalog, opponent_cards, tokens=opponent_tokens)
+    target = catalog.card(target_id) if catalog.is_card(target_id) else catalog.wonder(target_id)
+    total = brute_force_payment(
+        catalog, cards, wonders, tokens, opponent_cards, opponent_tokens, target_id
+    )[0]
+    for coins in range(0, 25):
+        assert affordable(catalog, city, opponent, target, coins) == (total <= coins)

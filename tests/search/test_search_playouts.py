@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 from companion.engine.cards import CardId, Catalog, Color
-from companion.engine.events import Build, IllegalEvent
+from companion.engine.events import Build, BuildFromDiscard, BuildWonder, IllegalEvent
 from companion.engine.rules import accessible_cards, apply
-from companion.engine.state import GameState
+from companion.engine.state import GameState, PendingKind
 from companion.play.simulate import play
 from companion.search.determinize import deal_if_needed, determinize
-from companion.search.mcts import Node, Settings, Tree
-from companion.search.policy import light_event
+from companion.search.mcts import PLAYOUTS, Node, Settings, Tree
+from companion.search.player import Level, suggest
+from companion.search.policy import light_event, science_wonder
 
 
 def states_of_random_games(catalog: Catalog, seeds: range) -> list[GameState]:
@@ -79,3 +81,62 @@ def _cards(node: Node) -> list[CardId]:
     for child in node.children.values():
         found += _cards(child)
     return found
+
+
+def test_a_science_minded_player_builds_a_play_again_wonder_to_reach_a_green_card(
+    catalog: Catalog,
+) -> None:
+    rng = random.Random(3)
+    combos = 0
+    for state in states_of_random_games(catalog, range(40)):
+        if state.pending is not None or _affordable_greens(state):
+            continue
+        world = determinize(state, rng)
+        event = science_wonder(world, accessible_cards(world)[0])
+        if not isinstance(event, BuildWonder) or catalog.wonder(event.wonder).builds_from_discard:
+            continue
+        combos += 1
+        after = apply(world, event)  # legal: the engine takes it
+        assert after.current is world.current and after.pending is None  # another turn
+        assert _affordable_greens(after)  # and a green card it can build
+        assert light_event(after, rng, (True, True)).type == "build"
+    assert combos >= 3
+
+
+def test_a_science_minded_player_takes_a_green_card_with_the_mausoleum(
+    catalog: Catalog,
+) -> None:
+    rng = random.Random(4)
+    taken = 0
+    for state in states_of_random_games(catalog, range(60)):
+        if state.pending is not None or _affordable_greens(state):
+            continue
+        world = determinize(state, rng)
+        event = science_wonder(world, accessible_cards(world)[0])
+        if not isinstance(event, BuildWonder) or event.wonder != "the_mausoleum":
+            continue
+        after = apply(world, event)
+        assert after.pending is not None and after.pending.kind is PendingKind.MAUSOLEUM
+        greens = {c for c in after.discard if catalog.card(c).color is Color.GREEN}
+        answer = light_event(after, rng, (True, True))
+        assert isinstance(answer, BuildFromDiscard) and answer.card in greens
+        taken += 1
+    assert taken >= 1
+
+
+def test_by_mean_ranks_the_well_visited_moves_by_their_mean(catalog: Catalog) -> None:
+    game = play(catalog, random.Random(5), check=False)
+    state = next(
+        s for s in game.states if s.age == 2 and s.structure is not None and s.pending is None
+    )
+    by_visits = Level("v", 300, settings=PLAYOUTS)
+    by_mean = Level("m", 300, settings=replace(PLAYOUTS, by_mean=True))
+    visits = suggest(state, by_visits, 0).moves
+    means = suggest(state, by_mean, 0).moves  # the same search: only the order differs
+    assert sorted(visits, key=repr) == sorted(means, key=repr)
+    enough = max(m.visits for m in visits) / 10
+    well = [m for m in means if m.visits >= enough]
+    assert [m.win for m in well] == sorted((m.win for m in well), reverse=True)
+    assert list(means[: len(well)]) == well  # the others after them
+    assert visits[0].visits == max(m.visits for m in visits)
+    assert means[0].win == max(m.win for m in well)
