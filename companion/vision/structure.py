@@ -705,6 +705,11 @@ class _Option:
         return self.bound - self.contradictions
 
 
+def _best_score(options: Sequence[_Option]) -> int:
+    """The highest score of the placements looked at."""
+    return max(o.score for o in options)
+
+
 def parse_known(entries: object, age: int, catalog: Catalog | None = None) -> tuple[Slot, ...]:
     """What the box knew of age `age`'s structure, as `scan --structure --known` and the
     device give it: 20 entries in layout order, each a card id of the age where that card
@@ -849,12 +854,24 @@ def read_structure(
     # the view is looked at only for placements that can come near the best (each
     # contradiction found there lowers a placement's score)
     fits.sort(key=lambda f: -f[0])
+    # a placement within one card of the most placed is always looked at (no score can
+    # exceed the most placed): more than MOST_VIEWS of them and the frame is a cannot-tell
+    # at once, without building their views
+    if sum(1 for f in fits if f[0] >= fits[0][0] - 1) > MOST_VIEWS:
+        return StructureReading(unknown, 0, len(found))
     options: list[_Option] = []
+    looked = 0  # placements counted toward MOST_VIEWS, their view built or not
     for bound, homography, placed, trusted, m in fits:
-        if options and bound < max(o.score for o in options) - 1:
+        if options and bound < _best_score(options) - 1:
             break
-        if len(options) == MOST_VIEWS:  # that many placements near the best: cannot tell
+        if looked == MOST_VIEWS:  # that many placements near the best: cannot tell
             return StructureReading(unknown, 0, len(found))
+        looked += 1
+        if known is not None and not trusted and options and bound <= _best_score(options):
+            # what was known keeps only trusted placements beside the best, and this one
+            # cannot become the best (its score is at most its bound, and the placement
+            # looked at first wins a tie): its view would change nothing
+            continue
         origins = m.slot_corners(layout)
         view = _View(gray, homography, origins, m)
         slots, contradictions = _classify(placed, cards, layout, view, origins, m, gone)
@@ -955,6 +972,8 @@ def read_structure(
         far = all(abs(p.row - row) > 1 for row in rows)
         if slots[p.index] == EMPTY and p.index not in gone and far:
             slots[p.index] = None
+    if known is not None:
+        _impossible_to_none(slots, known, layout, gone)
     placed_count = sum(1 for s in slots if s not in (None, "back", "empty"))
     told = (
         TableFit(near[0].homography, m.col_mm, m.row_mm)
@@ -962,6 +981,25 @@ def read_structure(
         else None
     )
     return StructureReading(tuple(slots), placed_count, len(found) - placed_count, told)
+
+
+def _impossible_to_none(
+    slots: list[Slot], known: Sequence[str | None], layout: Layout, gone: frozenset[int]
+) -> None:
+    """Not told, the positions whose reading what was known rules out. `known` is the
+    moment before the last card was taken: one card at most has left since, and it lay
+    uncovered then (every position over it known empty). A position told empty that a card
+    known there lay over, or more than one position told newly empty, is the view mistaken
+    (a dark hand in a dim room passes for the bare table); and a card read where another
+    card was known to lie cannot be either."""
+    fresh = [p for p in layout.positions if slots[p.index] == EMPTY and p.index not in gone]
+    for p in fresh:
+        covered = any(known[i] != EMPTY for i in p.covered_by)
+        if covered or len(fresh) > 1:
+            slots[p.index] = None
+    for i, (slot, was) in enumerate(zip(slots, known, strict=True)):
+        if _is_card(slot) and was is not None and was != EMPTY and was != slot:
+            slots[i] = None
 
 
 CITY_REACH_MM = 10.0  # how far from a half-step a code may lie and still be found there
