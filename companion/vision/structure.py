@@ -920,15 +920,19 @@ def read_structure(
         # the structure seen (a lone pair of cards lies in a row of a structure as well as
         # side by side in a city): cannot tell
         return StructureReading(unknown, 0, len(found))
+    slots = [
+        values[0] if all(v == values[0] for v in values) else None
+        for values in zip(*(o.slots for o in near), strict=True)
+    ]
+    if known is None and len(near) > 1 and all(s is None for s in slots):
+        # placements that agree nowhere: nothing below can tell a position (no code is read
+        # again unless one placement alone is left), so no city is looked for either
+        return StructureReading(unknown, 0, len(found))
     if any(
         _stacked_city(o.slots, o.homography, gray, layout, o.model, decoder, age, catalog)
         for o in near
     ):
         return StructureReading(unknown, 0, len(found))
-    slots = [
-        values[0] if all(v == values[0] for v in values) else None
-        for values in zip(*(o.slots for o in near), strict=True)
-    ]
     if len(near) == 1:  # the codes not read in the whole frame, read where each should be
         homography = near[0].homography
         used = {s for s in slots if s is not None} | {c for c, n in counts.items() if n > 1}
