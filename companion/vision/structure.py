@@ -20,6 +20,7 @@ place in the frame, and each position is told:
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import statistics
@@ -433,8 +434,8 @@ class _View:
         residual = np.abs(self.image - fitted)
         self.bare = self.valid & (residual <= tolerance) & flat
         blob = (self.valid & flat & ~self.bare).astype(np.uint8)
-        disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (round(2 * HAND_MM * k) | 1,) * 2)
-        blob = np.asarray(cv2.morphologyEx(blob, cv2.MORPH_OPEN, disc), np.uint8)
+        disc = _disc(round(2 * HAND_MM * k) | 1)
+        blob = _dilated(_eroded(blob, disc), disc)  # opened: what a disc fits in
         _, labels = cv2.connectedComponents(blob)
         edge = np.zeros_like(blob)
         band = round(10 * k)
@@ -442,7 +443,9 @@ class _View:
         edge[:, :band] = edge[:, -band:] = 1
         edge |= ~self.valid  # an arm also leaves the frame
         reaching = set(np.unique(labels[(edge > 0) & (blob > 0)]).tolist()) - {0}
-        hand = np.isin(labels, sorted(reaching))
+        lookup = np.zeros(int(labels.max()) + 1, bool)
+        lookup[sorted(reaching)] = True
+        hand = lookup[labels]
         # a hand of about the table's shade still has an outline: the view is split along
         # its edges, the table is the part most of the border shows; another part that
         # reaches out of the view (an arm) is never bare, and a hand if it is large and
@@ -465,7 +468,7 @@ class _View:
         large[0] = large[table_part] = False
         hand |= large[parts]
         if hand.any():
-            self.hand = cv2.dilate(hand.astype(np.uint8), disc) > 0
+            self.hand = _dilated(hand.astype(np.uint8), disc) > 0
         # the table's grain and bands stray from a smooth surface in the middle, where it
         # is not fitted: there, no hand found, a part of the table's own looks bare a
         # little further from the surface
@@ -521,6 +524,38 @@ SURFACE_BAND = 8.0  # a block this far from a plane tried lies on it (the table'
 SURFACE_TRIES = 80  # planes tried through three blocks drawn at random (a fixed draw)
 
 
+@functools.cache
+def _disc(size: int) -> tuple[np.ndarray, ...]:
+    """A disc `size` pixels across (OpenCV's ellipse), as the rectangles whose union it is
+    (one per half-width of its rows): eroding or dilating by each rectangle and taking the
+    least or the most gives the disc's erosion or dilation exactly, in a fraction of the
+    time (OpenCV filters a rectangle by rows then columns, a disc pixel by pixel)."""
+    ellipse = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
+    widths = ellipse.sum(axis=1)
+    return tuple(
+        cv2.getStructuringElement(cv2.MORPH_RECT, (width, int((widths >= width).sum())))
+        for width in sorted({int(w) for w in widths if w})
+    )
+
+
+def _eroded(image: np.ndarray, disc: tuple[np.ndarray, ...]) -> np.ndarray:
+    """`image` eroded by the disc `_disc` gives (OpenCV's borders: nothing beyond them)."""
+    return np.asarray(functools.reduce(np.minimum, (cv2.erode(image, r) for r in disc)))
+
+
+def _dilated(image: np.ndarray, disc: tuple[np.ndarray, ...]) -> np.ndarray:
+    """`image` dilated by the disc `_disc` gives."""
+    return np.asarray(functools.reduce(np.maximum, (cv2.dilate(image, r) for r in disc)))
+
+
+@functools.cache
+def _picks(blocks: int) -> np.ndarray:
+    """The fixed draw of SURFACE_TRIES triples of blocks among `blocks` (`_surface`)."""
+    picks = np.random.default_rng(0).integers(0, blocks, (SURFACE_TRIES, 3))
+    picks.setflags(write=False)
+    return picks
+
+
 def _surface(image: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, float]:
     """The table's light: a quadratic surface fitted to the bare-looking blocks of `mask`;
     and the spread of the pixels of those blocks around it.
@@ -550,11 +585,13 @@ def _surface(image: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, float]:
         level = float(np.median(image[mask])) if mask.any() else 0.0
         return np.full((h, w), level, np.float32), 0.0
     plane = terms(xs, ys, 3)
-    picks = np.random.default_rng(0).integers(0, len(values), (SURFACE_TRIES, 3))
+    picks = _picks(len(values))
     systems = plane[picks]  # tries x 3 x 3
     solvable = np.abs(np.linalg.det(systems)) > 1e-9  # a block drawn twice, or in a line
     coefs = np.linalg.solve(systems[solvable], values[picks[solvable]][..., None])[..., 0]
-    near = np.abs(values[None, :] - coefs @ plane.T) <= SURFACE_BAND
+    off = coefs @ plane.T
+    off -= values[None, :]
+    near = np.abs(off, out=off) <= SURFACE_BAND
     keep = near[int(np.argmax(near.sum(axis=1)))]
     full = terms(xs, ys)
     for _ in range(3):
@@ -708,6 +745,68 @@ class _Option:
 def _best_score(options: Sequence[_Option]) -> int:
     """The highest score of the placements looked at."""
     return max(o.score for o in options)
+
+
+def _near(options: Sequence[_Option], known: Sequence[str | None] | None) -> list[_Option]:
+    """The placement that explains the frame best (the most cards placed less the
+    contradictions; the one looked at first of those as good), then the others nearly as
+    good that put a card read elsewhere: as likely, so a position is told only where they
+    all agree (the cards read may fit the layout shifted by a column when a row's ends are
+    gone). Nearly as good: a score one lower; one card fewer placed and one contradiction
+    more (a city's card beside the structure may complete a placement shifted toward it);
+    or more cards placed, whatever its contradictions (in a dim room a card's back may look
+    like the table, a contradiction for the true placement as much as for a shifted one, so
+    a placement of fewer cards can outscore the true one). With what was known only trusted
+    placements stand beside the best."""
+    ranked = sorted(options, key=lambda o: -o.score)
+    best = ranked[0]
+
+    def as_likely(o: _Option) -> bool:
+        return (
+            o.score >= best.score - 1
+            or o.bound > best.bound
+            or (o.bound == best.bound - 1 and o.contradictions <= best.contradictions + 1)
+            # as many cards placed, two contradictions more: a few cards of rows laid
+            # further apart fit the layout shifted by two rows too, and the dim backs of
+            # the true placement looked like the table (generated hand-laid frame 410015)
+            or (o.bound == best.bound and o.contradictions <= best.contradictions + 2)
+        )
+
+    where = {s: i for i, s in enumerate(best.slots) if _is_card(s)}
+
+    def rival(other: list[Slot]) -> bool:
+        """Whether a placement puts a card read elsewhere than the best one does (not one
+        that only places fewer of the same cards)."""
+        return any(
+            _is_card(s) and (where.get(s, i) != i or best.slots[i] == EMPTY)
+            for i, s in enumerate(other)
+        )
+
+    near = [best] + [o for o in ranked[1:] if as_likely(o) and rival(o.slots)]
+    if known is not None:
+        # cards where they were seen: a lone pair of cards of a city still fits, but only
+        # if it lay so in the structure; it does not outweigh a placement trusted
+        near = [best] + [o for o in near[1:] if o.trusted]
+    return near
+
+
+def _agreed(near: Sequence[_Option]) -> list[Slot]:
+    """The slots all the placements as likely agree on, None elsewhere."""
+    return [
+        values[0] if all(v == values[0] for v in values) else None
+        for values in zip(*(o.slots for o in near), strict=True)
+    ]
+
+
+def _tells_nothing(near: Sequence[_Option], known: Sequence[str | None] | None) -> bool:
+    """Whether the placements as likely leave every position untold: one of them is not
+    trusted (a card of the age lying inside the outline but at no position, or too little
+    of the structure seen: a lone pair of cards lies in a row of a structure as well as side
+    by side in a city), or, from the frame alone, they agree nowhere (no code is read again
+    unless one placement alone is left)."""
+    if not all(option.trusted for option in near):
+        return True
+    return known is None and len(near) > 1 and all(s is None for s in _agreed(near))
 
 
 def parse_known(entries: object, age: int, catalog: Catalog | None = None) -> tuple[Slot, ...]:
@@ -867,6 +966,12 @@ def read_structure(
         if looked == MOST_VIEWS:  # that many placements near the best: cannot tell
             return StructureReading(unknown, 0, len(found))
         looked += 1
+        # no placement left can become the best (its score is at most its bound, and the
+        # placement looked at first wins a tie), and those left only join the ones as
+        # likely: once these already tell nothing, the rest cannot change that
+        settled = known is None and options and bound <= _best_score(options)
+        if settled and _tells_nothing(_near(options, known), known):
+            return StructureReading(unknown, 0, len(found))
         if known is not None and not trusted and options and bound <= _best_score(options):
             # what was known keeps only trusted placements beside the best, and this one
             # cannot become the best (its score is at most its bound, and the placement
@@ -878,56 +983,13 @@ def read_structure(
         options.append(_Option(bound, contradictions, slots, trusted, homography, m))
     if not options:
         return StructureReading(unknown, 0, len(found))
-    # the placement that explains the frame best: the most cards placed less the
-    # contradictions. Others nearly as good (the cards read may fit the layout shifted by
-    # a column when a row's ends are gone) are as likely: a position is told only where
-    # they all agree. Nearly as good: a score one lower; one card fewer placed and one
-    # contradiction more (a city's card beside the structure may complete a placement
-    # shifted toward it); or more cards placed, whatever its contradictions (in a dim room
-    # a card's back may look like the table, a contradiction for the true placement as much
-    # as for a shifted one, so a placement of fewer cards can outscore the true one)
-    options.sort(key=lambda o: -o.score)
-    best = options[0]
+    # the best placement and those as likely (`_near`): a position is told where they agree
+    near = _near(options, known)
+    best = near[0]
     m, origins = best.model, best.model.slot_corners(layout)
-
-    def as_likely(o: _Option) -> bool:
-        return (
-            o.score >= best.score - 1
-            or o.bound > best.bound
-            or (o.bound == best.bound - 1 and o.contradictions <= best.contradictions + 1)
-            # as many cards placed, two contradictions more: a few cards of rows laid
-            # further apart fit the layout shifted by two rows too, and the dim backs of
-            # the true placement looked like the table (generated hand-laid frame 410015)
-            or (o.bound == best.bound and o.contradictions <= best.contradictions + 2)
-        )
-
-    def rival(other: list[Slot]) -> bool:
-        """Whether a placement puts a card read elsewhere than the best one does (not one
-        that only places fewer of the same cards)."""
-        where = {s: i for i, s in enumerate(best.slots) if s not in (None, "back", "empty")}
-        return any(
-            s not in (None, "back", "empty") and (where.get(s, i) != i or best.slots[i] == "empty")
-            for i, s in enumerate(other)
-        )
-
-    near = [best] + [o for o in options[1:] if as_likely(o) and rival(o.slots)]
-    if known is not None:
-        # cards where they were seen: a lone pair of cards of a city still fits, but only
-        # if it lay so in the structure; it does not outweigh a placement trusted
-        near = [best] + [o for o in near[1:] if o.trusted]
-    if not all(option.trusted for option in near):
-        # a card of the age lying inside the outline but at no position, or too little of
-        # the structure seen (a lone pair of cards lies in a row of a structure as well as
-        # side by side in a city): cannot tell
+    if _tells_nothing(near, known):
         return StructureReading(unknown, 0, len(found))
-    slots = [
-        values[0] if all(v == values[0] for v in values) else None
-        for values in zip(*(o.slots for o in near), strict=True)
-    ]
-    if known is None and len(near) > 1 and all(s is None for s in slots):
-        # placements that agree nowhere: nothing below can tell a position (no code is read
-        # again unless one placement alone is left), so no city is looked for either
-        return StructureReading(unknown, 0, len(found))
+    slots = _agreed(near)
     if any(
         _stacked_city(o.slots, o.homography, gray, layout, o.model, decoder, age, catalog)
         for o in near
