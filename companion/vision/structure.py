@@ -43,9 +43,11 @@ EMPTY = "empty"  # a slot, and in `known` a position whose card the game recorde
 BACK = "back"  # a slot, and in `known` a face-down card not turned up yet (which one: unknown)
 
 LATTICE_TOLERANCE = 0.2  # of a column or a row: how far a card may lie from its place
-FIT_TOLERANCE_MM = 7.0  # a code's corners this far from where the fit expects them: not placed
+FIT_TOLERANCE_MM = 8.5  # a code's corners this far from where the fit expects them: not placed
 # (a card laid by hand lies up to about 3 mm off its place and turned a few degrees, its
-# sticker put on up to 1.5 mm off)
+# sticker put on up to 1.5 mm off, and a fit's steps stray a little per row: generated
+# hand-laid frame 440003 had a card turned up 7.8 mm from where the fit put its code; the
+# nearest other position lies 23 mm away)
 SIZE_TOLERANCE = 0.15  # a code larger or smaller than the fit expects (held up): not placed
 
 
@@ -705,30 +707,45 @@ def _classify(
 
 def _strays(
     cards: list[_Card], placed: dict[int, int], homography: np.ndarray,
-    origins: Sequence[tuple[float, float]], m: TableModel,
+    origins: Sequence[tuple[float, float]], m: TableModel, layout: Layout,
+    known: Sequence[str | None] | None = None,
 ) -> int:  # fmt: skip
     """Cards of the age read inside the structure's outline but at none of its positions: a
     placement that leaves them there is wrong (two cards of a city side by side fit the
-    layout as well as two cards of a row)."""
+    layout as well as two cards of a row). With what was known, the moment before the last
+    card was taken, one of them may be that card: a card known face up where nothing lay
+    over it, in a hand or laid down beside its place now (generated hand-laid frame 440003:
+    a card just taken, read between the cards left, made every position a cannot-tell)."""
     xs = [x for x, _ in origins]
     ys = [y for _, y in origins]
     inverse = np.linalg.inv(homography)
     used = set(placed.values())
-    strays = 0
+    free = {
+        card_id
+        for p in layout.positions
+        if known is not None
+        and _is_card(card_id := known[p.index])
+        and all(known[i] == EMPTY for i in p.covered_by)
+    }
+    strays = taken = 0
     for j, card in enumerate(cards):
         if j in used:
             continue
         x, y = _project(inverse, np.array([card.sticker.center]))[0]
-        strays += bool(
+        inside = (
             min(xs) - 5 <= x <= max(xs) + m.card_w + 5 and min(ys) - 5 <= y <= max(ys) + m.card_h
         )
+        if inside and card.id in free and not taken:
+            taken = 1
+        else:
+            strays += bool(inside)
     return strays
 
 
 @dataclass(frozen=True, slots=True)
 class _Option:
     """A placement looked at in the view: the cards it places (less the strays), the
-    contradictions found, the 20 slots it tells and its fit."""
+    contradictions found, the 20 slots it tells, its fit and the cards it placed where."""
 
     bound: int
     contradictions: int
@@ -736,6 +753,7 @@ class _Option:
     trusted: bool
     homography: np.ndarray
     model: TableModel  # the layout's steps it was placed with
+    placed: dict[int, int]  # position -> card (index into the cards read)
 
     @property
     def score(self) -> int:
@@ -934,7 +952,7 @@ def read_structure(
         tried.add((frozenset(placed.items()), m.col_mm, m.row_mm))
         if known is not None and not _agrees(placed, cards, known):
             continue
-        strays = _strays(cards, placed, homography, origins, m)
+        strays = _strays(cards, placed, homography, origins, m, layout, known)
         rows = {layout.positions[i].row for i in placed}
         # two cards lying where the box knows them (neither taken) are two cards of the
         # structure, not of a city: a card just taken lies off its place, and one of them
@@ -966,21 +984,23 @@ def read_structure(
         if looked == MOST_VIEWS:  # that many placements near the best: cannot tell
             return StructureReading(unknown, 0, len(found))
         looked += 1
-        # no placement left can become the best (its score is at most its bound, and the
-        # placement looked at first wins a tie), and those left only join the ones as
-        # likely: once these already tell nothing, the rest cannot change that
-        settled = known is None and options and bound <= _best_score(options)
-        if settled and _tells_nothing(_near(options, known), known):
-            return StructureReading(unknown, 0, len(found))
-        if known is not None and not trusted and options and bound <= _best_score(options):
-            # what was known keeps only trusted placements beside the best, and this one
-            # cannot become the best (its score is at most its bound, and the placement
-            # looked at first wins a tie): its view would change nothing
-            continue
+        if options and bound <= _best_score(options):
+            # no placement left can become the best (its score is at most its bound, and
+            # the placement looked at first wins a tie): one only joins those as likely,
+            # and only if it puts a card elsewhere than the best (`_near`). So once these
+            # already tell nothing (from the frame alone), the rest cannot change that;
+            # and the view of one that places the best's cards where it does (the same
+            # cards with the other steps), or of one not trusted beside what was known
+            # (only trusted placements stand beside the best then), changes nothing
+            near = _near(options, known)
+            if known is None and _tells_nothing(near, known):
+                return StructureReading(unknown, 0, len(found))
+            if placed.items() <= near[0].placed.items() or (known is not None and not trusted):
+                continue
         origins = m.slot_corners(layout)
         view = _View(gray, homography, origins, m)
         slots, contradictions = _classify(placed, cards, layout, view, origins, m, gone)
-        options.append(_Option(bound, contradictions, slots, trusted, homography, m))
+        options.append(_Option(bound, contradictions, slots, trusted, homography, m, placed))
     if not options:
         return StructureReading(unknown, 0, len(found))
     # the best placement and those as likely (`_near`): a position is told where they agree
