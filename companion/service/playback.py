@@ -635,6 +635,15 @@ def play_overhead(
                     by_hand(target.position)
                 elif action and mode is Mode.IDLE:
                     by_hand(camera.deals[camera.age].index(given.card))
+            card = getattr(target, "card", None)
+            deal = camera.deals.get(camera.age, ())
+            taking = action and card in deal and deal.index(card) not in camera.taken
+            scanned = isinstance(given, Scan) and given.card == card
+            if taking and (scanned or (mode is Mode.CARD and app.ui.card == card)):
+                # the player takes the card from the structure: scanned by hand, or the
+                # box proposed it before it was taken (from a frame that could not tell its
+                # place) and the player, about to take it, confirms it
+                camera.take(str(card))
             handle(given)
         waited = waited + 1 if look else 0
         recorded = player.events[events : app.context().events]
