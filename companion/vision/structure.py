@@ -1117,6 +1117,9 @@ def _stacked_city(
     return False
 
 
+SLOT_REACH_MM = 7.0  # the margin of the second cut, where nothing was read in the first: not
+# FIT_TOLERANCE_MM's 8.5 mm, since a wider cut stretches the grey of a dim code otherwise and
+# reads fewer (generated hand-laid frame 470011, hard light: a card read at 7 mm, not at 8.5)
 SLOT_PX_PER_MM = 6.0  # the sticker of a position rectified for the decoder: 5 px a module
 
 
@@ -1126,7 +1129,7 @@ def _read_slot(
     origin: tuple[float, float],
     m: TableModel,
     decoder: Decoder,
-    reach: float = FIT_TOLERANCE_MM,
+    reach: float = SLOT_REACH_MM,
 ) -> Sticker | None:
     """The code of ours whose sticker lies at the place of a card at `origin`, decoded
     from that place alone, rectified and enlarged, its corners in frame pixels; None if no

@@ -318,3 +318,16 @@ def test_a_hard_frame_read_from_the_frame_alone_tells_its_cards() -> None:
     slots = read_structure(scene.frame, scene.age, DECODER).slots
     assert scene.covered[0] and slots[0] is None
     assert list(slots[1:]) == scene.truth[1:]
+
+
+def test_a_dim_code_missed_in_the_frame_is_read_at_its_place_from_a_narrow_cut() -> None:
+    # generated hand-laid frame 470011 (spread 0.5, hard light), two cards taken (19, 18):
+    # the Library's code, not read in the whole frame, is read from its place cut 7 mm
+    # around; cut 8.5 mm around (the placing tolerance), the dim code's grey stretched
+    # otherwise and it was not read
+    deal = random_table(470011, spread=0.5, difficulty="hard", taken=[])
+    scene = random_table(470011, spread=0.5, difficulty="hard", deal=deal.deal, taken=[19, 18])
+    assert scene.known[2] == "library"
+    slots = read_structure(scene.frame, scene.age, DECODER, known=scene.known).slots
+    assert all(s is None or s == t for s, t in zip(slots, scene.truth, strict=True))
+    assert slots[2] == "library"
