@@ -378,7 +378,8 @@ def with_reveals(catalog: Any, events: list[Event]) -> list[Event]:
             ), event.tokens)  # fmt: skip
         state = apply(state, event)
         out.append(event)
-        while (waiting := unrevealed(state)) and state.age in full:
+        # a game won outright by the action that uncovered a card is over: nothing is turned
+        while (waiting := unrevealed(state)) and state.age in full and not state.finished:
             turned = Reveal(waiting[0], full[state.age].layout[waiting[0]])  # type: ignore[arg-type]
             state = apply(state, turned)
             out.append(turned)
