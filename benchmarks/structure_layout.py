@@ -1,7 +1,7 @@
 """Overhead reading of structures laid by hand: rates by layout spread, light and resolution.
 
 Run: .venv/bin/python benchmarks/structure_layout.py [--frames 24] [--seed0 400000]
-     [--spreads 0,0.5,1] [--lights fine,hard] [--resolutions 2304x1296] [--write]
+     [--spreads 0,0.5,1] [--lights fine,hard] [--resolutions 2304x1296] [--old REV] [--write]
 
 Frames come from companion.vision.table_synth with `spread` (0: the spacing data/table.toml
 names; 1: rows 50-60 % of a card's height apart, gaps of 1-4 mm, each card turned and
@@ -14,8 +14,10 @@ shifted a little, each sticker a little off its place). Each seed gives two read
   the frame shows one more position empty and the cards it uncovered turned up.
 Shares count the positions no hand lies over (benchmarks/structure_read.py's columns);
 wrong counts every position told wrongly (must be 0).
-Time: the CPU time of the process per reading (decoding and reading; OpenCV's threads
-count in it), which a loaded machine does not inflate as it does the wall time (shown too).
+Time: the CPU time of the process per reading (decoding and reading, OpenCV held to one
+thread as the service's reader runs on one core), which a loaded machine does not inflate as
+it does the wall time (shown too). `--old REV` reads every frame with the reader of git
+revision REV too, in the same run (rows "before").
 `--write` puts the report in BENCHMARKS.md ("Overhead camera: structures laid by hand").
 """
 
@@ -30,8 +32,9 @@ import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+import cv2
 from report import machine, write_section
-from structure_read import PI4_FACTOR, Tally
+from structure_read import PI4_FACTOR, Reader, Tally, old_reader
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -79,10 +82,22 @@ def later_taken(seed: int) -> int:
     return 1 + seed * 7 % 18
 
 
+def timed(tally: LaidTally, read: Reader, scene: TableScene, **known: object) -> None:
+    """One reading of `scene` by `read` (given `known`), its CPU and wall time, tallied."""
+    started, cpu = time.perf_counter(), time.process_time()
+    slots = read(scene.frame, scene.age, DECODER, **known).slots  # type: ignore[attr-defined]
+    tally.times.append(time.perf_counter() - started)
+    tally.cpu.append(time.process_time() - cpu)
+    tally.add(scene, slots)
+
+
+DECODER = make_decoder("zxing")
+
+
 def rows(
-    frames: int, seed0: int, spreads: list[float], lights: list[str], resolutions: list[str]
-) -> list[str]:
-    decoder = make_decoder("zxing")
+    frames: int, seed0: int, spreads: list[float], lights: list[str], resolutions: list[str],
+    old: Reader | None = None,
+) -> list[str]:  # fmt: skip
     out = [
         "| resolution | light | spread | reading | frames | face-up read | face-down right "
         "| empty right | just taken: empty | under a hand: told | wrong "
@@ -94,33 +109,34 @@ def rows(
         for light in lights:
             for spread in spreads:
                 deal, later = LaidTally(), LaidTally()
+                deal_old, later_old = LaidTally(), LaidTally()
                 for seed in range(seed0, seed0 + frames):
                     scene = random_table(
                         seed, resolution=resolution, difficulty=light,  # type: ignore[arg-type]
                         spread=spread, taken=[],
                     )  # fmt: skip
-                    started, cpu = time.perf_counter(), time.process_time()
-                    slots = read_structure(scene.frame, scene.age, decoder).slots
-                    deal.times.append(time.perf_counter() - started)
-                    deal.cpu.append(time.process_time() - cpu)
-                    deal.add(scene, slots)
+                    timed(deal, read_structure, scene)
+                    if old is not None:
+                        timed(deal_old, old, scene)
                     order = _take(scene.age, later_taken(seed), random.Random(seed))
                     scene = random_table(
                         seed, resolution=resolution, difficulty=light,  # type: ignore[arg-type]
                         spread=spread, deal=scene.deal, taken=order,
                     )  # fmt: skip
-                    started, cpu = time.perf_counter(), time.process_time()
-                    slots = read_structure(scene.frame, scene.age, decoder, known=scene.known).slots
-                    later.times.append(time.perf_counter() - started)
-                    later.cpu.append(time.process_time() - cpu)
-                    later.add(scene, slots)
-                for name, tally in (("deal, frame alone", deal), ("later, --known", later)):
+                    timed(later, read_structure, scene, known=scene.known)
+                    if old is not None:
+                        timed(later_old, old, scene, known=scene.known)
+                tallies = [("deal, frame alone", deal), ("later, --known", later)]
+                if old is not None:
+                    tallies += [("before: deal, frame alone", deal_old),
+                                ("before: later, --known", later_old)]  # fmt: skip
+                for name, tally in tallies:
                     out.append(
                         f"| {resolution} | {light} | {spread:g} | {name} | {frames} "
                         f"| {tally.shares()} | {tally.covered_told}/{tally.covered} "
                         f"| {tally.cpu_timing()} | {tally.timing().split(' |')[0]} |"
                     )
-                print(*out[-2:], sep="\n", flush=True)
+                print(*out[-len(tallies) :], sep="\n", flush=True)
     return out
 
 
@@ -131,17 +147,22 @@ def main() -> None:
     parser.add_argument("--spreads", default="0,0.5,1")
     parser.add_argument("--lights", default="fine,hard")
     parser.add_argument("--resolutions", default="2304x1296")
+    parser.add_argument("--old", metavar="REV", help="also read with the reader of revision REV")
     parser.add_argument("--write", action="store_true", help="update BENCHMARKS.md")
     args = parser.parse_args()
+    cv2.setNumThreads(1)  # the service reads on one core
+    old = old_reader(args.old) if args.old else None
     spreads = [float(s) for s in args.spreads.split(",")]
     command = (
         f".venv/bin/python benchmarks/structure_layout.py --frames {args.frames} "
         f"--seed0 {args.seed0} --spreads {args.spreads} --lights {args.lights} "
-        f"--resolutions {args.resolutions} --write"
+        f"--resolutions {args.resolutions}"
+        + (f" --old {args.old}" if args.old else "")
+        + " --write"
     )
     load = os.getloadavg()[0]
     table = rows(
-        args.frames, args.seed0, spreads, args.lights.split(","), args.resolutions.split(",")
+        args.frames, args.seed0, spreads, args.lights.split(","), args.resolutions.split(","), old
     )
     text = "\n".join(
         [

@@ -14,4 +14,5 @@ UPDATE_REFERENCE=1 exec .venv/bin/python -m pytest -q -p no:cacheprovider \
     tests/device/test_device_solo_pantheon.py \
     tests/device/test_device_coach_at_table.py \
     tests/device/test_device_overhead_unclear.py \
+    tests/vision/test_vision_reading_picture.py \
     tests/web/test_web_browser.py

@@ -378,7 +378,8 @@ def with_reveals(catalog: Any, events: list[Event]) -> list[Event]:
             ), event.tokens)  # fmt: skip
         state = apply(state, event)
         out.append(event)
-        while (waiting := unrevealed(state)) and state.age in full:
+        # a game won outright by the action that uncovered a card is over: nothing is turned
+        while (waiting := unrevealed(state)) and state.age in full and not state.finished:
             turned = Reveal(waiting[0], full[state.age].layout[waiting[0]])  # type: ignore[arg-type]
             state = apply(state, turned)
             out.append(turned)
@@ -635,6 +636,15 @@ def play_overhead(
                     by_hand(target.position)
                 elif action and mode is Mode.IDLE:
                     by_hand(camera.deals[camera.age].index(given.card))
+            card = getattr(target, "card", None)
+            deal = camera.deals.get(camera.age, ())
+            taking = action and card in deal and deal.index(card) not in camera.taken
+            scanned = isinstance(given, Scan) and given.card == card
+            if taking and (scanned or (mode is Mode.CARD and app.ui.card == card)):
+                # the player takes the card from the structure: scanned by hand, or the
+                # box proposed it before it was taken (from a frame that could not tell its
+                # place) and the player, about to take it, confirms it
+                camera.take(str(card))
             handle(given)
         waited = waited + 1 if look else 0
         recorded = player.events[events : app.context().events]

@@ -20,6 +20,7 @@ place in the frame, and each position is told:
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import statistics
@@ -42,9 +43,11 @@ EMPTY = "empty"  # a slot, and in `known` a position whose card the game recorde
 BACK = "back"  # a slot, and in `known` a face-down card not turned up yet (which one: unknown)
 
 LATTICE_TOLERANCE = 0.2  # of a column or a row: how far a card may lie from its place
-FIT_TOLERANCE_MM = 7.0  # a code's corners this far from where the fit expects them: not placed
+FIT_TOLERANCE_MM = 8.5  # a code's corners this far from where the fit expects them: not placed
 # (a card laid by hand lies up to about 3 mm off its place and turned a few degrees, its
-# sticker put on up to 1.5 mm off)
+# sticker put on up to 1.5 mm off, and a fit's steps stray a little per row: generated
+# hand-laid frame 440003 had a card turned up 7.8 mm from where the fit put its code; the
+# nearest other position lies 23 mm away)
 SIZE_TOLERANCE = 0.15  # a code larger or smaller than the fit expects (held up): not placed
 
 
@@ -433,8 +436,8 @@ class _View:
         residual = np.abs(self.image - fitted)
         self.bare = self.valid & (residual <= tolerance) & flat
         blob = (self.valid & flat & ~self.bare).astype(np.uint8)
-        disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (round(2 * HAND_MM * k) | 1,) * 2)
-        blob = np.asarray(cv2.morphologyEx(blob, cv2.MORPH_OPEN, disc), np.uint8)
+        disc = _disc(round(2 * HAND_MM * k) | 1)
+        blob = _dilated(_eroded(blob, disc), disc)  # opened: what a disc fits in
         _, labels = cv2.connectedComponents(blob)
         edge = np.zeros_like(blob)
         band = round(10 * k)
@@ -442,7 +445,9 @@ class _View:
         edge[:, :band] = edge[:, -band:] = 1
         edge |= ~self.valid  # an arm also leaves the frame
         reaching = set(np.unique(labels[(edge > 0) & (blob > 0)]).tolist()) - {0}
-        hand = np.isin(labels, sorted(reaching))
+        lookup = np.zeros(int(labels.max()) + 1, bool)
+        lookup[sorted(reaching)] = True
+        hand = lookup[labels]
         # a hand of about the table's shade still has an outline: the view is split along
         # its edges, the table is the part most of the border shows; another part that
         # reaches out of the view (an arm) is never bare, and a hand if it is large and
@@ -465,7 +470,7 @@ class _View:
         large[0] = large[table_part] = False
         hand |= large[parts]
         if hand.any():
-            self.hand = cv2.dilate(hand.astype(np.uint8), disc) > 0
+            self.hand = _dilated(hand.astype(np.uint8), disc) > 0
         # the table's grain and bands stray from a smooth surface in the middle, where it
         # is not fitted: there, no hand found, a part of the table's own looks bare a
         # little further from the surface
@@ -521,6 +526,38 @@ SURFACE_BAND = 8.0  # a block this far from a plane tried lies on it (the table'
 SURFACE_TRIES = 80  # planes tried through three blocks drawn at random (a fixed draw)
 
 
+@functools.cache
+def _disc(size: int) -> tuple[np.ndarray, ...]:
+    """A disc `size` pixels across (OpenCV's ellipse), as the rectangles whose union it is
+    (one per half-width of its rows): eroding or dilating by each rectangle and taking the
+    least or the most gives the disc's erosion or dilation exactly, in a fraction of the
+    time (OpenCV filters a rectangle by rows then columns, a disc pixel by pixel)."""
+    ellipse = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
+    widths = ellipse.sum(axis=1)
+    return tuple(
+        cv2.getStructuringElement(cv2.MORPH_RECT, (width, int((widths >= width).sum())))
+        for width in sorted({int(w) for w in widths if w})
+    )
+
+
+def _eroded(image: np.ndarray, disc: tuple[np.ndarray, ...]) -> np.ndarray:
+    """`image` eroded by the disc `_disc` gives (OpenCV's borders: nothing beyond them)."""
+    return np.asarray(functools.reduce(np.minimum, (cv2.erode(image, r) for r in disc)))
+
+
+def _dilated(image: np.ndarray, disc: tuple[np.ndarray, ...]) -> np.ndarray:
+    """`image` dilated by the disc `_disc` gives."""
+    return np.asarray(functools.reduce(np.maximum, (cv2.dilate(image, r) for r in disc)))
+
+
+@functools.cache
+def _picks(blocks: int) -> np.ndarray:
+    """The fixed draw of SURFACE_TRIES triples of blocks among `blocks` (`_surface`)."""
+    picks = np.random.default_rng(0).integers(0, blocks, (SURFACE_TRIES, 3))
+    picks.setflags(write=False)
+    return picks
+
+
 def _surface(image: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, float]:
     """The table's light: a quadratic surface fitted to the bare-looking blocks of `mask`;
     and the spread of the pixels of those blocks around it.
@@ -550,11 +587,13 @@ def _surface(image: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, float]:
         level = float(np.median(image[mask])) if mask.any() else 0.0
         return np.full((h, w), level, np.float32), 0.0
     plane = terms(xs, ys, 3)
-    picks = np.random.default_rng(0).integers(0, len(values), (SURFACE_TRIES, 3))
+    picks = _picks(len(values))
     systems = plane[picks]  # tries x 3 x 3
     solvable = np.abs(np.linalg.det(systems)) > 1e-9  # a block drawn twice, or in a line
     coefs = np.linalg.solve(systems[solvable], values[picks[solvable]][..., None])[..., 0]
-    near = np.abs(values[None, :] - coefs @ plane.T) <= SURFACE_BAND
+    off = coefs @ plane.T
+    off -= values[None, :]
+    near = np.abs(off, out=off) <= SURFACE_BAND
     keep = near[int(np.argmax(near.sum(axis=1)))]
     full = terms(xs, ys)
     for _ in range(3):
@@ -668,30 +707,45 @@ def _classify(
 
 def _strays(
     cards: list[_Card], placed: dict[int, int], homography: np.ndarray,
-    origins: Sequence[tuple[float, float]], m: TableModel,
+    origins: Sequence[tuple[float, float]], m: TableModel, layout: Layout,
+    known: Sequence[str | None] | None = None,
 ) -> int:  # fmt: skip
     """Cards of the age read inside the structure's outline but at none of its positions: a
     placement that leaves them there is wrong (two cards of a city side by side fit the
-    layout as well as two cards of a row)."""
+    layout as well as two cards of a row). With what was known, the moment before the last
+    card was taken, one of them may be that card: a card known face up where nothing lay
+    over it, in a hand or laid down beside its place now (generated hand-laid frame 440003:
+    a card just taken, read between the cards left, made every position a cannot-tell)."""
     xs = [x for x, _ in origins]
     ys = [y for _, y in origins]
     inverse = np.linalg.inv(homography)
     used = set(placed.values())
-    strays = 0
+    free = {
+        card_id
+        for p in layout.positions
+        if known is not None
+        and _is_card(card_id := known[p.index])
+        and all(known[i] == EMPTY for i in p.covered_by)
+    }
+    strays = taken = 0
     for j, card in enumerate(cards):
         if j in used:
             continue
         x, y = _project(inverse, np.array([card.sticker.center]))[0]
-        strays += bool(
+        inside = (
             min(xs) - 5 <= x <= max(xs) + m.card_w + 5 and min(ys) - 5 <= y <= max(ys) + m.card_h
         )
+        if inside and card.id in free and not taken:
+            taken = 1
+        else:
+            strays += bool(inside)
     return strays
 
 
 @dataclass(frozen=True, slots=True)
 class _Option:
     """A placement looked at in the view: the cards it places (less the strays), the
-    contradictions found, the 20 slots it tells and its fit."""
+    contradictions found, the 20 slots it tells, its fit and the cards it placed where."""
 
     bound: int
     contradictions: int
@@ -699,10 +753,78 @@ class _Option:
     trusted: bool
     homography: np.ndarray
     model: TableModel  # the layout's steps it was placed with
+    placed: dict[int, int]  # position -> card (index into the cards read)
 
     @property
     def score(self) -> int:
         return self.bound - self.contradictions
+
+
+def _best_score(options: Sequence[_Option]) -> int:
+    """The highest score of the placements looked at."""
+    return max(o.score for o in options)
+
+
+def _near(options: Sequence[_Option], known: Sequence[str | None] | None) -> list[_Option]:
+    """The placement that explains the frame best (the most cards placed less the
+    contradictions; the one looked at first of those as good), then the others nearly as
+    good that put a card read elsewhere: as likely, so a position is told only where they
+    all agree (the cards read may fit the layout shifted by a column when a row's ends are
+    gone). Nearly as good: a score one lower; one card fewer placed and one contradiction
+    more (a city's card beside the structure may complete a placement shifted toward it);
+    or more cards placed, whatever its contradictions (in a dim room a card's back may look
+    like the table, a contradiction for the true placement as much as for a shifted one, so
+    a placement of fewer cards can outscore the true one). With what was known only trusted
+    placements stand beside the best."""
+    ranked = sorted(options, key=lambda o: -o.score)
+    best = ranked[0]
+
+    def as_likely(o: _Option) -> bool:
+        return (
+            o.score >= best.score - 1
+            or o.bound > best.bound
+            or (o.bound == best.bound - 1 and o.contradictions <= best.contradictions + 1)
+            # as many cards placed, two contradictions more: a few cards of rows laid
+            # further apart fit the layout shifted by two rows too, and the dim backs of
+            # the true placement looked like the table (generated hand-laid frame 410015)
+            or (o.bound == best.bound and o.contradictions <= best.contradictions + 2)
+        )
+
+    where = {s: i for i, s in enumerate(best.slots) if _is_card(s)}
+
+    def rival(other: list[Slot]) -> bool:
+        """Whether a placement puts a card read elsewhere than the best one does (not one
+        that only places fewer of the same cards)."""
+        return any(
+            _is_card(s) and (where.get(s, i) != i or best.slots[i] == EMPTY)
+            for i, s in enumerate(other)
+        )
+
+    near = [best] + [o for o in ranked[1:] if as_likely(o) and rival(o.slots)]
+    if known is not None:
+        # cards where they were seen: a lone pair of cards of a city still fits, but only
+        # if it lay so in the structure; it does not outweigh a placement trusted
+        near = [best] + [o for o in near[1:] if o.trusted]
+    return near
+
+
+def _agreed(near: Sequence[_Option]) -> list[Slot]:
+    """The slots all the placements as likely agree on, None elsewhere."""
+    return [
+        values[0] if all(v == values[0] for v in values) else None
+        for values in zip(*(o.slots for o in near), strict=True)
+    ]
+
+
+def _tells_nothing(near: Sequence[_Option], known: Sequence[str | None] | None) -> bool:
+    """Whether the placements as likely leave every position untold: one of them is not
+    trusted (a card of the age lying inside the outline but at no position, or too little
+    of the structure seen: a lone pair of cards lies in a row of a structure as well as side
+    by side in a city), or, from the frame alone, they agree nowhere (no code is read again
+    unless one placement alone is left)."""
+    if not all(option.trusted for option in near):
+        return True
+    return known is None and len(near) > 1 and all(s is None for s in _agreed(near))
 
 
 def parse_known(entries: object, age: int, catalog: Catalog | None = None) -> tuple[Slot, ...]:
@@ -830,7 +952,7 @@ def read_structure(
         tried.add((frozenset(placed.items()), m.col_mm, m.row_mm))
         if known is not None and not _agrees(placed, cards, known):
             continue
-        strays = _strays(cards, placed, homography, origins, m)
+        strays = _strays(cards, placed, homography, origins, m, layout, known)
         rows = {layout.positions[i].row for i in placed}
         # two cards lying where the box knows them (neither taken) are two cards of the
         # structure, not of a city: a card just taken lies off its place, and one of them
@@ -849,69 +971,50 @@ def read_structure(
     # the view is looked at only for placements that can come near the best (each
     # contradiction found there lowers a placement's score)
     fits.sort(key=lambda f: -f[0])
+    # a placement within one card of the most placed is always looked at (no score can
+    # exceed the most placed): more than MOST_VIEWS of them and the frame is a cannot-tell
+    # at once, without building their views
+    if sum(1 for f in fits if f[0] >= fits[0][0] - 1) > MOST_VIEWS:
+        return StructureReading(unknown, 0, len(found))
     options: list[_Option] = []
+    looked = 0  # placements counted toward MOST_VIEWS, their view built or not
     for bound, homography, placed, trusted, m in fits:
-        if options and bound < max(o.score for o in options) - 1:
+        if options and bound < _best_score(options) - 1:
             break
-        if len(options) == MOST_VIEWS:  # that many placements near the best: cannot tell
+        if looked == MOST_VIEWS:  # that many placements near the best: cannot tell
             return StructureReading(unknown, 0, len(found))
+        looked += 1
+        if options and bound <= _best_score(options):
+            # no placement left can become the best (its score is at most its bound, and
+            # the placement looked at first wins a tie): one only joins those as likely,
+            # and only if it puts a card elsewhere than the best (`_near`). So once these
+            # already tell nothing (from the frame alone), the rest cannot change that;
+            # and the view of one that places the best's cards where it does (the same
+            # cards with the other steps), or of one not trusted beside what was known
+            # (only trusted placements stand beside the best then), changes nothing
+            near = _near(options, known)
+            if known is None and _tells_nothing(near, known):
+                return StructureReading(unknown, 0, len(found))
+            if placed.items() <= near[0].placed.items() or (known is not None and not trusted):
+                continue
         origins = m.slot_corners(layout)
         view = _View(gray, homography, origins, m)
         slots, contradictions = _classify(placed, cards, layout, view, origins, m, gone)
-        options.append(_Option(bound, contradictions, slots, trusted, homography, m))
+        options.append(_Option(bound, contradictions, slots, trusted, homography, m, placed))
     if not options:
         return StructureReading(unknown, 0, len(found))
-    # the placement that explains the frame best: the most cards placed less the
-    # contradictions. Others nearly as good (the cards read may fit the layout shifted by
-    # a column when a row's ends are gone) are as likely: a position is told only where
-    # they all agree. Nearly as good: a score one lower; one card fewer placed and one
-    # contradiction more (a city's card beside the structure may complete a placement
-    # shifted toward it); or more cards placed, whatever its contradictions (in a dim room
-    # a card's back may look like the table, a contradiction for the true placement as much
-    # as for a shifted one, so a placement of fewer cards can outscore the true one)
-    options.sort(key=lambda o: -o.score)
-    best = options[0]
+    # the best placement and those as likely (`_near`): a position is told where they agree
+    near = _near(options, known)
+    best = near[0]
     m, origins = best.model, best.model.slot_corners(layout)
-
-    def as_likely(o: _Option) -> bool:
-        return (
-            o.score >= best.score - 1
-            or o.bound > best.bound
-            or (o.bound == best.bound - 1 and o.contradictions <= best.contradictions + 1)
-            # as many cards placed, two contradictions more: a few cards of rows laid
-            # further apart fit the layout shifted by two rows too, and the dim backs of
-            # the true placement looked like the table (generated hand-laid frame 410015)
-            or (o.bound == best.bound and o.contradictions <= best.contradictions + 2)
-        )
-
-    def rival(other: list[Slot]) -> bool:
-        """Whether a placement puts a card read elsewhere than the best one does (not one
-        that only places fewer of the same cards)."""
-        where = {s: i for i, s in enumerate(best.slots) if s not in (None, "back", "empty")}
-        return any(
-            s not in (None, "back", "empty") and (where.get(s, i) != i or best.slots[i] == "empty")
-            for i, s in enumerate(other)
-        )
-
-    near = [best] + [o for o in options[1:] if as_likely(o) and rival(o.slots)]
-    if known is not None:
-        # cards where they were seen: a lone pair of cards of a city still fits, but only
-        # if it lay so in the structure; it does not outweigh a placement trusted
-        near = [best] + [o for o in near[1:] if o.trusted]
-    if not all(option.trusted for option in near):
-        # a card of the age lying inside the outline but at no position, or too little of
-        # the structure seen (a lone pair of cards lies in a row of a structure as well as
-        # side by side in a city): cannot tell
+    if _tells_nothing(near, known):
         return StructureReading(unknown, 0, len(found))
+    slots = _agreed(near)
     if any(
         _stacked_city(o.slots, o.homography, gray, layout, o.model, decoder, age, catalog)
         for o in near
     ):
         return StructureReading(unknown, 0, len(found))
-    slots = [
-        values[0] if all(v == values[0] for v in values) else None
-        for values in zip(*(o.slots for o in near), strict=True)
-    ]
     if len(near) == 1:  # the codes not read in the whole frame, read where each should be
         homography = near[0].homography
         used = {s for s in slots if s is not None} | {c for c, n in counts.items() if n > 1}
@@ -955,6 +1058,8 @@ def read_structure(
         far = all(abs(p.row - row) > 1 for row in rows)
         if slots[p.index] == EMPTY and p.index not in gone and far:
             slots[p.index] = None
+    if known is not None:
+        _impossible_to_none(slots, known, layout, gone)
     placed_count = sum(1 for s in slots if s not in (None, "back", "empty"))
     told = (
         TableFit(near[0].homography, m.col_mm, m.row_mm)
@@ -962,6 +1067,25 @@ def read_structure(
         else None
     )
     return StructureReading(tuple(slots), placed_count, len(found) - placed_count, told)
+
+
+def _impossible_to_none(
+    slots: list[Slot], known: Sequence[str | None], layout: Layout, gone: frozenset[int]
+) -> None:
+    """Not told, the positions whose reading what was known rules out. `known` is the
+    moment before the last card was taken: one card at most has left since, and it lay
+    uncovered then (every position over it known empty). A position told empty that a card
+    known there lay over, or more than one position told newly empty, is the view mistaken
+    (a dark hand in a dim room passes for the bare table); and a card read where another
+    card was known to lie cannot be either."""
+    fresh = [p for p in layout.positions if slots[p.index] == EMPTY and p.index not in gone]
+    for p in fresh:
+        covered = any(known[i] != EMPTY for i in p.covered_by)
+        if covered or len(fresh) > 1:
+            slots[p.index] = None
+    for i, (slot, was) in enumerate(zip(slots, known, strict=True)):
+        if _is_card(slot) and was is not None and was != EMPTY and was != slot:
+            slots[i] = None
 
 
 CITY_REACH_MM = 10.0  # how far from a half-step a code may lie and still be found there
@@ -993,6 +1117,9 @@ def _stacked_city(
     return False
 
 
+SLOT_REACH_MM = 7.0  # the margin of the second cut, where nothing was read in the first: not
+# FIT_TOLERANCE_MM's 8.5 mm, since a wider cut stretches the grey of a dim code otherwise and
+# reads fewer (generated hand-laid frame 470011, hard light: a card read at 7 mm, not at 8.5)
 SLOT_PX_PER_MM = 6.0  # the sticker of a position rectified for the decoder: 5 px a module
 
 
@@ -1002,7 +1129,7 @@ def _read_slot(
     origin: tuple[float, float],
     m: TableModel,
     decoder: Decoder,
-    reach: float = FIT_TOLERANCE_MM,
+    reach: float = SLOT_REACH_MM,
 ) -> Sticker | None:
     """The code of ours whose sticker lies at the place of a card at `origin`, decoded
     from that place alone, rectified and enlarged, its corners in frame pixels; None if no

@@ -14,7 +14,7 @@ import pytest
 
 from companion.cli import main
 from companion.engine.catalog import default_catalog
-from companion.vision import payloads
+from companion.vision import payloads, structure
 from companion.vision.decode import Sticker, make_decoder
 from companion.vision.structure import _surface, read_structure
 from companion.vision.table import load_table_model, table_model
@@ -403,3 +403,40 @@ def test_scan_structure_refusals(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert blank["slots"] == [None] * 20  # no sticker: nothing can be told
     assert bad["error"] == "not a readable image"
     assert err.strip() == f"scan: {tmp_path / 'bad.png'}: not a readable image"
+
+
+# --- what was known rules a reading out ---------------------------------------------------
+
+
+def test_a_position_told_empty_under_a_known_card_or_a_second_one_is_not_told() -> None:
+    layout = default_catalog().layout(1)
+    # age 1: 18 and 19 open; 13 lies under 18 and 19 (both known there); 15 taken before
+    known: list[str | None] = [None] * 20
+    known[18], known[19], known[15] = "stable", "garrison", "empty"  # 13: a back (None)
+    assert set(layout.positions[13].covered_by) == {18, 19}
+    gone = frozenset({15})
+    slots: list[str | None] = [None] * 20
+    slots[15], slots[13] = "empty", "empty"
+    structure._impossible_to_none(slots, known, layout, gone)
+    assert (slots[15], slots[13]) == ("empty", None)  # 13 lay under two known cards
+    slots[19] = "empty"  # open: it may be the card just taken
+    structure._impossible_to_none(slots, known, layout, gone)
+    assert (slots[19], slots[15]) == ("empty", "empty")
+    slots[18] = "empty"  # 18 and 19 both newly empty: one card at most was taken
+    structure._impossible_to_none(slots, known, layout, gone)
+    assert (slots[18], slots[19], slots[15]) == (None, None, "empty")
+    slots[18] = "tavern"  # a card read where the Stable was known to lie
+    structure._impossible_to_none(slots, known, layout, gone)
+    assert slots[18] is None
+
+
+@pytest.mark.parametrize("size", [21, 11, 5])
+def test_the_discs_rectangles_erode_and_dilate_as_the_disc_does(size: int) -> None:
+    rng = np.random.default_rng(size)
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
+    for _ in range(5):
+        noise = cv2.GaussianBlur(rng.random((120, 150)).astype(np.float32), (0, 0), 4.0)
+        blob = (noise > np.median(noise)).astype(np.uint8)
+        rectangles = structure._disc(size)
+        assert np.array_equal(structure._eroded(blob, rectangles), cv2.erode(blob, disc))
+        assert np.array_equal(structure._dilated(blob, rectangles), cv2.dilate(blob, disc))
