@@ -26,8 +26,13 @@ from companion.records.tables import has_table
 
 def mode_of(alias: str) -> str:
     """The SQL mode of the game of a row: "pantheon" when its summary names the expansion,
-    else "base" (stats.GameFacts.mode)."""
-    return game_mode(f"{alias}.game_id")
+    else "base" (stats.GameFacts.mode). A Duel game whose summary does not hold the word
+    "pantheon" at all is "base" without its summary being parsed (most games)."""
+    quick = (
+        f"{alias}.game_id > 0 AND NOT EXISTS (SELECT 1 FROM game_summaries q "
+        f"WHERE q.game_id = {alias}.game_id AND instr(q.summary, 'pantheon'))"
+    )
+    return f"(CASE WHEN {quick} THEN 'base' ELSE {game_mode(f'{alias}.game_id')} END)"
 
 
 def in_mode(alias: str) -> str:
@@ -39,6 +44,10 @@ STALE = """SELECT id FROM games WHERE status = 'finished'
     AND NOT EXISTS (SELECT 1 FROM stat_seats s WHERE s.game_id = games.id)"""
 SUMS = ", ".join(f"SUM(c{i})" for i in range(STAT_COLUMNS))
 WIDTH = 4 + STAT_COLUMNS  # the values of a row, after its tag and two keys
+SEAT_COLUMNS = "game_id, seat, name, game, finished, minutes, cards, first, victory, won, " + (
+    "shared, rank, total, rows, " + ", ".join(f"c{i}" for i in range(STAT_COLUMNS))
+)
+"""The columns the statement reads of a seat (wonders and tokens are counted from `stat_items`)."""
 
 _PARTS = {
     "g": "SELECT COUNT(*) FROM per_game WHERE game_id > 0",
@@ -84,7 +93,8 @@ _PARTS = {
 CHOSEN = f"""ss.game = :game AND {readable("ss")}
     AND (:since IS NULL OR substr(ss.finished, 1, 10) >= :since)
     AND (:until IS NULL OR substr(ss.finished, 1, 10) <= :until)
-    AND (:player IS NULL OR ss.game_id IN (SELECT game_id FROM stat_seats WHERE name = :player))
+    AND (:player IS NULL OR ss.game_id IN (
+        SELECT game_id FROM stat_seats WHERE game = :game AND name = :player))
     AND {in_mode("ss")}"""
 
 
@@ -107,7 +117,8 @@ def _statement(player: bool) -> str:
     counted = "counted AS (SELECT * FROM scored WHERE game_id > 0)"
     # "+" keeps the game's index out: the chosen seats are read in the table's own order,
     # faster than through an index when they are most of it (measured: 10-35 % less CPU)
-    return f"""WITH seats AS MATERIALIZED (SELECT * FROM stat_seats ss WHERE +{CHOSEN}),
+    return f"""WITH seats AS MATERIALIZED (
+        SELECT {SEAT_COLUMNS} FROM stat_seats ss WHERE +{CHOSEN}),
     {scored}, {counted},
     per_game AS MATERIALIZED (SELECT game_id, MIN(finished) AS finished, MIN(cards) AS cards,
         substr(MIN(finished), 1, 10) AS day, MAX(shared) AS shared, MIN(victory) AS victory,
