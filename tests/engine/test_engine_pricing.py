@@ -344,8 +344,7 @@ def brute_force_payment(
     return target.cost.coins + trade, trade if economy else 0, False
 
 
-@settings(max_examples=400, deadline=None)
-@given(
+POSITIONS = given(
     cards=st.lists(st.sampled_from(CARD_IDS), unique=True, max_size=14),
     wonders=st.lists(st.sampled_from(WONDER_IDS), unique=True, max_size=3),
     tokens=st.lists(st.sampled_from(SOME_TOKENS), unique=True),
@@ -353,6 +352,12 @@ def brute_force_payment(
     opponent_tokens=st.lists(st.sampled_from(SOME_TOKENS), unique=True),
     target_id=st.sampled_from(CARD_IDS + WONDER_IDS),
 )
+"""A city, its opponent's and a card or wonder to price: the positions both checks against
+the brute-force price draw."""
+
+
+@settings(max_examples=400, deadline=None)
+@POSITIONS
 def test_cheapest_payment_equals_brute_force(
     cards: list[str],
     wonders: list[str],
@@ -373,14 +378,7 @@ def test_cheapest_payment_equals_brute_force(
 
 
 @settings(max_examples=400, deadline=None)
-@given(
-    cards=st.lists(st.sampled_from(CARD_IDS), unique=True, max_size=14),
-    wonders=st.lists(st.sampled_from(WONDER_IDS), unique=True, max_size=3),
-    tokens=st.lists(st.sampled_from(SOME_TOKENS), unique=True),
-    opponent_cards=st.lists(st.sampled_from(CARD_IDS), unique=True, max_size=14),
-    opponent_tokens=st.lists(st.sampled_from(SOME_TOKENS), unique=True),
-    target_id=st.sampled_from(CARD_IDS + WONDER_IDS),
-)
+@POSITIONS
 def test_affordable_says_what_the_brute_force_price_says(
     cards: list[str],
     wonders: list[str],
