@@ -42,6 +42,7 @@ import json
 import os
 import sqlite3
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -233,7 +234,7 @@ class Journal:
             _prepare(db)
             verdict = str(db.execute("PRAGMA quick_check").fetchone()[0])
             if verdict == "ok":  # never before the checks: it rewrites the header
-                db.execute("PRAGMA journal_mode = WAL")
+                _to_wal(db, busy_seconds)
         except _NotOurs as refusal:
             _close(db)
             raise JournalError(f"{path}: {refusal}") from None
@@ -631,6 +632,27 @@ def _connect(path: Path, busy_seconds: float, uri: str | None = None) -> sqlite3
     db.execute("PRAGMA synchronous = FULL")
     db.execute("PRAGMA foreign_keys = ON")
     return db
+
+
+def _to_wal(db: sqlite3.Connection, busy_seconds: float) -> None:
+    """Put the journal in WAL mode, waiting up to `busy_seconds` for other connections.
+
+    Switching needs the file to itself, and SQLite answers "locked" at once, without its
+    busy handler, while another connection holds a write lock (it would deadlock otherwise):
+    a second program creating the same journal. The switch is tried again until then.
+
+    Raises:
+        sqlite3.OperationalError: still locked after `busy_seconds`, or another failure.
+    """
+    deadline = time.monotonic() + busy_seconds
+    while True:
+        try:
+            db.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as error:
+            if "locked" not in str(error) or time.monotonic() >= deadline:
+                raise
+            time.sleep(0.01)
 
 
 def _close(db: sqlite3.Connection | None) -> None:

@@ -11,12 +11,13 @@ import stat
 import subprocess
 import sys
 import textwrap
+import threading
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from companion.records.journal import Journal, JournalError
+from companion.records.journal import Journal, JournalError, _to_wal
 
 SETUP = {"type": "setup", "first_player": "p1"}
 
@@ -189,6 +190,28 @@ def test_writers_racing_on_a_new_journal_all_succeed_and_nothing_is_moved(
             assert seqs == [1, 2, 3, 4, 5]
             cards = [r["card"] for r in journal.effective_events(game)]
             assert len(cards) == 5 and len({c.split("-")[0] for c in cards}) == 1
+
+
+def test_the_switch_to_wal_waits_for_another_creators_write_lock(tmp_path: Path) -> None:
+    # A journal being created by two programs: one holds the write lock while the other
+    # switches to WAL. SQLite says "locked" at once there, without waiting (the racing test
+    # above failed about once in 50 runs on a loaded machine); the switch waits instead.
+    path = tmp_path / "new.sqlite"
+    sqlite3.connect(path).execute("CREATE TABLE t (x)").connection.close()
+    other = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    ours = sqlite3.connect(path, isolation_level=None, timeout=5)
+    other.execute("BEGIN IMMEDIATE")
+    with pytest.raises(sqlite3.OperationalError, match="locked"):
+        ours.execute("PRAGMA journal_mode = WAL")  # what the open did: no wait at all
+    with pytest.raises(sqlite3.OperationalError, match="locked"):
+        _to_wal(ours, 0.05)  # still held when the wait is over: the error, as before
+    letting_go = threading.Timer(0.2, lambda: other.execute("COMMIT"))
+    letting_go.start()
+    _to_wal(ours, 5.0)
+    letting_go.join()
+    assert ours.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    ours.close()
+    other.close()
 
 
 HOLDER = """
