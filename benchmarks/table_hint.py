@@ -198,6 +198,9 @@ def run_table(
         app.start(welcome=False)
         loop = threading.Thread(target=run_loop, args=(app, inbox, stop), name="loop")
         loop.start()
+        warm_up = time.perf_counter() + 30
+        while scanner.frames == 0 and time.perf_counter() < warm_up:
+            time.sleep(0.01)  # the camera decoding before anything is measured
 
         def is_coach(view: Any) -> bool:
             """The coach's answer (its "Thinking..." is a message, not a choice)."""
@@ -273,6 +276,7 @@ def run_table(
         "phone_failures": failures,
         "process_cpu_percent": 100.0 * cpu / wall if wall else 0.0,
         "camera_fps": frames / wall if wall else 0.0,
+        "camera_frames": scanner.frames,
         "load_before": list(load_before),
         "load_after": list(load_after),
         "cores": os.cpu_count(),

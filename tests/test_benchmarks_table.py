@@ -20,4 +20,5 @@ def test_one_hint_at_the_table_with_the_camera_and_the_pages_running() -> None:
     assert 0 < box["p50"] == box["max"] and phone["p50"] > 0  # one time each
     assert result["cut_by_clock"] == 0  # no clock limit: the whole budget was searched
     assert result["phone_failures"] == 0
-    assert isinstance(result["camera_fps"], float) and result["camera_fps"] > 0  # it decoded
+    assert result["camera_frames"] > 0  # the camera decoded (before and while it searched)
+    assert isinstance(result["camera_fps"], float)  # 0 when no frame ended within one hint
