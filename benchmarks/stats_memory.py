@@ -18,19 +18,17 @@ import gc
 import os
 import sqlite3
 import sys
-import tempfile
 import time
 import tracemalloc
 from pathlib import Path
 from typing import Any
 
 from report import machine, write_section
-from stats_page import NAMES, build_journal
+from stats_page import NAMES, kept_journal
 from web_pages import percentiles
 
 from companion.config import Config
 from companion.records.journal import Journal
-from companion.records.tables import steps_applied
 from web import create_app
 
 SECTION = "## Statistics memory"
@@ -143,14 +141,9 @@ def main() -> int:
     parser.add_argument("--journal", type=Path, help="keep (and reuse) the journal here")
     parser.add_argument("--write", action="store_true", help="update BENCHMARKS.md")
     args = parser.parse_args()
-    path = args.journal or Path(tempfile.mkdtemp(prefix="stats-memory-")) / "journal.sqlite"
-    if not path.exists():
-        start = time.perf_counter()
-        build_journal(path, args.games, args.seed)
-        print(f"built {path} in {time.perf_counter() - start:.0f} s", file=sys.stderr)
-    with Journal.open(path) as journal, journal.transaction() as db:
-        steps_applied(db)  # a journal kept from an older version: as its next game would
-        games = db.execute("SELECT COUNT(*) FROM games WHERE status = 'finished'").fetchone()[0]
+    path = kept_journal(args.journal, args.games, args.seed)
+    with Journal.open(path, readonly=True) as journal:
+        games = journal.query("SELECT COUNT(*) FROM games WHERE status = 'finished'")[0][0]
     load_before = os.getloadavg()[0]
     held, peak = memory(path)
     server, cpu = first_requests(path)

@@ -155,6 +155,19 @@ def measure(path: Path, runs: int) -> list[str]:
     return lines
 
 
+def kept_journal(path: Path | None, games: int, seed: int) -> Path:
+    """The journal at `path` (built there when missing; a temporary one when None), brought
+    up to this version's schema as its next game would bring it."""
+    path = path or Path(tempfile.mkdtemp(prefix="stats-bench-")) / "journal.sqlite"
+    if not path.exists():
+        start = time.perf_counter()
+        build_journal(path, games, seed)
+        print(f"built {path} in {time.perf_counter() - start:.0f} s", file=sys.stderr)
+    with Journal.open(path) as journal, journal.transaction() as db:
+        steps_applied(db)  # a journal kept from an older version: as its next game would
+    return path
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=10_000)
@@ -163,13 +176,7 @@ def main() -> int:
     parser.add_argument("--journal", type=Path, help="keep (and reuse) the journal here")
     parser.add_argument("--write", action="store_true", help="update BENCHMARKS.md")
     args = parser.parse_args()
-    path = args.journal or Path(tempfile.mkdtemp(prefix="stats-bench-")) / "journal.sqlite"
-    if not path.exists():
-        start = time.perf_counter()
-        build_journal(path, args.games, args.seed)
-        print(f"built {path} in {time.perf_counter() - start:.0f} s", file=sys.stderr)
-    with Journal.open(path) as journal, journal.transaction() as db:
-        steps_applied(db)  # a journal kept from an older version: as its next game would
+    path = kept_journal(args.journal, args.games, args.seed)
     results = measure(path, args.runs)
     command = f"python benchmarks/stats_page.py --games {args.games} --runs {args.runs}"
     lines = [
