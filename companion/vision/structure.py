@@ -30,7 +30,7 @@ from dataclasses import dataclass, field, replace
 import cv2
 import numpy as np
 
-from companion.engine.cards import Catalog, Layout
+from companion.engine.cards import Catalog, Layout, Position
 from companion.engine.catalog import default_catalog
 from companion.vision import payloads
 from companion.vision.decode import Decoder, Sticker
@@ -619,10 +619,12 @@ def _surface(image: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, float]:
 def _classify(
     placed: dict[int, int], cards: list[_Card], layout: Layout, view: _View,
     origins: Sequence[tuple[float, float]], m: TableModel, gone: frozenset[int],
+    known: Sequence[str | None] | None = None,
 ) -> tuple[list[Slot], int]:  # fmt: skip
     """The 20 slots from the placed cards, the layout's covering and the rectified view;
     and the number of contradictions found (a face-down position read while covered, a
-    covered position that shows the bare table, a card over an empty position).
+    covered position that shows the bare table, a card over an empty position, and with
+    what was known the positions told empty that it rules out: `_unlikely_empties`).
 
     Nearest row first, so that whether a position is covered is known: a position under a
     hand and not read cannot be told. A covered face-down position holds a card: "back". A
@@ -632,6 +634,7 @@ def _classify(
     present: list[bool | None] = [False if i in gone else None for i in range(len(origins))]
     slots: list[Slot] = [EMPTY if i in gone else None for i in range(len(origins))]
     contradictions = 0
+    refuted: set[int] = set()  # positions seen bare where a card must lie
     (left, top), (right, _), _, (_, bottom) = m.code_corners()
     quiet = (right - left) * QUIET_MODULES / QR_MODULES
     k = RECTIFIED_PX_PER_MM
@@ -662,6 +665,7 @@ def _classify(
                     continue
                 if view.bare_share(upper) >= BARE_SHARE:  # a card must lie there
                     contradictions += 1
+                    refuted.add(p.index)
                 elif not p.face_up:
                     slots[p.index] = "back"
                 continue
@@ -702,7 +706,49 @@ def _classify(
                 if slots[below] == "empty":
                     slots[below] = None
                     contradictions += 1
-    return slots, contradictions
+    if known is not None:
+        # a card covered at the moment known cannot have been taken since: its upper half
+        # shows it, its lower half it or the card over it (a placement shifted by a
+        # column puts such positions over the bare table beside the structure)
+        for p in layout.positions:
+            if p.index in placed or p.index in refuted or not _held(p, known):
+                continue
+            x, y = origins[p.index]
+            for half in (
+                view.region(x + 3, y + 3, x + m.card_w - 3, y + m.row_mm - 3),
+                view.region(x + 3, y + m.row_mm + 2, x + m.card_w - 3, y + m.card_h - 3),
+            ):
+                if (
+                    view.seen(half)
+                    and not view.under_hand(half)
+                    and view.bare_share(half) >= BARE_SHARE
+                ):
+                    contradictions += 1
+                    break
+    return slots, contradictions + _unlikely_empties(slots, known, layout, gone)
+
+
+def _held(p: Position, known: Sequence[str | None]) -> bool:
+    """Whether position `p` still holds its card: a card lay there at the moment known and
+    another one over it (a covered card cannot be taken)."""
+    return known[p.index] != EMPTY and any(known[i] != EMPTY for i in p.covered_by)
+
+
+def _unlikely_empties(
+    slots: Sequence[Slot], known: Sequence[str | None] | None, layout: Layout,
+    gone: frozenset[int],
+) -> int:  # fmt: skip
+    """The positions a placement tells empty that what was known rules out, as
+    contradictions: `known` is the moment before the last card was taken, so one card at
+    most has left since, and it lay uncovered then. A position a known card lay over, and
+    every position newly bare but one, held a card (at the deal, told so by `known` all
+    "back", every position does): a placement shifted by a column puts the structure's end
+    positions over the bare table beside it, the true one does not."""
+    if known is None:
+        return 0
+    fresh = [p for p in layout.positions if slots[p.index] == EMPTY and p.index not in gone]
+    covered = sum(1 for p in fresh if any(known[i] != EMPTY for i in p.covered_by))
+    return covered + max(0, len(fresh) - covered - 1)
 
 
 def _strays(
@@ -903,7 +949,14 @@ def read_structure(
         return _of_age(card_id, age, catalog) and card_id not in taken
 
     of_age = {c for c in map(payloads.parse, (s.text for s in found)) if here(c)}
-    expected = sum(1 for c in known or () if c not in (None, EMPTY))
+    # the cards of the age known face up (or, at the deal, the face-up positions)
+    expected = sum(
+        1
+        for p in layout.positions
+        if known is not None
+        and known[p.index] != EMPTY
+        and (p.face_up or known[p.index] is not None)
+    )
     if len(of_age) < (min(FEW_CARDS, expected) if known is not None else FEW_CARDS):
         found = _merged(found, decoder.decode(_sharpened(gray)), _zoom(gray))
     if fit is not None:  # the structure as laid at this table, kept for the age
@@ -999,7 +1052,9 @@ def read_structure(
                 continue
         origins = m.slot_corners(layout)
         view = _View(gray, homography, origins, m)
-        slots, contradictions = _classify(placed, cards, layout, view, origins, m, gone)
+        slots, contradictions = _classify(
+            placed, cards, layout, view, origins, m, gone, known
+        )
         options.append(_Option(bound, contradictions, slots, trusted, homography, m, placed))
     if not options:
         return StructureReading(unknown, 0, len(found))
