@@ -85,6 +85,10 @@ class _Card:
     u: np.ndarray  # pixels per mm along the card's width
     v: np.ndarray  # pixels per mm along the card's height
     centre: np.ndarray  # the card's centre, pixels: where it lies whichever way it is turned
+    ux: float = 0.0  # u as plain numbers, its length and its direction (radians): compared
+    uy: float = 0.0  # for every pair of cards read, which numpy's calls made slow
+    scale: float = 1.0
+    turn: float = 0.0
 
 
 def _pose(card_id: str, sticker: Sticker, model: TableModel) -> _Card:
@@ -94,16 +98,20 @@ def _pose(card_id: str, sticker: Sticker, model: TableModel) -> _Card:
     u = ((c[1] - c[0]) + (c[2] - c[3])) / 2 / side
     v = ((c[3] - c[0]) + (c[2] - c[1])) / 2 / side
     origin = c[0] - u * tl[0] - v * tl[1]
+    ux, uy = float(u[0]), float(u[1])
     return _Card(
-        card_id, sticker, origin, u, v, origin + u * model.card_w / 2 + v * model.card_h / 2
-    )
+        card_id, sticker, origin, u, v, origin + u * model.card_w / 2 + v * model.card_h / 2,
+        ux, uy, math.hypot(ux, uy), math.atan2(uy, ux),
+    )  # fmt: skip
+
+
+SAME_TURN_COS = math.cos(math.radians(15))
 
 
 def _same_turn(a: _Card, b: _Card) -> bool:
     """Two cards lying the same way at about the same scale (a card held up is larger)."""
-    na, nb = float(np.linalg.norm(a.u)), float(np.linalg.norm(b.u))
-    cos = float(a.u @ b.u) / (na * nb)
-    return cos > math.cos(math.radians(15)) and abs(nb / na - 1) < 2 * SIZE_TOLERANCE
+    cos = (a.ux * b.ux + a.uy * b.uy) / (a.scale * b.scale)
+    return cos > SAME_TURN_COS and abs(b.scale / a.scale - 1) < 2 * SIZE_TOLERANCE
 
 
 def _assignments(
@@ -155,8 +163,8 @@ def _frame_of(ref: _Card, cards: Sequence[_Card]) -> np.ndarray:
     the median turn of the cards lying about as it does, since each card of a structure
     laid by hand is turned a little its own way (a degree or two of one card's turn puts a
     card 150 mm away 4 mm off)."""
-    turns = [math.atan2(float(c.u[1]), float(c.u[0])) for c in cards if _same_turn(ref, c)]
-    own = math.atan2(float(ref.u[1]), float(ref.u[0]))
+    turns = [c.turn for c in cards if _same_turn(ref, c)]
+    own = ref.turn
     # the turns around ref's own, so a median across +-180 degrees stays right
     middle = own + statistics.median(math.remainder(turn - own, math.tau) for turn in turns)
     turn = middle - own
@@ -192,11 +200,13 @@ def _spacing(
         if card_id not in (None, EMPTY)
     }
     pairs: list[tuple[float, float, tuple[int, int] | None]] = []
+    frames = [_frame_of(card, cards) for card in cards]
     for i, a in enumerate(cards):
-        for b in cards[i + 1 :]:
+        for j in range(i + 1, len(cards)):
+            b = cards[j]
             if not _same_turn(a, b):
                 continue
-            frame = (_frame_of(a, cards) + _frame_of(b, cards)) / 2
+            frame = (frames[i] + frames[j]) / 2
             dx, dy = np.linalg.solve(frame, b.centre - a.centre)
             steps = None
             if a.id in where and b.id in where:
@@ -761,7 +771,8 @@ def _strays(
     layout as well as two cards of a row). With what was known, the moment before the last
     card was taken, one of them may be that card: a card known face up where nothing lay
     over it, in a hand or laid down beside its place now (generated hand-laid frame 440003:
-    a card just taken, read between the cards left, made every position a cannot-tell)."""
+    a card just taken, read between the cards left, made every position a cannot-tell).
+    At the deal a card read up to a card's place beyond the outline counts too."""
     xs = [x for x, _ in origins]
     ys = [y for _, y in origins]
     inverse = np.linalg.inv(homography)
@@ -773,13 +784,19 @@ def _strays(
         and _is_card(card_id := known[p.index])
         and all(known[i] == EMPTY for i in p.covered_by)
     }
+    # at the deal (no card of the age taken at the moment known) every card of the age lies
+    # in the structure: one read a card beside the outline is one the placement left out
+    # (shifted by a column, a row's end card read lies beyond its row)
+    deal = known is not None and EMPTY not in known
+    wide, high = (2 * m.col_mm + 5, m.card_h) if deal else (5.0, 0.0)
     strays = taken = 0
     for j, card in enumerate(cards):
         if j in used:
             continue
         x, y = _project(inverse, np.array([card.sticker.center]))[0]
         inside = (
-            min(xs) - 5 <= x <= max(xs) + m.card_w + 5 and min(ys) - 5 <= y <= max(ys) + m.card_h
+            min(xs) - wide <= x <= max(xs) + m.card_w + wide
+            and min(ys) - max(5.0, high) <= y <= max(ys) + m.card_h + high
         )
         if inside and card.id in free and not taken:
             taken = 1
@@ -1029,6 +1046,10 @@ def read_structure(
     # at once, without building their views
     if sum(1 for f in fits if f[0] >= fits[0][0] - 1) > MOST_VIEWS:
         return StructureReading(unknown, 0, len(found))
+    # none trusted: the best is not, and tells nothing (`_tells_nothing`), whatever the views
+    # (a hand over most of the structure leaves a few lone cards, a dozen views)
+    if not any(trusted for _, _, _, trusted, _ in fits):
+        return StructureReading(unknown, 0, len(found))
     options: list[_Option] = []
     looked = 0  # placements counted toward MOST_VIEWS, their view built or not
     for bound, homography, placed, trusted, m in fits:
@@ -1041,13 +1062,15 @@ def read_structure(
             # no placement left can become the best (its score is at most its bound, and
             # the placement looked at first wins a tie): one only joins those as likely,
             # and only if it puts a card elsewhere than the best (`_near`). So once these
-            # already tell nothing (from the frame alone), the rest cannot change that;
+            # already tell nothing, the rest cannot change that;
             # and the view of one that places the best's cards where it does (the same
             # cards with the other steps), or of one not trusted beside what was known
             # (only trusted placements stand beside the best then), changes nothing
             near = _near(options, known)
-            if known is None and _tells_nothing(near, known):
+            if _tells_nothing(near, known):
                 return StructureReading(unknown, 0, len(found))
+            if all(s is None or i in gone for i, s in enumerate(_agreed(near))):
+                break  # with what was known: the placements as likely agree nowhere already
             if placed.items() <= near[0].placed.items() or (known is not None and not trusted):
                 continue
         origins = m.slot_corners(layout)
@@ -1065,7 +1088,9 @@ def read_structure(
     if _tells_nothing(near, known):
         return StructureReading(unknown, 0, len(found))
     slots = _agreed(near)
-    if any(
+    # (at the deal no city holds a card of the age: not looked for)
+    deal = known is not None and EMPTY not in known
+    if not deal and any(
         _stacked_city(o.slots, o.homography, gray, layout, o.model, decoder, age, catalog)
         for o in near
     ):
