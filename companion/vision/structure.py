@@ -757,8 +757,19 @@ def _unlikely_empties(
     if known is None:
         return 0
     fresh = [p for p in layout.positions if slots[p.index] == EMPTY and p.index not in gone]
+    if _unrecorded_deal(known):
+        return len(fresh)
     covered = sum(1 for p in fresh if any(known[i] != EMPTY for i in p.covered_by))
     return covered + max(0, len(fresh) - covered - 1)
+
+
+def _unrecorded_deal(known: Sequence[str | None]) -> bool:
+    """Whether `known` is the deal not recorded yet: every position a face-down card or one
+    not named (20 "back" entries, as the device gives them before the deal is recorded,
+    when no card is taken: once recorded, the face-up cards are named). Every position
+    holds a card then, and none is told empty (in a dim room a card can look like the
+    bare table: generated hand-laid deal 560004, hard light, position 17)."""
+    return all(card_id is None for card_id in known)
 
 
 def _strays(
@@ -1161,7 +1172,7 @@ def _impossible_to_none(
     fresh = [p for p in layout.positions if slots[p.index] == EMPTY and p.index not in gone]
     for p in fresh:
         covered = any(known[i] != EMPTY for i in p.covered_by)
-        if covered or len(fresh) > 1:
+        if covered or len(fresh) > 1 or _unrecorded_deal(known):
             slots[p.index] = None
     for i, (slot, was) in enumerate(zip(slots, known, strict=True)):
         if _is_card(slot) and was is not None and was != EMPTY and was != slot:

@@ -331,3 +331,60 @@ def test_a_dim_code_missed_in_the_frame_is_read_at_its_place_from_a_narrow_cut()
     slots = read_structure(scene.frame, scene.age, DECODER, known=scene.known).slots
     assert all(s is None or s == t for s, t in zip(slots, scene.truth, strict=True))
     assert slots[2] == "library"
+
+
+# --- the deal, told it is the deal ------------------------------------------------------------
+
+AT_THE_DEAL = ["back"] * 20  # what the device knows before the deal is recorded
+
+
+@pytest.mark.parametrize("seed", [440000, 440019, 440020])
+def test_a_deal_under_a_hand_told_it_is_the_deal_is_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], seed: int
+) -> None:
+    # generated hand-laid deals of age 2 (spread 1, fine light) with a hand over one end of
+    # the structure: from the frame alone the cards left in view fit the layout shifted by a
+    # column as well (its far end over the table beside the structure, or a card read
+    # beyond a row's end), so no face-up card is told. Every position holds a card at the
+    # deal: told so, the shifted placement leaves positions bare that must hold one
+    scene = random_table(seed, spread=1.0, taken=[])
+    assert any(scene.hidden) and scene.age == 2
+    alone = read_structure(scene.frame, scene.age, DECODER).slots
+    assert not any(s not in (None, "back") for s in alone)
+    slots = scan_known(tmp_path, capsys, scene, AT_THE_DEAL)
+    assert all(s is None or s == t for s, t in zip(slots, scene.truth, strict=True))
+    faces = [
+        i for i, (t, h, c) in enumerate(zip(scene.truth, scene.hidden, scene.covered, strict=True))
+        if t != "back" and not h and not c
+    ]  # fmt: skip
+    assert len(faces) >= 5 and [slots[i] for i in faces] == [scene.truth[i] for i in faces]
+
+
+def test_a_deal_whose_cards_fit_two_placements_told_it_is_the_deal_gives_nulls() -> None:
+    # generated hand-laid deal 440003 (spread 1, hard light): three cards read, on three
+    # rows, fit the layout a column apart with the other side under a hand or too dim to
+    # say; told it is the deal, their positions stay null, and only face-down cards that two
+    # cards lay over (one at most taken since) are told
+    scene = random_table(440003, spread=1.0, difficulty="hard", taken=[])
+    slots = read_structure(scene.frame, scene.age, DECODER, known=AT_THE_DEAL).slots
+    assert all(s is None or s == t for s, t in zip(slots, scene.truth, strict=True))
+    assert set(slots) == {None, "back"}
+    faces = [i for i, t in enumerate(scene.truth) if t != "back"]
+    assert all(slots[i] is None for i in faces)
+
+
+def test_told_it_is_the_deal_a_deal_laid_as_the_file_says_reads_as_from_the_frame_alone() -> None:
+    scene = random_table(5, age=1, taken=[], hands=False, laid=laid(23.0, 34.0))
+    told = read_structure(scene.frame, scene.age, DECODER, known=AT_THE_DEAL).slots
+    assert list(told) == scene.truth == list(read_structure(scene.frame, 1, DECODER).slots)
+
+
+def test_told_it_is_the_deal_a_dim_card_that_looks_like_the_table_is_never_told_empty() -> None:
+    # generated hand-laid deal 560004 (spread 1, hard light): the Stone Reserve at position
+    # 17, dim and its code not read, looks like the bare table; 20 "back" entries are the
+    # deal not recorded yet, when no card is taken, so no position is told empty
+    scene = random_table(560004, spread=1.0, difficulty="hard", taken=[])
+    assert scene.truth[17] == "stone_reserve" and not scene.hidden[17]
+    slots = read_structure(scene.frame, scene.age, DECODER, known=AT_THE_DEAL).slots
+    assert all(s is None or s == t for s, t in zip(slots, scene.truth, strict=True))
+    assert slots[17] is None and sum(s is not None for s in slots) >= 15
