@@ -1086,9 +1086,7 @@ def read_structure(
                 continue
         origins = m.slot_corners(layout)
         view = _View(gray, homography, origins, m)
-        slots, contradictions = _classify(
-            placed, cards, layout, view, origins, m, gone, known
-        )
+        slots, contradictions = _classify(placed, cards, layout, view, origins, m, gone, known)
         options.append(_Option(bound, contradictions, slots, trusted, homography, m, placed))
     if not options:
         return StructureReading(unknown, 0, len(found))
