@@ -795,10 +795,10 @@ def _strays(
         and _is_card(card_id := known[p.index])
         and all(known[i] == EMPTY for i in p.covered_by)
     }
-    # at the deal (no card of the age taken at the moment known) every card of the age lies
-    # in the structure: one read a card beside the outline is one the placement left out
+    # at the deal not recorded yet (no card of the age taken) every card of the age lies in
+    # the structure: one read a card beside the outline is one the placement left out
     # (shifted by a column, a row's end card read lies beyond its row)
-    deal = known is not None and EMPTY not in known
+    deal = known is not None and _unrecorded_deal(known)
     wide, high = (2 * m.col_mm + 5, m.card_h) if deal else (5.0, 0.0)
     strays = taken = 0
     for j, card in enumerate(cards):
@@ -950,7 +950,11 @@ def read_structure(
     seen there earlier in the age, which settles where the cards read lie when the frame
     alone fits them in several places, "back" (or None) where a face-down card lay, "empty"
     where the card was taken and recorded, told "empty" whatever the frame shows: the
-    `parse_known` entries of `scan --structure --known`, which the device gives too;
+    `parse_known` entries of `scan --structure --known`, which the device gives too. It is
+    the moment before the last card was taken (one card at most has left since): a
+    placement that leaves bare a position that must still hold a card counts a
+    contradiction (`_classify`), and 20 "back" entries are the deal not recorded yet, when
+    every position holds a card (`_unrecorded_deal`);
     `taken`: the cards of the age recorded as taken, never put into the structure; `fit`:
     the fit of an earlier
     frame of this age, `StructureReading.fit`, for a camera that holds still: with `known`,
@@ -1098,7 +1102,7 @@ def read_structure(
         return StructureReading(unknown, 0, len(found))
     slots = _agreed(near)
     # (at the deal no city holds a card of the age: not looked for)
-    deal = known is not None and EMPTY not in known
+    deal = known is not None and _unrecorded_deal(known)
     if not deal and any(
         _stacked_city(o.slots, o.homography, gray, layout, o.model, decoder, age, catalog)
         for o in near
