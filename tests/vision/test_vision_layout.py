@@ -338,16 +338,18 @@ def test_a_dim_code_missed_in_the_frame_is_read_at_its_place_from_a_narrow_cut()
 AT_THE_DEAL = ["back"] * 20  # what the device knows before the deal is recorded
 
 
-@pytest.mark.parametrize("seed", [440000, 440019, 440020])
+@pytest.mark.parametrize(
+    ("seed", "spread"), [(440000, 1.0), (440019, 1.0), (440020, 1.0), (440020, 0.5)]
+)
 def test_a_deal_under_a_hand_told_it_is_the_deal_is_read(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], seed: int
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], seed: int, spread: float
 ) -> None:
-    # generated hand-laid deals of age 2 (spread 1, fine light) with a hand over one end of
-    # the structure: from the frame alone the cards left in view fit the layout shifted by a
-    # column as well (its far end over the table beside the structure, or a card read
-    # beyond a row's end), so no face-up card is told. Every position holds a card at the
-    # deal: told so, the shifted placement leaves positions bare that must hold one
-    scene = random_table(seed, spread=1.0, taken=[])
+    # generated hand-laid deals of age 2 (fine light) with a hand over one end of the
+    # structure: from the frame alone the cards left in view fit the layout shifted by a
+    # column as well, so no face-up card is told. Every position holds a card at the deal:
+    # told so, the shifted placement leaves positions bare that must hold one, or (440020
+    # at spread 0.5) leaves the row's end card read one place beyond its row
+    scene = random_table(seed, spread=spread, taken=[])
     assert any(scene.hidden) and scene.age == 2
     alone = read_structure(scene.frame, scene.age, DECODER).slots
     assert not any(s not in (None, "back") for s in alone)
