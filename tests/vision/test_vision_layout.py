@@ -390,3 +390,15 @@ def test_told_it_is_the_deal_a_dim_card_that_looks_like_the_table_is_never_told_
     slots = read_structure(scene.frame, scene.age, DECODER, known=AT_THE_DEAL).slots
     assert all(s is None or s == t for s, t in zip(slots, scene.truth, strict=True))
     assert slots[17] is None and sum(s is not None for s in slots) >= 15
+
+
+def test_told_it_is_the_deal_a_dim_frame_is_decoded_again_sharpened() -> None:
+    # generated hand-laid deal 510004 (spread 0.5, hard light): the whole frame reads few
+    # codes of the age; told it is the deal (no card named), the face-up positions are the
+    # cards expected, so the frame is decoded again sharpened as from the frame alone (given
+    # KNOWN, a frame was decoded again only when it read fewer than the cards known face up:
+    # none at the deal, and nothing was told)
+    scene = random_table(510004, spread=0.5, difficulty="hard", taken=[])
+    slots = read_structure(scene.frame, scene.age, DECODER, known=AT_THE_DEAL).slots
+    assert all(s is None or s == t for s, t in zip(slots, scene.truth, strict=True))
+    assert sum(s not in (None, "back") for s in slots) >= 10
