@@ -8,6 +8,9 @@ names; 1: rows 50-60 % of a card's height apart, gaps of 1-4 mm, each card turne
 shifted a little, each sticker a little off its place). Each seed gives two readings:
 - the deal (every position holds a card), read from the frame alone, as
   `duel-companion scan --structure --age N IMAGE` reads it;
+- the same frame read as the device reads the deal, told it is the deal: KNOWN 20 "back"
+  entries (every position holds a card, which ones not known: `overhead.known_cards` before
+  the deal is recorded), as `scan --structure --age N --known DEAL.json IMAGE` reads it;
 - a later moment of the age (1 to 18 cards taken), read as `scan --structure --known
   KNOWN.json` reads it: KNOWN the moment before the last card was taken (a card id where one
   lay face up, "back" where a face-down card lay, "empty" where a card had been taken), so
@@ -92,6 +95,7 @@ def timed(tally: LaidTally, read: Reader, scene: TableScene, **known: object) ->
 
 
 DECODER = make_decoder("zxing")
+AT_THE_DEAL = ("back",) * 20  # what the device knows before the deal is recorded
 
 
 def rows(
@@ -108,8 +112,8 @@ def rows(
     for resolution in resolutions:
         for light in lights:
             for spread in spreads:
-                deal, later = LaidTally(), LaidTally()
-                deal_old, later_old = LaidTally(), LaidTally()
+                deal, told, later = LaidTally(), LaidTally(), LaidTally()
+                deal_old, told_old, later_old = LaidTally(), LaidTally(), LaidTally()
                 for seed in range(seed0, seed0 + frames):
                     scene = random_table(
                         seed, resolution=resolution, difficulty=light,  # type: ignore[arg-type]
@@ -118,6 +122,9 @@ def rows(
                     timed(deal, read_structure, scene)
                     if old is not None:
                         timed(deal_old, old, scene)
+                    timed(told, read_structure, scene, known=AT_THE_DEAL)
+                    if old is not None:
+                        timed(told_old, old, scene, known=AT_THE_DEAL)
                     order = _take(scene.age, later_taken(seed), random.Random(seed))
                     scene = random_table(
                         seed, resolution=resolution, difficulty=light,  # type: ignore[arg-type]
@@ -126,9 +133,11 @@ def rows(
                     timed(later, read_structure, scene, known=scene.known)
                     if old is not None:
                         timed(later_old, old, scene, known=scene.known)
-                tallies = [("deal, frame alone", deal), ("later, --known", later)]
+                tallies = [("deal, frame alone", deal), ("deal, --known all back", told),
+                           ("later, --known", later)]  # fmt: skip
                 if old is not None:
                     tallies += [("before: deal, frame alone", deal_old),
+                                ("before: deal, --known all back", told_old),
                                 ("before: later, --known", later_old)]  # fmt: skip
                 for name, tally in tallies:
                     out.append(

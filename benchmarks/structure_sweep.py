@@ -1,7 +1,7 @@
 """Overhead sweep: the positions told wrongly over many generated top views (must be 0).
 
 Run: .venv/bin/python benchmarks/structure_sweep.py [--start 0] [--stop 300]
-     [--resolution 2304x1296] [--hands any|yes|no] [--spread 0]
+     [--resolution 2304x1296] [--hands any|yes|no] [--spread 0] [--deal]
 
 Each seed in [start, stop) at both difficulties ("fine", "hard"), read twice as
 benchmarks/structure_read.py reads it: from the frame alone (`duel-companion scan
@@ -10,7 +10,9 @@ Prints the reads, the positions told right and wrong, and every read with a wron
 (seed:difficulty:reading, then position, told, truth, under a hand). The tests' seeds are
 among them (the benchmark's are 200000+). `--spread` lays the structures by hand
 (`table_synth.hand_laid`: 1 is rows 50-60 % of a card apart, gaps of 1-4 mm, cards turned
-and shifted). Split a long sweep with --start/--stop to use both cores.
+and shifted). `--deal` reads each seed's deal instead (every position holds a card) from
+the frame alone and as the device reads it before the deal is recorded (20 "back"
+entries). Split a long sweep with --start/--stop to use both cores.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ def main() -> None:
     parser.add_argument("--resolution", choices=sorted(RESOLUTIONS), default="2304x1296")
     parser.add_argument("--hands", choices=sorted(HANDS), default="any")
     parser.add_argument("--spread", type=float, default=0.0)
+    parser.add_argument("--deal", action="store_true", help="read each seed's deal")
     args = parser.parse_args()
     decoder = make_decoder("zxing")
     reads = right = wrong = 0
@@ -44,11 +47,12 @@ def main() -> None:
         for difficulty in ("fine", "hard"):
             scene = random_table(
                 seed, resolution=args.resolution, difficulty=difficulty, hands=HANDS[args.hands],
-                spread=args.spread,
+                spread=args.spread, **({"taken": []} if args.deal else {}),
             )  # fmt: skip
+            as_known = ("back",) * 20 if args.deal else scene.known
             for reading, known, taken in (
                 ("alone", None, []),
-                ("known", scene.known, scene.taken_cards),
+                ("known", as_known, scene.taken_cards),
             ):
                 slots = read_structure(
                     scene.frame, scene.age, decoder, known=known, taken=taken
@@ -68,7 +72,7 @@ def main() -> None:
                     bad.append(f"{seed}:{difficulty}:{reading} {misses}")
     print(
         f"seeds {args.start}-{args.stop - 1}, {args.resolution}, hands {args.hands}, "
-        f"spread {args.spread:g}: "
+        f"spread {args.spread:g}{', the deals' if args.deal else ''}: "
         f"{reads} reads, {right} positions told right, {wrong} told wrongly"
     )
     for line in bad:

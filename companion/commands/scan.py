@@ -59,7 +59,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=Path,
         metavar="KNOWN.json",
         help="with --structure: what was known before the last card was taken (20 entries: "
-        'card id, "back" or "empty")',
+        'card id, "back" or "empty"; at the deal 20 "back": every position holds a card)',
     )
     parser.add_argument(
         "--game",

@@ -50,11 +50,16 @@ def known_cards(state: GameState) -> tuple[str, ...] | None:
     lying there, "back" for a face-down card not turned yet, "empty" where the card was
     taken (recorded: that position is empty for certain), the KNOWN list that `scan
     --structure --known` reads. The overhead reader uses it to settle where the cards it
-    reads lie and to look only at the positions a card may have left; None without a dealt
-    structure."""
+    reads lie and to look only at the positions a card may have left. Before the age's
+    deal is recorded, while no card of it is taken, every position holds a card, which
+    ones not known yet: 20 "back" entries (a placement of the cards read that leaves a
+    position bare is then ruled out, `read_structure`); None once cards were taken without
+    a recorded deal."""
     structure = state.structure
     if structure is None:
-        return None
+        if state.phase is not Phase.PLAYING or state.taken:
+            return None
+        return ("back",) * len(state.catalog.layout(state.age).positions)
     return tuple(
         "empty" if card is None else "back" if card in UNKNOWN else card for card in structure.cards
     )

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field, replace
 import cv2
 import numpy as np
 
-from companion.engine.cards import Catalog, Layout
+from companion.engine.cards import Catalog, Layout, Position
 from companion.engine.catalog import default_catalog
 from companion.vision import payloads
 from companion.vision.decode import Decoder, Sticker
@@ -85,6 +85,10 @@ class _Card:
     u: np.ndarray  # pixels per mm along the card's width
     v: np.ndarray  # pixels per mm along the card's height
     centre: np.ndarray  # the card's centre, pixels: where it lies whichever way it is turned
+    ux: float = 0.0  # u as plain numbers, its length and its direction (radians): compared
+    uy: float = 0.0  # for every pair of cards read, which numpy's calls made slow
+    scale: float = 1.0
+    turn: float = 0.0
 
 
 def _pose(card_id: str, sticker: Sticker, model: TableModel) -> _Card:
@@ -94,16 +98,20 @@ def _pose(card_id: str, sticker: Sticker, model: TableModel) -> _Card:
     u = ((c[1] - c[0]) + (c[2] - c[3])) / 2 / side
     v = ((c[3] - c[0]) + (c[2] - c[1])) / 2 / side
     origin = c[0] - u * tl[0] - v * tl[1]
+    ux, uy = float(u[0]), float(u[1])
     return _Card(
-        card_id, sticker, origin, u, v, origin + u * model.card_w / 2 + v * model.card_h / 2
-    )
+        card_id, sticker, origin, u, v, origin + u * model.card_w / 2 + v * model.card_h / 2,
+        ux, uy, math.hypot(ux, uy), math.atan2(uy, ux),
+    )  # fmt: skip
+
+
+SAME_TURN_COS = math.cos(math.radians(15))
 
 
 def _same_turn(a: _Card, b: _Card) -> bool:
     """Two cards lying the same way at about the same scale (a card held up is larger)."""
-    na, nb = float(np.linalg.norm(a.u)), float(np.linalg.norm(b.u))
-    cos = float(a.u @ b.u) / (na * nb)
-    return cos > math.cos(math.radians(15)) and abs(nb / na - 1) < 2 * SIZE_TOLERANCE
+    cos = (a.ux * b.ux + a.uy * b.uy) / (a.scale * b.scale)
+    return cos > SAME_TURN_COS and abs(b.scale / a.scale - 1) < 2 * SIZE_TOLERANCE
 
 
 def _assignments(
@@ -155,8 +163,8 @@ def _frame_of(ref: _Card, cards: Sequence[_Card]) -> np.ndarray:
     the median turn of the cards lying about as it does, since each card of a structure
     laid by hand is turned a little its own way (a degree or two of one card's turn puts a
     card 150 mm away 4 mm off)."""
-    turns = [math.atan2(float(c.u[1]), float(c.u[0])) for c in cards if _same_turn(ref, c)]
-    own = math.atan2(float(ref.u[1]), float(ref.u[0]))
+    turns = [c.turn for c in cards if _same_turn(ref, c)]
+    own = ref.turn
     # the turns around ref's own, so a median across +-180 degrees stays right
     middle = own + statistics.median(math.remainder(turn - own, math.tau) for turn in turns)
     turn = middle - own
@@ -192,11 +200,13 @@ def _spacing(
         if card_id not in (None, EMPTY)
     }
     pairs: list[tuple[float, float, tuple[int, int] | None]] = []
+    frames = [_frame_of(card, cards) for card in cards]
     for i, a in enumerate(cards):
-        for b in cards[i + 1 :]:
+        for j in range(i + 1, len(cards)):
+            b = cards[j]
             if not _same_turn(a, b):
                 continue
-            frame = (_frame_of(a, cards) + _frame_of(b, cards)) / 2
+            frame = (frames[i] + frames[j]) / 2
             dx, dy = np.linalg.solve(frame, b.centre - a.centre)
             steps = None
             if a.id in where and b.id in where:
@@ -591,15 +601,18 @@ def _surface(image: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, float]:
     systems = plane[picks]  # tries x 3 x 3
     solvable = np.abs(np.linalg.det(systems)) > 1e-9  # a block drawn twice, or in a line
     coefs = np.linalg.solve(systems[solvable], values[picks[solvable]][..., None])[..., 0]
-    off = coefs @ plane.T
+    # each plane at every block, term by term: a matrix product here goes to OpenBLAS,
+    # whose threads spin on a busy machine (16 ms of CPU for this line, against 0.2 ms)
+    off = coefs[:, :1] + coefs[:, 1:2] * plane[None, :, 1] + coefs[:, 2:3] * plane[None, :, 2]
     off -= values[None, :]
     near = np.abs(off, out=off) <= SURFACE_BAND
     keep = near[int(np.argmax(near.sum(axis=1)))]
     full = terms(xs, ys)
     for _ in range(3):
         a = full[keep]
-        coef = np.linalg.solve(a.T @ a + 1e-9 * np.eye(6), a.T @ values[keep])
-        residual = values - full @ coef
+        normal = np.einsum("ij,ik->jk", a, a)  # a.T @ a without OpenBLAS's threads
+        coef = np.linalg.solve(normal + 1e-9 * np.eye(6), np.einsum("ij,i->j", a, values[keep]))
+        residual = values - np.einsum("ij,j->i", full, coef)
         spread = 1.4826 * float(np.median(np.abs(residual[keep])))
         keep = np.abs(residual) <= min(SURFACE_BAND, max(4.0, 3 * spread))
     x = (np.arange(w, dtype=np.float32) / w - 0.5)[None, :]
@@ -619,10 +632,12 @@ def _surface(image: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, float]:
 def _classify(
     placed: dict[int, int], cards: list[_Card], layout: Layout, view: _View,
     origins: Sequence[tuple[float, float]], m: TableModel, gone: frozenset[int],
+    known: Sequence[str | None] | None = None,
 ) -> tuple[list[Slot], int]:  # fmt: skip
     """The 20 slots from the placed cards, the layout's covering and the rectified view;
     and the number of contradictions found (a face-down position read while covered, a
-    covered position that shows the bare table, a card over an empty position).
+    covered position that shows the bare table, a card over an empty position, and with
+    what was known the positions told empty that it rules out: `_unlikely_empties`).
 
     Nearest row first, so that whether a position is covered is known: a position under a
     hand and not read cannot be told. A covered face-down position holds a card: "back". A
@@ -632,6 +647,7 @@ def _classify(
     present: list[bool | None] = [False if i in gone else None for i in range(len(origins))]
     slots: list[Slot] = [EMPTY if i in gone else None for i in range(len(origins))]
     contradictions = 0
+    refuted: set[int] = set()  # positions seen bare where a card must lie
     (left, top), (right, _), _, (_, bottom) = m.code_corners()
     quiet = (right - left) * QUIET_MODULES / QR_MODULES
     k = RECTIFIED_PX_PER_MM
@@ -662,6 +678,7 @@ def _classify(
                     continue
                 if view.bare_share(upper) >= BARE_SHARE:  # a card must lie there
                     contradictions += 1
+                    refuted.add(p.index)
                 elif not p.face_up:
                     slots[p.index] = "back"
                 continue
@@ -702,7 +719,60 @@ def _classify(
                 if slots[below] == "empty":
                     slots[below] = None
                     contradictions += 1
-    return slots, contradictions
+    if known is not None:
+        # a card covered at the moment known cannot have been taken since: its upper half
+        # shows it, its lower half it or the card over it (a placement shifted by a
+        # column puts such positions over the bare table beside the structure)
+        for p in layout.positions:
+            if p.index in placed or p.index in refuted or not _held(p, known):
+                continue
+            x, y = origins[p.index]
+            for half in (
+                view.region(x + 3, y + 3, x + m.card_w - 3, y + m.row_mm - 3),
+                view.region(x + 3, y + m.row_mm + 2, x + m.card_w - 3, y + m.card_h - 3),
+            ):
+                if (
+                    view.seen(half)
+                    and not view.under_hand(half)
+                    and view.bare_share(half) >= BARE_SHARE
+                ):
+                    contradictions += 1
+                    break
+    return slots, contradictions + _unlikely_empties(slots, known, layout, gone)
+
+
+def _held(p: Position, known: Sequence[str | None]) -> bool:
+    """Whether position `p` still holds its card: a card lay there at the moment known and
+    another one over it (a covered card cannot be taken)."""
+    return known[p.index] != EMPTY and any(known[i] != EMPTY for i in p.covered_by)
+
+
+def _unlikely_empties(
+    slots: Sequence[Slot], known: Sequence[str | None] | None, layout: Layout,
+    gone: frozenset[int],
+) -> int:  # fmt: skip
+    """The positions a placement tells empty that what was known rules out, as
+    contradictions: `known` is the moment before the last card was taken, so one card at
+    most has left since, and it lay uncovered then. A position a known card lay over, and
+    every position newly bare but one, held a card (at the deal, told so by `known` all
+    "back", every position does): a placement shifted by a column puts the structure's end
+    positions over the bare table beside it, the true one does not."""
+    if known is None:
+        return 0
+    fresh = [p for p in layout.positions if slots[p.index] == EMPTY and p.index not in gone]
+    if _unrecorded_deal(known):
+        return len(fresh)
+    covered = sum(1 for p in fresh if any(known[i] != EMPTY for i in p.covered_by))
+    return covered + max(0, len(fresh) - covered - 1)
+
+
+def _unrecorded_deal(known: Sequence[str | None]) -> bool:
+    """Whether `known` is the deal not recorded yet: every position a face-down card or one
+    not named (20 "back" entries, as the device gives them before the deal is recorded,
+    when no card is taken: once recorded, the face-up cards are named). Every position
+    holds a card then, and none is told empty (in a dim room a card can look like the
+    bare table: generated hand-laid deal 560004, hard light, position 17)."""
+    return all(card_id is None for card_id in known)
 
 
 def _strays(
@@ -715,7 +785,8 @@ def _strays(
     layout as well as two cards of a row). With what was known, the moment before the last
     card was taken, one of them may be that card: a card known face up where nothing lay
     over it, in a hand or laid down beside its place now (generated hand-laid frame 440003:
-    a card just taken, read between the cards left, made every position a cannot-tell)."""
+    a card just taken, read between the cards left, made every position a cannot-tell).
+    At the deal a card read up to a card's place beyond the outline counts too."""
     xs = [x for x, _ in origins]
     ys = [y for _, y in origins]
     inverse = np.linalg.inv(homography)
@@ -727,13 +798,19 @@ def _strays(
         and _is_card(card_id := known[p.index])
         and all(known[i] == EMPTY for i in p.covered_by)
     }
+    # at the deal not recorded yet (no card of the age taken) every card of the age lies in
+    # the structure: one read a card beside the outline is one the placement left out
+    # (shifted by a column, a row's end card read lies beyond its row)
+    deal = known is not None and _unrecorded_deal(known)
+    wide, high = (2 * m.col_mm + 5, m.card_h) if deal else (5.0, 0.0)
     strays = taken = 0
     for j, card in enumerate(cards):
         if j in used:
             continue
         x, y = _project(inverse, np.array([card.sticker.center]))[0]
         inside = (
-            min(xs) - 5 <= x <= max(xs) + m.card_w + 5 and min(ys) - 5 <= y <= max(ys) + m.card_h
+            min(xs) - wide <= x <= max(xs) + m.card_w + wide
+            and min(ys) - max(5.0, high) <= y <= max(ys) + m.card_h + high
         )
         if inside and card.id in free and not taken:
             taken = 1
@@ -876,7 +953,11 @@ def read_structure(
     seen there earlier in the age, which settles where the cards read lie when the frame
     alone fits them in several places, "back" (or None) where a face-down card lay, "empty"
     where the card was taken and recorded, told "empty" whatever the frame shows: the
-    `parse_known` entries of `scan --structure --known`, which the device gives too;
+    `parse_known` entries of `scan --structure --known`, which the device gives too. It is
+    the moment before the last card was taken (one card at most has left since): a
+    placement that leaves bare a position that must still hold a card counts a
+    contradiction (`_classify`), and 20 "back" entries are the deal not recorded yet, when
+    every position holds a card (`_unrecorded_deal`);
     `taken`: the cards of the age recorded as taken, never put into the structure; `fit`:
     the fit of an earlier
     frame of this age, `StructureReading.fit`, for a camera that holds still: with `known`,
@@ -903,7 +984,14 @@ def read_structure(
         return _of_age(card_id, age, catalog) and card_id not in taken
 
     of_age = {c for c in map(payloads.parse, (s.text for s in found)) if here(c)}
-    expected = sum(1 for c in known or () if c not in (None, EMPTY))
+    # the cards of the age known face up (or, at the deal, the face-up positions)
+    expected = sum(
+        1
+        for p in layout.positions
+        if known is not None
+        and known[p.index] != EMPTY
+        and (p.face_up or known[p.index] is not None)
+    )
     if len(of_age) < (min(FEW_CARDS, expected) if known is not None else FEW_CARDS):
         found = _merged(found, decoder.decode(_sharpened(gray)), _zoom(gray))
     if fit is not None:  # the structure as laid at this table, kept for the age
@@ -976,6 +1064,10 @@ def read_structure(
     # at once, without building their views
     if sum(1 for f in fits if f[0] >= fits[0][0] - 1) > MOST_VIEWS:
         return StructureReading(unknown, 0, len(found))
+    # none trusted: the best is not, and tells nothing (`_tells_nothing`), whatever the views
+    # (a hand over most of the structure leaves a few lone cards, a dozen views)
+    if not any(trusted for _, _, _, trusted, _ in fits):
+        return StructureReading(unknown, 0, len(found))
     options: list[_Option] = []
     looked = 0  # placements counted toward MOST_VIEWS, their view built or not
     for bound, homography, placed, trusted, m in fits:
@@ -988,18 +1080,20 @@ def read_structure(
             # no placement left can become the best (its score is at most its bound, and
             # the placement looked at first wins a tie): one only joins those as likely,
             # and only if it puts a card elsewhere than the best (`_near`). So once these
-            # already tell nothing (from the frame alone), the rest cannot change that;
+            # already tell nothing, the rest cannot change that;
             # and the view of one that places the best's cards where it does (the same
             # cards with the other steps), or of one not trusted beside what was known
             # (only trusted placements stand beside the best then), changes nothing
             near = _near(options, known)
-            if known is None and _tells_nothing(near, known):
+            if _tells_nothing(near, known):
                 return StructureReading(unknown, 0, len(found))
+            if all(s is None or i in gone for i, s in enumerate(_agreed(near))):
+                break  # with what was known: the placements as likely agree nowhere already
             if placed.items() <= near[0].placed.items() or (known is not None and not trusted):
                 continue
         origins = m.slot_corners(layout)
         view = _View(gray, homography, origins, m)
-        slots, contradictions = _classify(placed, cards, layout, view, origins, m, gone)
+        slots, contradictions = _classify(placed, cards, layout, view, origins, m, gone, known)
         options.append(_Option(bound, contradictions, slots, trusted, homography, m, placed))
     if not options:
         return StructureReading(unknown, 0, len(found))
@@ -1010,7 +1104,9 @@ def read_structure(
     if _tells_nothing(near, known):
         return StructureReading(unknown, 0, len(found))
     slots = _agreed(near)
-    if any(
+    # (at the deal no city holds a card of the age: not looked for)
+    deal = known is not None and _unrecorded_deal(known)
+    if not deal and any(
         _stacked_city(o.slots, o.homography, gray, layout, o.model, decoder, age, catalog)
         for o in near
     ):
@@ -1081,7 +1177,7 @@ def _impossible_to_none(
     fresh = [p for p in layout.positions if slots[p.index] == EMPTY and p.index not in gone]
     for p in fresh:
         covered = any(known[i] != EMPTY for i in p.covered_by)
-        if covered or len(fresh) > 1:
+        if covered or len(fresh) > 1 or _unrecorded_deal(known):
             slots[p.index] = None
     for i, (slot, was) in enumerate(zip(slots, known, strict=True)):
         if _is_card(slot) and was is not None and was != EMPTY and was != slot:

@@ -14,7 +14,7 @@ from companion.device.words import Voice
 from companion.engine.cards import CardId, Catalog
 from companion.engine.events import Build, Deal, Reveal
 from companion.engine.rules import apply, new_game
-from companion.engine.state import GameState
+from companion.engine.state import GameState, Player
 from companion.engine.structure import UNKNOWN
 from companion.service.playback import read_record
 from companion.vision.structure import parse_known
@@ -286,7 +286,13 @@ def test_the_watch_gives_a_table_once_frames_in_a_row_agree_and_only_once() -> N
 
 
 def test_the_reader_is_given_the_cards_the_box_knows_where_they_lie(catalog: Catalog) -> None:
-    assert overhead.known_cards(_played(catalog, 1)) is None  # set up, nothing dealt yet
+    assert overhead.known_cards(new_game(catalog)) is None  # no game set up
+    # set up, the deal not recorded yet: every position holds a card, which one not known
+    # (the reader then rules out placements that leave a position bare)
+    assert overhead.known_cards(_played(catalog, 1)) == ("back",) * 20
+    # a card taken without a recorded deal (table mode): nothing is known of the positions
+    untold = apply(_played(catalog, 1), Build(Player.P2, CardId("garrison")))
+    assert untold.structure is None and overhead.known_cards(untold) is None
     dealt = overhead.known_cards(_played(catalog, 2))
     # The deal's own layout: face-up cards named, face-down ones "back" (which: unknown),
     # as `scan --structure --known` reads it

@@ -331,3 +331,74 @@ def test_a_dim_code_missed_in_the_frame_is_read_at_its_place_from_a_narrow_cut()
     slots = read_structure(scene.frame, scene.age, DECODER, known=scene.known).slots
     assert all(s is None or s == t for s, t in zip(slots, scene.truth, strict=True))
     assert slots[2] == "library"
+
+
+# --- the deal, told it is the deal ------------------------------------------------------------
+
+AT_THE_DEAL = ["back"] * 20  # what the device knows before the deal is recorded
+
+
+@pytest.mark.parametrize(
+    ("seed", "spread"), [(440000, 1.0), (440019, 1.0), (440020, 1.0), (440020, 0.5)]
+)
+def test_a_deal_under_a_hand_told_it_is_the_deal_is_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], seed: int, spread: float
+) -> None:
+    # generated hand-laid deals of age 2 (fine light) with a hand over one end of the
+    # structure: from the frame alone the cards left in view fit the layout shifted by a
+    # column as well, so no face-up card is told. Every position holds a card at the deal:
+    # told so, the shifted placement leaves positions bare that must hold one, or (440020
+    # at spread 0.5) leaves the row's end card read one place beyond its row
+    scene = random_table(seed, spread=spread, taken=[])
+    assert any(scene.hidden) and scene.age == 2
+    alone = read_structure(scene.frame, scene.age, DECODER).slots
+    assert not any(s not in (None, "back") for s in alone)
+    slots = scan_known(tmp_path, capsys, scene, AT_THE_DEAL)
+    assert all(s is None or s == t for s, t in zip(slots, scene.truth, strict=True))
+    faces = [
+        i for i, (t, h, c) in enumerate(zip(scene.truth, scene.hidden, scene.covered, strict=True))
+        if t != "back" and not h and not c
+    ]  # fmt: skip
+    assert len(faces) >= 5 and [slots[i] for i in faces] == [scene.truth[i] for i in faces]
+
+
+def test_a_deal_whose_cards_fit_two_placements_told_it_is_the_deal_gives_nulls() -> None:
+    # generated hand-laid deal 440003 (spread 1, hard light): three cards read, on three
+    # rows, fit the layout a column apart with the other side under a hand or too dim to
+    # say; told it is the deal, their positions stay null, and only face-down cards that two
+    # cards lay over (one at most taken since) are told
+    scene = random_table(440003, spread=1.0, difficulty="hard", taken=[])
+    slots = read_structure(scene.frame, scene.age, DECODER, known=AT_THE_DEAL).slots
+    assert all(s is None or s == t for s, t in zip(slots, scene.truth, strict=True))
+    assert set(slots) == {None, "back"}
+    faces = [i for i, t in enumerate(scene.truth) if t != "back"]
+    assert all(slots[i] is None for i in faces)
+
+
+def test_told_it_is_the_deal_a_deal_laid_as_the_file_says_reads_as_from_the_frame_alone() -> None:
+    scene = random_table(5, age=1, taken=[], hands=False, laid=laid(23.0, 34.0))
+    told = read_structure(scene.frame, scene.age, DECODER, known=AT_THE_DEAL).slots
+    assert list(told) == scene.truth == list(read_structure(scene.frame, 1, DECODER).slots)
+
+
+def test_told_it_is_the_deal_a_dim_card_that_looks_like_the_table_is_never_told_empty() -> None:
+    # generated hand-laid deal 560004 (spread 1, hard light): the Stone Reserve at position
+    # 17, dim and its code not read, looks like the bare table; 20 "back" entries are the
+    # deal not recorded yet, when no card is taken, so no position is told empty
+    scene = random_table(560004, spread=1.0, difficulty="hard", taken=[])
+    assert scene.truth[17] == "stone_reserve" and not scene.hidden[17]
+    slots = read_structure(scene.frame, scene.age, DECODER, known=AT_THE_DEAL).slots
+    assert all(s is None or s == t for s, t in zip(slots, scene.truth, strict=True))
+    assert slots[17] is None and sum(s is not None for s in slots) >= 15
+
+
+def test_told_it_is_the_deal_a_dim_frame_is_decoded_again_sharpened() -> None:
+    # generated hand-laid deal 510004 (spread 0.5, hard light): the whole frame reads few
+    # codes of the age; told it is the deal (no card named), the face-up positions are the
+    # cards expected, so the frame is decoded again sharpened as from the frame alone (given
+    # KNOWN, a frame was decoded again only when it read fewer than the cards known face up:
+    # none at the deal, and nothing was told)
+    scene = random_table(510004, spread=0.5, difficulty="hard", taken=[])
+    slots = read_structure(scene.frame, scene.age, DECODER, known=AT_THE_DEAL).slots
+    assert all(s is None or s == t for s, t in zip(slots, scene.truth, strict=True))
+    assert sum(s not in (None, "back") for s in slots) >= 10

@@ -151,13 +151,18 @@ def test_a_hand_over_a_card_gives_null() -> None:
 @pytest.mark.parametrize("seed", [41, 43, 46])
 def test_the_cards_seen_earlier_settle_a_fit_shifted_by_a_column(seed: int) -> None:
     # late in age 2 the cards left fit the layout shifted by a column or two: from the frame
-    # alone they are not placed; the cards seen at each position earlier settle it
+    # alone they are not placed; the cards seen at each position earlier settle it, as the
+    # device knows them (the moment before the last card was taken: the positions taken
+    # before are "empty"). Given every card seen as if none had been taken since (taken
+    # ones too), a placement that leaves their positions bare is ruled out as much as the
+    # shifted one: fewer positions are told then, never wrongly
     scene = random_table(seed, moment="late", hands=False)
     face_up = [i for i, t in enumerate(scene.truth) if t not in ("back", "empty")]
     alone = read_structure(scene.frame, scene.age, DECODER).slots
     assert_never_wrong(scene, alone)
     assert any(alone[i] is None for i in face_up)
-    known = read_structure(scene.frame, scene.age, DECODER, known=scene.seen).slots
+    assert_never_wrong(scene, read_structure(scene.frame, 2, DECODER, known=scene.seen).slots)
+    known = read_structure(scene.frame, scene.age, DECODER, known=scene.known).slots
     assert_never_wrong(scene, known)
     assert all(known[i] == scene.truth[i] for i in face_up)
     # more is told (seed 41: a lamp's glare over the table where position 11 lay leaves it,
