@@ -36,6 +36,7 @@ from companion.engine.state import (
     PendingKind,
     Player,
     Victory,
+    opponent_of,
 )
 
 from .pantheon import pantheon_decisions, pantheon_moves, pantheon_score
@@ -106,7 +107,7 @@ def moves(state: GameState) -> list[Event]:
     discard, each affordable wonder), without applying them (pricing only)."""
     player = state.current
     catalog = state.catalog
-    city, opponent = state.city(player), state.city(player.opponent)
+    city, opponent = state.city(player), state.city(opponent_of(player))
     wonders = [
         catalog.wonder(w)
         for w in city.wonders_unbuilt
@@ -129,7 +130,7 @@ def scored_moves(state: GameState) -> list[tuple[Event, float]]:
     and once per wonder: the rollouts' hot path)."""
     player = state.current
     catalog = state.catalog
-    city, opponent = state.city(player), state.city(player.opponent)
+    city, opponent = state.city(player), state.city(opponent_of(player))
     coins = city.coins
     wonders: list[tuple[Wonder, float, int]] = []
     for wonder_id in city.wonders_unbuilt:
@@ -189,7 +190,7 @@ def move_score(state: GameState, event: Event) -> tuple[float, Reason | None]:
     """What `event` is worth to the player who acts, at a glance, and the main reason."""
     catalog = state.catalog
     player = acting_player(state)
-    city, opponent = state.city(player), state.city(player.opponent)
+    city, opponent = state.city(player), state.city(opponent_of(player))
     if state.pantheon is not None:
         pantheon = pantheon_score(state, event)
         if pantheon is not None:
@@ -288,14 +289,14 @@ def _card_value(state: GameState, player: Player, card: Card) -> tuple[float, Re
 
 def _denial(state: GameState, player: Player, card: Card) -> tuple[float, Reason | None]:
     """The worth of keeping `card` from the opponent: their 6th symbol or their capital."""
-    opponent = state.city(player.opponent)
+    opponent = state.city(opponent_of(player))
     supremacy = state.catalog.rules.science_supremacy
     new_symbol = card.science is not None and card.science not in opponent.symbols
     if new_symbol and len(opponent.symbols) + 1 >= supremacy:
         return BLOCK, Reason.BLOCKS_SCIENCE
     if card.shields:
         shields = card.shields + (1 if STRATEGY in opponent.tokens else 0)
-        if shields >= shields_needed(state, player.opponent):
+        if shields >= shields_needed(state, opponent_of(player)):
             return BLOCK, Reason.BLOCKS_MILITARY
     if card.science is not None and card.science in opponent.symbols and state.board_tokens:
         return 0.8, Reason.DENIES
@@ -304,7 +305,7 @@ def _denial(state: GameState, player: Player, card: Card) -> tuple[float, Reason
 
 def _wonder_value(state: GameState, player: Player, wonder: Wonder) -> tuple[float, Reason]:
     """The worth of building `wonder` for `player`, ignoring its price."""
-    city, opponent = state.city(player), state.city(player.opponent)
+    city, opponent = state.city(player), state.city(opponent_of(player))
     value = 1.5 + 0.8 * wonder.points + 0.25 * wonder.coins + 0.15 * wonder.opponent_loses
     why = Reason.WONDER
     if wonder.shields:
@@ -374,7 +375,7 @@ def policy_event(state: GameState, rng: random.Random) -> Event | None:
         return best
     player = state.current
     catalog = state.catalog
-    city, opponent = state.city(player), state.city(player.opponent)
+    city, opponent = state.city(player), state.city(opponent_of(player))
     coins = city.coins
     wonders = [catalog.wonder(w) for w in city.wonders_unbuilt]
     wonder_values = [_wonder_value(state, player, w)[0] for w in wonders]
@@ -463,7 +464,7 @@ def light_event(state: GameState, rng: random.Random, science: tuple[bool, bool]
         return options[int(rng.random() * len(options))]
     player = state.current
     catalog = state.catalog
-    city, opponent = state.city(player), state.city(player.opponent)
+    city, opponent = state.city(player), state.city(opponent_of(player))
     coins = city.coins
     cards = accessible_cards(state)
     scientist = science[0 if player is Player.P1 else 1]
@@ -501,7 +502,7 @@ def science_wonder(state: GameState, tucked: CardId) -> BuildWonder | None:
         return None
     player = state.current
     catalog = state.catalog
-    city, opponent = state.city(player), state.city(player.opponent)
+    city, opponent = state.city(player), state.city(opponent_of(player))
     coins = city.coins
     theology = THEOLOGY in city.tokens
     # The greens a taking would uncover (with the card taken), before any wonder is priced.
@@ -567,8 +568,8 @@ def evaluate(state: GameState, player: Player) -> float:
             return 0.5
         return 1.0 if state.winner is player else 0.0
     sheet = score_sheet(state)
-    mine, theirs = state.city(player), state.city(player.opponent)
-    diff = float(sheet.of(player).total - sheet.of(player.opponent).total)
+    mine, theirs = state.city(player), state.city(opponent_of(player))
+    diff = float(sheet.of(player).total - sheet.of(opponent_of(player)).total)
     sign = 1 if player is Player.P1 else -1
     diff += 0.7 * sign * state.position
     diff += _science_pressure(mine) - _science_pressure(theirs)
