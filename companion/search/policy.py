@@ -53,6 +53,7 @@ __all__ = [
     "moves",
     "policy_event",
     "reason",
+    "redrawn_move",
     "science_wonder",
     "scored_moves",
     "scored_options",
@@ -437,14 +438,17 @@ ECONOMY_AGE = 1
 """The age in which a light playout's player first builds production or trade it can afford."""
 
 
-def light_event(state: GameState, rng: random.Random, science: tuple[bool, bool]) -> Event:
+def light_event(
+    state: GameState, rng: random.Random, science: tuple[bool, bool], redraw: bool = False
+) -> Event:
     """A light playout's next event: cheap and random, but with a plan. A decision: Law
     for a science-minded player, else a random answer, and who begins the next age is the
     chooser; the Mausoleum's card is a green one for a science-minded player. A turn: a
     science-minded player (`science[0]` for p1) builds a green card it can afford, else a
     wonder that leads to one (`science_wonder`); in age 1 a player builds a brown, grey or
     yellow card it can afford; else a random accessible card goes to a random affordable
-    wonder, a build or the discard pile (WONDER_SHARE, BUILD_SHARE)."""
+    wonder, a build or the discard pile (WONDER_SHARE, BUILD_SHARE). With `redraw`, a
+    build it cannot afford is drawn again instead of discarded (`redrawn_move`)."""
     pending = state.pending
     if pending is not None:
         actor = pending.player
@@ -479,6 +483,8 @@ def light_event(state: GameState, rng: random.Random, science: tuple[bool, bool]
             combo = science_wonder(state, cards[start])
             if combo is not None:
                 return combo
+    if redraw:
+        return redrawn_move(state, cards, rng)
     card = catalog.card(cards[int(rng.random() * len(cards))])
     roll = rng.random()
     if roll < WONDER_SHARE and city.wonders_unbuilt:
@@ -489,6 +495,30 @@ def light_event(state: GameState, rng: random.Random, science: tuple[bool, bool]
     if roll < BUILD_SHARE and _affordable(catalog, city, opponent, card, coins):
         return Build(player, card.id)
     return Discard(player, card.id)
+
+
+def redrawn_move(state: GameState, cards: tuple[CardId, ...], rng: random.Random) -> Event:
+    """`light_event`'s last move, drawn as it draws it (a random accessible card among
+    `cards`, then a wonder below WONDER_SHARE of a uniform draw, a build below BUILD_SHARE,
+    else a discard; a wonder it cannot afford falls to the build), except that a build it
+    cannot afford is drawn again, card and roll, instead of going to the discard pile: a
+    card is discarded by choice only, not for want of coins."""
+    player = state.current
+    catalog = state.catalog
+    city, opponent = state.city(player), state.city(opponent_of(player))
+    coins = city.coins
+    unbuilt = city.wonders_unbuilt
+    while True:
+        card = catalog.card(cards[int(rng.random() * len(cards))])
+        roll = rng.random()
+        if roll < WONDER_SHARE and unbuilt:
+            wonder = catalog.wonder(unbuilt[int(rng.random() * len(unbuilt))])
+            if _affordable(catalog, city, opponent, wonder, coins):
+                return BuildWonder(player, wonder.id, card.id)
+        if roll >= BUILD_SHARE:
+            return Discard(player, card.id)
+        if _affordable(catalog, city, opponent, card, coins):
+            return Build(player, card.id)
 
 
 def science_wonder(state: GameState, tucked: CardId) -> BuildWonder | None:
