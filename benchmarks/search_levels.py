@@ -65,6 +65,7 @@ VARIANTS: dict[str, Level] = {
         "full-3000-age", 3000, settings=Settings(exploration=0.7, plies=0, age_bound=True)
     ),
     "5-mean": replace(LEVELS["5"], name="5-mean", settings=replace(PLAYOUTS, by_mean=True)),
+    "5-redraw": replace(LEVELS["5"], name="5-redraw", settings=replace(PLAYOUTS, redraw=True)),
     "5-random-expansion": replace(
         LEVELS["5"], name="5-random-expansion", settings=replace(PLAYOUTS, scored_expansion=False)
     ),

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import Final
 
-from companion.engine.cards import MYTHOLOGIES, CardId
+from companion.engine.cards import MYTHOLOGIES, CardId, Catalog
 from companion.engine.events import Deal
 from companion.engine.rules import apply
 from companion.engine.state import GameState, PendingKind, Phase, Structure, evolve
@@ -113,10 +114,31 @@ def random_layout(state: GameState, rng: random.Random) -> tuple[CardId, ...]:
     """20 cards for the current age drawn from the unseen ones (3 guilds in age 3), in a
     random layout order."""
     catalog = state.catalog
-    others, guilds = unseen_cards(state, state.age)
+    others, guilds = _unseen_at_deal(state)
     wanted_guilds = catalog.rules.guilds_in_age_3 if state.age == 3 else 0  # or Grand Temples
     cards = sample(rng, others, 20 - wanted_guilds) + sample(rng, guilds, wanted_guilds)
     return tuple(sample(rng, cards, len(cards)))
+
+
+def _unseen_at_deal(state: GameState) -> tuple[tuple[CardId, ...], tuple[CardId, ...]]:
+    """`unseen_cards(state, state.age)`; before a base game's age is dealt nobody has seen a
+    card of it (cards are taken from the age's own structure), so the whole deck and, in age
+    3, every guild: worked out once per catalog and age (playouts deal two ages each)."""
+    if not needs_deal(state) or state.pantheon is not None:
+        return unseen_cards(state, state.age)
+    catalog = state.catalog
+    key = (id(catalog), state.age)
+    known = _FRESH.get(key)
+    if known is None or known[0] is not catalog:
+        known = (catalog, unseen_cards(state, state.age))
+        _FRESH[key] = known
+    return known[1]
+
+
+_FRESH: Final[
+    dict[tuple[int, int], tuple[Catalog, tuple[tuple[CardId, ...], tuple[CardId, ...]]]]
+] = {}
+"""`_unseen_at_deal`'s answers by id of the catalog (which each entry holds) and age."""
 
 
 def deal_if_needed(state: GameState, rng: random.Random) -> GameState:

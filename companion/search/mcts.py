@@ -82,6 +82,9 @@ class Settings:
     by_mean: bool = False
     """Rank the root's moves by mean reward (among those with at least a tenth of the most
     visits) instead of by visits."""
+    redraw: bool = False
+    """A light playout's random build that cannot be paid for is drawn again (card and roll)
+    instead of going to the discard pile (`policy.redrawn_move`)."""
 
 
 TRUNCATED = Settings()
@@ -264,7 +267,7 @@ def _iterate(
         path.append(child)
         node = child
     if not settings.plies:
-        world, plies = _playout(world, rng)
+        world, plies = _playout(world, rng, settings.redraw)
     else:
         world, plies = _rollout(world, rng, settings.plies)
     value = evaluate(world, Player.P1)
@@ -288,13 +291,13 @@ def _rollout(world: GameState, rng: random.Random, plies: int) -> tuple[GameStat
     return world, played
 
 
-def _playout(world: GameState, rng: random.Random) -> tuple[GameState, int]:
+def _playout(world: GameState, rng: random.Random, redraw: bool = False) -> tuple[GameState, int]:
     """A light playout to the end of the game, each player science-minded or not at
     random (`policy.SCIENCE_MINDED`); the final position and the events played."""
     science = (rng.random() < SCIENCE_MINDED, rng.random() < SCIENCE_MINDED)
     played = 0
     while not world.finished:
-        world = step(world, light_event(world, rng, science), rng)
+        world = step(world, light_event(world, rng, science, redraw), rng)
         played += 1
     return world, played
 

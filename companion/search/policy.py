@@ -36,6 +36,7 @@ from companion.engine.state import (
     PendingKind,
     Player,
     Victory,
+    opponent_of,
 )
 
 from .pantheon import pantheon_decisions, pantheon_moves, pantheon_score
@@ -52,6 +53,7 @@ __all__ = [
     "moves",
     "policy_event",
     "reason",
+    "redrawn_move",
     "science_wonder",
     "scored_moves",
     "scored_options",
@@ -106,7 +108,7 @@ def moves(state: GameState) -> list[Event]:
     discard, each affordable wonder), without applying them (pricing only)."""
     player = state.current
     catalog = state.catalog
-    city, opponent = state.city(player), state.city(player.opponent)
+    city, opponent = state.city(player), state.city(opponent_of(player))
     wonders = [
         catalog.wonder(w)
         for w in city.wonders_unbuilt
@@ -129,7 +131,7 @@ def scored_moves(state: GameState) -> list[tuple[Event, float]]:
     and once per wonder: the rollouts' hot path)."""
     player = state.current
     catalog = state.catalog
-    city, opponent = state.city(player), state.city(player.opponent)
+    city, opponent = state.city(player), state.city(opponent_of(player))
     coins = city.coins
     wonders: list[tuple[Wonder, float, int]] = []
     for wonder_id in city.wonders_unbuilt:
@@ -189,7 +191,7 @@ def move_score(state: GameState, event: Event) -> tuple[float, Reason | None]:
     """What `event` is worth to the player who acts, at a glance, and the main reason."""
     catalog = state.catalog
     player = acting_player(state)
-    city, opponent = state.city(player), state.city(player.opponent)
+    city, opponent = state.city(player), state.city(opponent_of(player))
     if state.pantheon is not None:
         pantheon = pantheon_score(state, event)
         if pantheon is not None:
@@ -288,14 +290,14 @@ def _card_value(state: GameState, player: Player, card: Card) -> tuple[float, Re
 
 def _denial(state: GameState, player: Player, card: Card) -> tuple[float, Reason | None]:
     """The worth of keeping `card` from the opponent: their 6th symbol or their capital."""
-    opponent = state.city(player.opponent)
+    opponent = state.city(opponent_of(player))
     supremacy = state.catalog.rules.science_supremacy
     new_symbol = card.science is not None and card.science not in opponent.symbols
     if new_symbol and len(opponent.symbols) + 1 >= supremacy:
         return BLOCK, Reason.BLOCKS_SCIENCE
     if card.shields:
         shields = card.shields + (1 if STRATEGY in opponent.tokens else 0)
-        if shields >= shields_needed(state, player.opponent):
+        if shields >= shields_needed(state, opponent_of(player)):
             return BLOCK, Reason.BLOCKS_MILITARY
     if card.science is not None and card.science in opponent.symbols and state.board_tokens:
         return 0.8, Reason.DENIES
@@ -304,7 +306,7 @@ def _denial(state: GameState, player: Player, card: Card) -> tuple[float, Reason
 
 def _wonder_value(state: GameState, player: Player, wonder: Wonder) -> tuple[float, Reason]:
     """The worth of building `wonder` for `player`, ignoring its price."""
-    city, opponent = state.city(player), state.city(player.opponent)
+    city, opponent = state.city(player), state.city(opponent_of(player))
     value = 1.5 + 0.8 * wonder.points + 0.25 * wonder.coins + 0.15 * wonder.opponent_loses
     why = Reason.WONDER
     if wonder.shields:
@@ -374,7 +376,7 @@ def policy_event(state: GameState, rng: random.Random) -> Event | None:
         return best
     player = state.current
     catalog = state.catalog
-    city, opponent = state.city(player), state.city(player.opponent)
+    city, opponent = state.city(player), state.city(opponent_of(player))
     coins = city.coins
     wonders = [catalog.wonder(w) for w in city.wonders_unbuilt]
     wonder_values = [_wonder_value(state, player, w)[0] for w in wonders]
@@ -436,14 +438,17 @@ ECONOMY_AGE = 1
 """The age in which a light playout's player first builds production or trade it can afford."""
 
 
-def light_event(state: GameState, rng: random.Random, science: tuple[bool, bool]) -> Event:
+def light_event(
+    state: GameState, rng: random.Random, science: tuple[bool, bool], redraw: bool = False
+) -> Event:
     """A light playout's next event: cheap and random, but with a plan. A decision: Law
     for a science-minded player, else a random answer, and who begins the next age is the
     chooser; the Mausoleum's card is a green one for a science-minded player. A turn: a
     science-minded player (`science[0]` for p1) builds a green card it can afford, else a
     wonder that leads to one (`science_wonder`); in age 1 a player builds a brown, grey or
     yellow card it can afford; else a random accessible card goes to a random affordable
-    wonder, a build or the discard pile (WONDER_SHARE, BUILD_SHARE)."""
+    wonder, a build or the discard pile (WONDER_SHARE, BUILD_SHARE). With `redraw`, a
+    build it cannot afford is drawn again instead of discarded (`redrawn_move`)."""
     pending = state.pending
     if pending is not None:
         actor = pending.player
@@ -463,7 +468,7 @@ def light_event(state: GameState, rng: random.Random, science: tuple[bool, bool]
         return options[int(rng.random() * len(options))]
     player = state.current
     catalog = state.catalog
-    city, opponent = state.city(player), state.city(player.opponent)
+    city, opponent = state.city(player), state.city(opponent_of(player))
     coins = city.coins
     cards = accessible_cards(state)
     scientist = science[0 if player is Player.P1 else 1]
@@ -478,6 +483,8 @@ def light_event(state: GameState, rng: random.Random, science: tuple[bool, bool]
             combo = science_wonder(state, cards[start])
             if combo is not None:
                 return combo
+    if redraw:
+        return redrawn_move(state, cards, rng)
     card = catalog.card(cards[int(rng.random() * len(cards))])
     roll = rng.random()
     if roll < WONDER_SHARE and city.wonders_unbuilt:
@@ -488,6 +495,30 @@ def light_event(state: GameState, rng: random.Random, science: tuple[bool, bool]
     if roll < BUILD_SHARE and _affordable(catalog, city, opponent, card, coins):
         return Build(player, card.id)
     return Discard(player, card.id)
+
+
+def redrawn_move(state: GameState, cards: tuple[CardId, ...], rng: random.Random) -> Event:
+    """`light_event`'s last move, drawn as it draws it (a random accessible card among
+    `cards`, then a wonder below WONDER_SHARE of a uniform draw, a build below BUILD_SHARE,
+    else a discard; a wonder it cannot afford falls to the build), except that a build it
+    cannot afford is drawn again, card and roll, instead of going to the discard pile: a
+    card is discarded by choice only, not for want of coins."""
+    player = state.current
+    catalog = state.catalog
+    city, opponent = state.city(player), state.city(opponent_of(player))
+    coins = city.coins
+    unbuilt = city.wonders_unbuilt
+    while True:
+        card = catalog.card(cards[int(rng.random() * len(cards))])
+        roll = rng.random()
+        if roll < WONDER_SHARE and unbuilt:
+            wonder = catalog.wonder(unbuilt[int(rng.random() * len(unbuilt))])
+            if _affordable(catalog, city, opponent, wonder, coins):
+                return BuildWonder(player, wonder.id, card.id)
+        if roll >= BUILD_SHARE:
+            return Discard(player, card.id)
+        if _affordable(catalog, city, opponent, card, coins):
+            return Build(player, card.id)
 
 
 def science_wonder(state: GameState, tucked: CardId) -> BuildWonder | None:
@@ -501,7 +532,7 @@ def science_wonder(state: GameState, tucked: CardId) -> BuildWonder | None:
         return None
     player = state.current
     catalog = state.catalog
-    city, opponent = state.city(player), state.city(player.opponent)
+    city, opponent = state.city(player), state.city(opponent_of(player))
     coins = city.coins
     theology = THEOLOGY in city.tokens
     # The greens a taking would uncover (with the card taken), before any wonder is priced.
@@ -567,8 +598,8 @@ def evaluate(state: GameState, player: Player) -> float:
             return 0.5
         return 1.0 if state.winner is player else 0.0
     sheet = score_sheet(state)
-    mine, theirs = state.city(player), state.city(player.opponent)
-    diff = float(sheet.of(player).total - sheet.of(player.opponent).total)
+    mine, theirs = state.city(player), state.city(opponent_of(player))
+    diff = float(sheet.of(player).total - sheet.of(opponent_of(player)).total)
     sign = 1 if player is Player.P1 else -1
     diff += 0.7 * sign * state.position
     diff += _science_pressure(mine) - _science_pressure(theirs)

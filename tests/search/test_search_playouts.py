@@ -13,7 +13,7 @@ from companion.play.simulate import play
 from companion.search.determinize import deal_if_needed, determinize
 from companion.search.mcts import PLAYOUTS, Node, Settings, Tree
 from companion.search.player import Level, suggest
-from companion.search.policy import light_event, science_wonder
+from companion.search.policy import light_event, redrawn_move, science_wonder
 
 
 def states_of_random_games(catalog: Catalog, seeds: range) -> list[GameState]:
@@ -140,3 +140,47 @@ def test_by_mean_ranks_the_well_visited_moves_by_their_mean(catalog: Catalog) ->
     assert list(means[: len(well)]) == well  # the others after them
     assert visits[0].visits == max(m.visits for m in visits)
     assert means[0].win == max(m.win for m in well)
+
+
+def test_a_redrawn_move_is_legal_and_discards_only_by_choice(catalog: Catalog) -> None:
+    rng = random.Random(6)
+    discards = {False: 0, True: 0}
+    turns = 0
+    for state in states_of_random_games(catalog, range(12)):
+        if state.pending is not None or state.age == 1:
+            continue
+        world = determinize(state, rng)
+        cards = accessible_cards(world)
+        for _ in range(20):
+            turns += 1
+            found = {}
+            for redraw in (False, True):
+                same = random.Random()
+                same.setstate(rng.getstate())  # both draw from the same point
+                found[redraw] = light_event(world, same, (False, False), redraw)
+                apply(world, found[redraw])  # legal: the engine takes it
+                discards[redraw] += found[redraw].type == "discard"
+            if found[False].type != "discard":  # a move paid at the first draw is the same
+                assert found[True] == found[False]
+            rng.random()
+            move = redrawn_move(world, cards, rng)
+            apply(world, move)
+            if not any(_payable(world, e) for e in _builds(world, cards)):
+                assert move.type == "discard"  # nothing else can be paid
+    assert turns >= 200
+    assert discards[True] < discards[False] * 0.8
+
+
+def _builds(state: GameState, cards: tuple[CardId, ...]) -> list[Build | BuildWonder]:
+    player = state.current
+    unbuilt = state.city(player).wonders_unbuilt
+    found: list[Build | BuildWonder] = [Build(player, c) for c in cards]
+    return found + [BuildWonder(player, w, cards[0]) for w in unbuilt]
+
+
+def _payable(state: GameState, event: Build | BuildWonder) -> bool:
+    try:
+        apply(state, event)
+    except IllegalEvent:
+        return False
+    return True
