@@ -4,8 +4,6 @@ takes effect without a rebuild."""
 
 from __future__ import annotations
 
-# Fitted on 15 match files (answers: level 1 153858, level 2 42829, level 3 39712, level 4 13730,
-# level 5 931).
 MAPS: dict[str, tuple[tuple[float, float], ...]] = {
     "1": (
         (0.0095, 0.0112),
@@ -193,3 +191,44 @@ MAPS: dict[str, tuple[tuple[float, float], ...]] = {
         (0.99, 0.99),
     ),
 }
+
+FITTED: dict[str, tuple[str, ...]] = {
+    "1": (
+        "153858 answers",
+        "1 against 1, 200 games (seed 20000)",
+        "1 against 1, 2000 games (seed 21000)",
+        "2 against 1, 100 games (seed 20000)",
+        "2 against 1, 600 games (seed 21000)",
+    ),
+    "2": (
+        "42829 answers",
+        "2 against 1, 100 games (seed 20000)",
+        "2 against 1, 600 games (seed 21000)",
+        "2 against 2, 200 games (seed 20000)",
+        "3 against 2, 100 games (seed 20000)",
+        "3 against 2, 200 games (seed 21000)",
+    ),
+    "3": (
+        "39712 answers",
+        "3 against 2, 100 games (seed 20000)",
+        "3 against 2, 200 games (seed 21000)",
+        "3 against 3, 200 games (seed 20000)",
+        "3 against 3, 200 games (seed 21000)",
+        "4 against 3, 100 games (seed 20000)",
+        "4 against 3, 100 games (seed 21000)",
+    ),
+    "4": (
+        "13730 answers",
+        "4 against 3, 100 games (seed 20000)",
+        "4 against 3, 100 games (seed 21000)",
+        "4 against 4, 60 games (seed 20000)",
+        "4 against 4, 60 games (seed 21000)",
+        "5 against 4, 10 games (seed 20000)",
+    ),
+    "5": (
+        "931 answers",
+        "5 against 4, 10 games (seed 20000)",
+        "5 against 5, 10 games (seed 20000)",
+    ),
+}
+"""What each level's map was fitted on: its answers, then the matches."""
