@@ -47,18 +47,21 @@ MATCHES: tuple[tuple[str, str, int], ...] = (
     ("1", "1", 2200),
     ("2", "2", 200),
     ("3", "3", 400),
-    ("4", "4", 60),
-    ("5", "5", 10),
+    ("4", "4", 200),
+    ("5", "5", 40),
     ("2", "1", 700),
     ("3", "2", 300),
-    ("4", "3", 200),
-    ("5", "4", 10),
+    ("4", "3", 300),
+    ("5", "4", 200),
 )
 """The matches of a training or held-out set: A, B, games. The answers of one game share
 its result, so a map needs many games, not only many answers: the cheap levels play more.
 Level 4 costs about 4 times level 3's CPU a move and level 5 about 25 times, hence fewer
-games (level 5: 10 against itself and 10 against level 4, too few for its map to be
-more than a first fit). About 16 minutes of CPU a set on the development machine."""
+games: level 4 500 (with 330 a tenth's share won moved by up to 8 points between sets),
+level 5 200 against level 4 and 40 against itself, most of a set's CPU (about an hour of
+CPU a set on the development machine). The sets as measured are in BENCHMARKS.md ("Win
+chances against results"): levels 4 and 5 were refitted later than 1 to 3, on other seeds
+(level 5's games against level 4 are the two halves of its Elo match)."""
 
 MIN_ANSWERS = 100
 MIN_SHARE = 0.01
