@@ -20,7 +20,10 @@ half. CPU per move: `time.process_time` around each of a side's answers.
 Elo: the files of the same pairing are added together; each pairing's score s gives a
 difference of -400 log10(1/s - 1), its 95 % interval from the Wilson interval of s (a score
 of 0 or 1 gives an open bound). The table chains the ratings along the pairings given, the
-first pairing's B at 0 (random, in the commands above).
+first pairing's B at 0 (random, in the commands above): a player's rating is that of the
+first rated player it met plus their difference. A chained rating's 95 % interval adds up
+the variances of the steps of its chain (each step's standard error read off its interval
+as if it were normal: the matches are independent).
 
 Each file also records every answer of a level with a real choice (more than one move) as
 [level, raw estimated chance to win of the move played, result]: benchmarks/win_calibration.py
@@ -183,6 +186,7 @@ def table(matches: list[dict[str, object]]) -> str:
         "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
     ratings: dict[str, float] = {}
+    variances: dict[str, float] = {}  # of each rating, the chain's steps' added up
     for m in matches:
         a, b = str(m["a"]), str(m["b"])
         score = float(m["score"])  # type: ignore[arg-type]
@@ -193,14 +197,19 @@ def table(matches: list[dict[str, object]]) -> str:
             f"{elo(score):+.0f} | {elo(low):+.0f} to {elo(high):+.0f} | "
             f"{cpu[a]:.4f} | {cpu[b]:.4f} |"
         )
+        # the step's standard error, read off its 95 % interval as if it were normal
+        step = (elo(high) - elo(low)) / (2 * 1.96)
         if not ratings:
-            ratings[b] = 0.0
+            ratings[b], variances[b] = 0.0, 0.0
         if b in ratings and a not in ratings:
-            ratings[a] = ratings[b] + elo(score)
+            ratings[a], variances[a] = ratings[b] + elo(score), variances[b] + step**2
         elif a in ratings and b not in ratings:
-            ratings[b] = ratings[a] - elo(score)
-    lines += ["", "| player | Elo (chained) |", "| --- | --- |"]
-    lines += [f"| {name} | {rating:+.0f} |" for name, rating in ratings.items()]
+            ratings[b], variances[b] = ratings[a] - elo(score), variances[a] + step**2
+    lines += ["", "| player | Elo (chained) | 95 % interval |", "| --- | --- | --- |"]
+    for name, rating in ratings.items():
+        half = 1.96 * math.sqrt(variances[name])
+        bounds = f"{rating - half:+.0f} to {rating + half:+.0f}" if math.isfinite(half) else "open"
+        lines.append(f"| {name} | {rating:+.0f} | {bounds if half else '(anchor)'} |")
     return "\n".join(lines)
 
 

@@ -22,6 +22,12 @@ half), the gap, and the Brier score, before (raw) and after (the maps written):
 
 Training and held-out sets are the same matches (`MATCHES`): each level against itself and
 against its neighbours, so that a map learns from the mix of opponents a level meets.
+
+Refit some levels only, from their own files, keeping the other levels' maps as they are
+(`--levels`; `measure --levels` likewise reads only those levels' answers):
+
+    .venv/bin/python benchmarks/win_calibration.py fit --levels 4 train-4-*.json
+    .venv/bin/python benchmarks/win_calibration.py measure --levels 4 held-4-*.json
 """
 
 from __future__ import annotations
@@ -29,31 +35,33 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import textwrap
 from collections.abc import Sequence
 from pathlib import Path
 
 from search_levels import match
 
-from companion.search import calibration
+from companion.search import calibration_map
 from companion.search.calibration import Knots, calibrated, fit
 
 MATCHES: tuple[tuple[str, str, int], ...] = (
     ("1", "1", 2200),
     ("2", "2", 200),
     ("3", "3", 400),
-    ("4", "4", 60),
-    ("5", "5", 10),
+    ("4", "4", 200),
+    ("5", "5", 40),
     ("2", "1", 700),
     ("3", "2", 300),
-    ("4", "3", 200),
-    ("5", "4", 10),
+    ("4", "3", 300),
+    ("5", "4", 200),
 )
 """The matches of a training or held-out set: A, B, games. The answers of one game share
 its result, so a map needs many games, not only many answers: the cheap levels play more.
 Level 4 costs about 4 times level 3's CPU a move and level 5 about 25 times, hence fewer
-games (level 5: 10 against itself and 10 against level 4, too few for its map to be
-more than a first fit). About 16 minutes of CPU a set on the development machine."""
+games: level 4 500 (with 330 a tenth's share won moved by up to 8 points between sets),
+level 5 200 against level 4 and 40 against itself, most of a set's CPU (about an hour of
+CPU a set on the development machine). The sets as measured are in BENCHMARKS.md ("Win
+chances against results"): levels 4 and 5 were refitted later than 1 to 3, on other seeds
+(level 5's games against level 4 are the two halves of its Elo match)."""
 
 MIN_ANSWERS = 100
 MIN_SHARE = 0.01
@@ -82,13 +90,27 @@ def play(seed: int, out_dir: Path, levels: set[str] | None = None) -> list[Path]
     return paths
 
 
-def answers(paths: Sequence[Path]) -> Pairs:
-    """The (raw estimate, result) pairs of the match files, per level."""
+def answers(paths: Sequence[Path], levels: set[str] | None = None) -> Pairs:
+    """The (raw estimate, result) pairs of the match files, per level (of `levels` only,
+    when given)."""
     found: Pairs = {}
     for path in paths:
         for name, raw, result in json.loads(path.read_text(encoding="utf-8"))["calibration"]:
-            found.setdefault(str(name), []).append((float(raw), float(result)))
+            if levels is None or str(name) in levels:
+                found.setdefault(str(name), []).append((float(raw), float(result)))
     return found
+
+
+def fitted_on(paths: Sequence[Path], pairs: Pairs) -> dict[str, tuple[str, ...]]:
+    """What each level's map is fitted on: its answers, then the matches of the files that
+    hold them (players, games and seed)."""
+    notes = {name: [f"{len(pairs[name])} answers"] for name in sorted(pairs)}
+    for path in paths:
+        played = json.loads(path.read_text(encoding="utf-8"))
+        a, b, games, seed = played["a"], played["b"], played["games"], played["seed"]
+        for name in sorted({str(name) for name, _, _ in played["calibration"]} & set(pairs)):
+            notes[name].append(f"{a} against {b}, {games} games (seed {seed})")
+    return {name: tuple(note) for name, note in notes.items()}
 
 
 def fitted(pairs: Pairs, min_answers: int = MIN_ANSWERS) -> dict[str, Knots]:
@@ -99,8 +121,9 @@ def fitted(pairs: Pairs, min_answers: int = MIN_ANSWERS) -> dict[str, Knots]:
     }
 
 
-def map_source(maps: dict[str, Knots], note: str) -> str:
-    """calibration_map.py holding `maps` (formatted as ruff formats it)."""
+def map_source(maps: dict[str, Knots], notes: dict[str, tuple[str, ...]]) -> str:
+    """calibration_map.py holding `maps` and what each was fitted on, `notes` (formatted as
+    ruff formats it)."""
     lines = [
         '"""The fitted maps of `calibration`, per level: written by benchmarks/win_calibration.py',
         "(never by hand; refit when a level's search changes). Data only: not compiled, so a refit",
@@ -108,14 +131,18 @@ def map_source(maps: dict[str, Knots], note: str) -> str:
         "",
         "from __future__ import annotations",
         "",
-        *(f"# {line}" for line in textwrap.wrap(note, 96)),
         "MAPS: dict[str, tuple[tuple[float, float], ...]] = {",
     ]
     for name, knots in maps.items():
         lines.append(f'    "{name}": (')
         lines += [f"        ({raw!r}, {chance!r})," for raw, chance in knots]
         lines.append("    ),")
-    lines.append("}")
+    lines += ["}", "", "FITTED: dict[str, tuple[str, ...]] = {"]
+    for name, note in notes.items():
+        lines.append(f'    "{name}": (')
+        lines += [f'        "{part}",' for part in note]
+        lines.append("    ),")
+    lines += ["}", '"""What each level\'s map was fitted on: its answers, then the matches."""']
     return "\n".join(lines) + "\n"
 
 
@@ -213,24 +240,29 @@ def main(argv: list[str] | None = None) -> int:
     two.add_argument("--seed", type=int, default=20000, help="the set's seed when playing")
     two.add_argument("--keep", type=Path, help="where the played matches are kept")
     two.add_argument("--min-answers", type=int, default=MIN_ANSWERS)
+    two.add_argument("--levels", help="refit only these levels (e.g. 4,5); keep the others")
     three = parts.add_parser("measure", help="estimates against results, before and after")
     three.add_argument("files", nargs="+", type=Path)
+    three.add_argument("--levels", help="only these levels' answers, e.g. 4,5")
     args = parser.parse_args(argv)
+    levels = set(args.levels.split(",")) if args.levels else None
     if args.part == "play":
-        levels = set(args.levels.split(",")) if args.levels else None
         for path in play(args.seed, args.out_dir, levels):
             print(path)
         return 0
     if args.part == "fit":
         files = args.files or play(args.seed, args.keep or Path("calibration-training"))
-        pairs = answers(files)
-        maps = fitted(pairs, args.min_answers)
-        counts = ", ".join(f"level {n} {len(pairs[n])}" for n in sorted(pairs))
-        note = f"Fitted on {len(files)} match files (answers: {counts})."
-        MAP_FILE.write_text(map_source(maps, note), encoding="utf-8")
-        print(f"wrote {MAP_FILE}: {note}")
+        pairs = answers(files, levels)
+        maps = dict(calibration_map.MAPS) if levels else {}
+        notes = dict(calibration_map.FITTED) if levels else {}
+        maps.update(fitted(pairs, args.min_answers))
+        notes.update(fitted_on(files, pairs))
+        text = map_source(dict(sorted(maps.items())), dict(sorted(notes.items())))
+        MAP_FILE.write_text(text, encoding="utf-8")
+        for name in sorted(pairs):
+            print(f"wrote {MAP_FILE}: level {name}, {'; '.join(notes[name])}")
         return 0
-    print(measure(answers(args.files), dict(calibration.MAPS)))
+    print(measure(answers(args.files, levels), dict(calibration_map.MAPS)))
     return 0
 
 
