@@ -409,8 +409,9 @@ def test_known_an_arm_whose_light_was_fitted_as_the_table_s_is_never_told_empty(
     # arm across the structure covers more of the table in view than the table shows, so
     # the table's light was fitted to the arm; position 11, under it, was told "empty" as
     # the card just taken (the card taken lay at 12, under the hand's fingers). The same
-    # view shows bare table where cards known lie (position 0, covered): it is wrong
-    # somewhere, and no position it shows bare is told newly empty
+    # view shows bare table where cards known lie (positions 2, 5 and 9, covered), and the
+    # blocks off its table's light lie on a plane of their own (the real table): its table
+    # may be the arm, and no position it shows bare is told newly empty
     scene = random_table(570005, spread=1.0, difficulty="fine")
     assert scene.hidden[11] and scene.truth[11] == "gardens" and scene.truth[12] == "empty"
     slots = read_structure(
@@ -425,7 +426,8 @@ def test_a_dim_card_that_looks_like_the_table_is_never_told_empty_from_the_frame
     # generated hand-laid deal 560004 (spread 1, hard light), read from the frame alone:
     # the Stone Reserve at position 17, dim and its code not read, looked like the bare
     # table and was told "empty"; the same view shows dim backs as bare table where cards
-    # over them say a card must lie, so it tells no position empty
+    # over them say a card must lie (positions 2, 3, 10, 11 and 12), so it tells no
+    # position empty
     scene = random_table(560004, spread=1.0, difficulty="hard", taken=[])
     slots = read_structure(scene.frame, scene.age, DECODER).slots
     assert slots[17] is None
