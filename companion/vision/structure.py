@@ -1149,6 +1149,16 @@ def read_structure(
     # no position it shows bare is told empty but those known to be
     if any(o.misread and (known is None or o.doubtful) for o in near):
         slots = [None if s == EMPTY and i not in gone else s for i, s in enumerate(slots)]
+    # nor, from the frame alone, is a face-down card that only positions it shows holding a
+    # card lie over, no card read there (its placement may be wrong too: generated
+    # hand-laid frame 730048, hard light, the cards left and a city's card placed with the
+    # steps of the cities' columns, a back told under the cities' cards)
+    if known is None and any(o.misread for o in near):
+        for p in layout.positions:
+            if slots[p.index] == BACK and not all(
+                any(i in o.placed for i in p.covered_by) for o in near
+            ):
+                slots[p.index] = None
     # (at the deal no city holds a card of the age: not looked for)
     deal = known is not None and _unrecorded_deal(known)
     if not deal and any(_stacked_city(o, cards, gray, layout, decoder, age, catalog) for o in near):
