@@ -450,3 +450,15 @@ def test_a_city_s_column_beside_two_cards_left_gives_nulls_from_the_frame_alone(
         scene.frame, scene.age, DECODER, known=scene.known, taken=scene.taken_cards
     ).slots
     assert list(known) == scene.truth
+
+
+def test_from_the_frame_alone_a_misread_view_tells_a_back_only_under_a_card_read() -> None:
+    # generated hand-laid frame 730048 (spread 0.5, hard light, late in age 3), read from
+    # the frame alone: the steps fitted on the cities' columns (25 mm, 40.6 mm) place two
+    # cards left and a city's card, as likely shifted by a row; their views show bare table
+    # where a card lies, and both told position 9 "back" under positions no card read lies
+    # on (it is empty). Such a view tells a face-down card only under a card read
+    scene = random_table(730048, spread=0.5, difficulty="hard")
+    assert scene.truth[9] == "empty"
+    slots = read_structure(scene.frame, scene.age, DECODER).slots
+    assert all(s is None or s == t for s, t in zip(slots, scene.truth, strict=True))
