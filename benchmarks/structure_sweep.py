@@ -1,7 +1,7 @@
 """Overhead sweep: the positions told wrongly over many generated top views (must be 0).
 
 Run: .venv/bin/python benchmarks/structure_sweep.py [--start 0] [--stop 300]
-     [--resolution 2304x1296] [--hands any|yes|no] [--spread 0] [--deal]
+     [--resolution 2304x1296] [--hands any|yes|no] [--spread 0] [--deal] [--old REV]
 
 Each seed in [start, stop) at both difficulties ("fine", "hard"), read twice as
 benchmarks/structure_read.py reads it: from the frame alone (`duel-companion scan
@@ -12,7 +12,9 @@ among them (the benchmark's are 200000+). `--spread` lays the structures by hand
 (`table_synth.hand_laid`: 1 is rows 50-60 % of a card apart, gaps of 1-4 mm, cards turned
 and shifted). `--deal` reads each seed's deal instead (every position holds a card) from
 the frame alone and as the device reads it before the deal is recorded (20 "back"
-entries). Split a long sweep with --start/--stop to use both cores.
+entries). `--old REV` reads every frame with the reader of git revision REV instead
+(benchmarks/structure_read.py's `old_reader`), to count its positions on the same frames.
+Split a long sweep with --start/--stop to use both cores.
 """
 
 from __future__ import annotations
@@ -23,6 +25,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+from structure_read import old_reader  # noqa: E402
 
 from companion.vision.decode import make_decoder  # noqa: E402
 from companion.vision.structure import read_structure  # noqa: E402
@@ -39,7 +43,9 @@ def main() -> None:
     parser.add_argument("--hands", choices=sorted(HANDS), default="any")
     parser.add_argument("--spread", type=float, default=0.0)
     parser.add_argument("--deal", action="store_true", help="read each seed's deal")
+    parser.add_argument("--old", metavar="REV", help="read with the reader of revision REV")
     args = parser.parse_args()
+    read = old_reader(args.old) if args.old else read_structure
     decoder = make_decoder("zxing")
     reads = right = wrong = 0
     bad: list[str] = []
@@ -54,9 +60,7 @@ def main() -> None:
                 ("alone", None, []),
                 ("known", as_known, scene.taken_cards),
             ):
-                slots = read_structure(
-                    scene.frame, scene.age, decoder, known=known, taken=taken
-                ).slots
+                slots = read(scene.frame, scene.age, decoder, known=known, taken=taken).slots  # type: ignore[attr-defined]
                 reads += 1
                 told = [
                     (i, s, t, h)
@@ -72,7 +76,8 @@ def main() -> None:
                     bad.append(f"{seed}:{difficulty}:{reading} {misses}")
     print(
         f"seeds {args.start}-{args.stop - 1}, {args.resolution}, hands {args.hands}, "
-        f"spread {args.spread:g}{', the deals' if args.deal else ''}: "
+        f"spread {args.spread:g}{', the deals' if args.deal else ''}"
+        f"{f', the reader of {args.old}' if args.old else ''}: "
         f"{reads} reads, {right} positions told right, {wrong} told wrongly"
     )
     for line in bad:

@@ -437,9 +437,10 @@ class _View:
         table = self.valid & (cards == 0)
         self.bare = np.zeros((height, width), bool)
         self.hand = np.zeros((height, width), bool)
+        self.rival = 0.0  # `_surface`'s second plane, against the table's blocks
         if table.sum() < 200:
             return
-        fitted, spread = _surface(self.image, table)
+        fitted, spread, self.rival = _surface(self.image, table)
         smooth = float(np.median(texture[table]))
         tolerance = min(20.0, max(8.0, 2.5 * spread))
         flat = texture <= max(6.0, 2.5 * smooth)
@@ -534,6 +535,9 @@ class _View:
 BLOCK_PX = 8  # the table's light is fitted to the means of blocks this wide (4 mm)
 SURFACE_BAND = 8.0  # a block this far from a plane tried lies on it (the table's grain)
 SURFACE_TRIES = 80  # planes tried through three blocks drawn at random (a fixed draw)
+RIVAL_SHARE = 0.25  # blocks off the table's light on a plane of their own, against the
+# table's: the view's table may be an arm (generated hand-laid frame 570005: 0.37; in
+# hand-laid frames 510000-510014 with a hand in each, read as the device knows, 0.01-0.34)
 
 
 @functools.cache
@@ -568,7 +572,27 @@ def _picks(blocks: int) -> np.ndarray:
     return picks
 
 
-def _surface(image: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, float]:
+def _plane_blocks(plane: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """The blocks (`plane`: their terms 1, x, y; `values`: their means) within SURFACE_BAND
+    of the plane through three of them that has the most so (SURFACE_TRIES drawn)."""
+    none = np.zeros(len(values), bool)
+    if len(values) < 3:
+        return none
+    picks = _picks(len(values))
+    systems = plane[picks]  # tries x 3 x 3
+    solvable = np.abs(np.linalg.det(systems)) > 1e-9  # a block drawn twice, or in a line
+    if not solvable.any():
+        return none
+    coefs = np.linalg.solve(systems[solvable], values[picks[solvable]][..., None])[..., 0]
+    # each plane at every block, term by term: a matrix product here goes to OpenBLAS,
+    # whose threads spin on a busy machine (16 ms of CPU for this line, against 0.2 ms)
+    off = coefs[:, :1] + coefs[:, 1:2] * plane[None, :, 1] + coefs[:, 2:3] * plane[None, :, 2]
+    off -= values[None, :]
+    near = np.abs(off, out=off) <= SURFACE_BAND
+    return np.asarray(near[int(np.argmax(near.sum(axis=1)))])
+
+
+def _surface(image: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, float, float]:
     """The table's light: a quadratic surface fitted to the bare-looking blocks of `mask`;
     and the spread of the pixels of those blocks around it.
 
@@ -595,18 +619,9 @@ def _surface(image: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, float]:
 
     if len(values) < 6:  # too little table: a flat surface at its median
         level = float(np.median(image[mask])) if mask.any() else 0.0
-        return np.full((h, w), level, np.float32), 0.0
+        return np.full((h, w), level, np.float32), 0.0, 0.0
     plane = terms(xs, ys, 3)
-    picks = _picks(len(values))
-    systems = plane[picks]  # tries x 3 x 3
-    solvable = np.abs(np.linalg.det(systems)) > 1e-9  # a block drawn twice, or in a line
-    coefs = np.linalg.solve(systems[solvable], values[picks[solvable]][..., None])[..., 0]
-    # each plane at every block, term by term: a matrix product here goes to OpenBLAS,
-    # whose threads spin on a busy machine (16 ms of CPU for this line, against 0.2 ms)
-    off = coefs[:, :1] + coefs[:, 1:2] * plane[None, :, 1] + coefs[:, 2:3] * plane[None, :, 2]
-    off -= values[None, :]
-    near = np.abs(off, out=off) <= SURFACE_BAND
-    keep = near[int(np.argmax(near.sum(axis=1)))]
+    keep = _plane_blocks(plane, values)
     full = terms(xs, ys)
     for _ in range(3):
         a = full[keep]
@@ -626,14 +641,18 @@ def _surface(image: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, float]:
     py = (ky[:, None, None] * b + offsets[None, :, None]).repeat(b, axis=2)
     px = (kx[:, None, None] * b + offsets[None, None, :]).repeat(b, axis=1)
     spread = 1.4826 * float(np.median(np.abs(image[py, px] - surface[py, px])))
-    return np.asarray(surface, dtype=np.float32), spread
+    # the blocks left out, on a plane of their own: as many as that, the view's table may
+    # be them (an arm covering more of the view than the table shows, fitted as the table)
+    rest = ~keep
+    rival = int(_plane_blocks(plane[rest], values[rest]).sum()) / max(1, int(keep.sum()))
+    return np.asarray(surface, dtype=np.float32), spread, rival
 
 
 def _classify(
     placed: dict[int, int], cards: list[_Card], layout: Layout, view: _View,
     origins: Sequence[tuple[float, float]], m: TableModel, gone: frozenset[int],
     known: Sequence[str | None] | None = None,
-) -> tuple[list[Slot], int]:  # fmt: skip
+) -> tuple[list[Slot], int, frozenset[int]]:  # fmt: skip
     """The 20 slots from the placed cards, the layout's covering and the rectified view;
     and the number of contradictions found (a face-down position read while covered, a
     covered position that shows the bare table, a card over an empty position, and with
@@ -648,6 +667,7 @@ def _classify(
     slots: list[Slot] = [EMPTY if i in gone else None for i in range(len(origins))]
     contradictions = 0
     refuted: set[int] = set()  # positions seen bare where a card must lie
+    misread: set[int] = set()  # positions seen bare where a card lies (so the view says)
     (left, top), (right, _), _, (_, bottom) = m.code_corners()
     quiet = (right - left) * QUIET_MODULES / QR_MODULES
     k = RECTIFIED_PX_PER_MM
@@ -679,6 +699,7 @@ def _classify(
                 if view.bare_share(upper) >= BARE_SHARE:  # a card must lie there
                     contradictions += 1
                     refuted.add(p.index)
+                    misread.add(p.index)
                 elif not p.face_up:
                     slots[p.index] = "back"
                 continue
@@ -719,6 +740,7 @@ def _classify(
                 if slots[below] == "empty":
                     slots[below] = None
                     contradictions += 1
+                    misread.add(below)
     if known is not None:
         # a card covered at the moment known cannot have been taken since: its upper half
         # shows it, its lower half it or the card over it (a placement shifted by a
@@ -737,8 +759,9 @@ def _classify(
                     and view.bare_share(half) >= BARE_SHARE
                 ):
                     contradictions += 1
+                    misread.add(p.index)
                     break
-    return slots, contradictions + _unlikely_empties(slots, known, layout, gone)
+    return slots, contradictions + _unlikely_empties(slots, known, layout, gone), frozenset(misread)
 
 
 def _held(p: Position, known: Sequence[str | None]) -> bool:
@@ -831,6 +854,8 @@ class _Option:
     homography: np.ndarray
     model: TableModel  # the layout's steps it was placed with
     placed: dict[int, int]  # position -> card (index into the cards read)
+    misread: frozenset[int] = frozenset()  # positions its view shows bare where a card lies
+    doubtful: bool = False  # whether its view's table may be something else (`RIVAL_SHARE`)
 
     @property
     def score(self) -> int:
@@ -1093,8 +1118,22 @@ def read_structure(
                 continue
         origins = m.slot_corners(layout)
         view = _View(gray, homography, origins, m)
-        slots, contradictions = _classify(placed, cards, layout, view, origins, m, gone, known)
-        options.append(_Option(bound, contradictions, slots, trusted, homography, m, placed))
+        slots, contradictions, misread = _classify(
+            placed, cards, layout, view, origins, m, gone, known
+        )
+        options.append(
+            _Option(
+                bound,
+                contradictions,
+                slots,
+                trusted,
+                homography,
+                m,
+                placed,
+                misread,
+                view.rival >= RIVAL_SHARE,
+            )
+        )
     if not options:
         return StructureReading(unknown, 0, len(found))
     # the best placement and those as likely (`_near`): a position is told where they agree
@@ -1104,12 +1143,25 @@ def read_structure(
     if _tells_nothing(near, known):
         return StructureReading(unknown, 0, len(found))
     slots = _agreed(near)
+    # a view that shows the bare table where a card lies is wrong somewhere (an arm that
+    # covers more of the table in view than the table shows, its light fitted as the
+    # table's: generated hand-laid frame 570005; a dim card in a dim room: 560004), and
+    # no position it shows bare is told empty but those known to be
+    if any(o.misread and (known is None or o.doubtful) for o in near):
+        slots = [None if s == EMPTY and i not in gone else s for i, s in enumerate(slots)]
+    # nor, from the frame alone, is a face-down card that only positions it shows holding a
+    # card lie over, no card read there (its placement may be wrong too: generated
+    # hand-laid frame 730048, hard light, the cards left and a city's card placed with the
+    # steps of the cities' columns, a back told under the cities' cards)
+    if known is None and any(o.misread for o in near):
+        for p in layout.positions:
+            if slots[p.index] == BACK and not all(
+                any(i in o.placed for i in p.covered_by) for o in near
+            ):
+                slots[p.index] = None
     # (at the deal no city holds a card of the age: not looked for)
     deal = known is not None and _unrecorded_deal(known)
-    if not deal and any(
-        _stacked_city(o.slots, o.homography, gray, layout, o.model, decoder, age, catalog)
-        for o in near
-    ):
+    if not deal and any(_stacked_city(o, cards, gray, layout, decoder, age, catalog) for o in near):
         return StructureReading(unknown, 0, len(found))
     if len(near) == 1:  # the codes not read in the whole frame, read where each should be
         homography = near[0].homography
@@ -1185,24 +1237,48 @@ def _impossible_to_none(
 
 
 CITY_REACH_MM = 10.0  # how far from a half-step a code may lie and still be found there
+CITY_ROW_SLACK_MM = 3.0  # per row further: a city's rows lie a little wider apart
 
 
 def _stacked_city(
-    slots: Sequence[Slot], homography: np.ndarray, gray: np.ndarray, layout: Layout,
-    m: TableModel, decoder: Decoder, age: int, catalog: Catalog,
+    option: _Option, cards: Sequence[_Card], gray: np.ndarray, layout: Layout,
+    decoder: Decoder, age: int, catalog: Catalog,
 ) -> bool:  # fmt: skip
     """Whether the cards placed lie in two columns at most, as a city side's do, and a
-    card of the age lies a row (34 mm) straight above or below one of them: the cards
-    placed are then a city's, laid in columns, each card straight under the one before (a
-    city's rows lie about as far apart as the layout's, so two cards two rows apart in a
-    city's column fit two rows of the pyramid). The structure's rows are staggered by half
-    a card, so none of its cards lies there: its stickers are 23 mm or more away, and one
-    is found only within CITY_REACH_MM."""
+    card of the age lies straight above or below one of them, a row (34 mm) away or two
+    rows where the layout has no position: the cards placed are then a city's, laid in
+    columns, each card straight under the one before (a city's rows lie about as far apart
+    as the layout's, so two cards two rows apart in a city's column fit two rows of the
+    pyramid; generated hand-laid frame 570084: a city's column of four cards, the fourth
+    two rows and 10.5 mm above the top row of the three placed). The structure's rows are
+    staggered by half a card, so none of its cards lies a row straight above another (its
+    stickers are 23 mm or more away, and one is found only within CITY_REACH_MM), and
+    none two rows above its top row or below its bottom one. A card a row away is looked
+    for in the frame too (its code may not have been read in the whole frame)."""
+    slots, homography, m = option.slots, option.homography, option.model
     where = {(p.row, p.col) for p in layout.positions}
     placed = [p for p in layout.positions if slots[p.index] not in (None, "back", "empty")]
     if not placed or len({p.col for p in placed}) > 2:
         return False
+    inverse = np.linalg.inv(homography)
+    used = set(option.placed.values())
+    others = [
+        _project(inverse, card.origin[None, :])[0]
+        for j, card in enumerate(cards)
+        if j not in used and any(_same_turn(card, cards[i]) for i in used)
+    ]
     for p in placed:
+        x, y = _project(inverse, cards[option.placed[p.index]].origin[None, :])[0]
+        for ox, oy in others:
+            rows = round((oy - y) / m.row_mm)
+            if (
+                rows
+                and abs(rows) <= 2
+                and (p.row + rows, p.col) not in where
+                and abs(ox - x) <= CITY_REACH_MM
+                and abs(oy - y - rows * m.row_mm) <= CITY_REACH_MM + abs(rows) * CITY_ROW_SLACK_MM
+            ):
+                return True
         for row in (p.row - 1, p.row + 1):
             if (row, p.col) in where:
                 continue

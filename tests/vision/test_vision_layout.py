@@ -402,3 +402,63 @@ def test_told_it_is_the_deal_a_dim_frame_is_decoded_again_sharpened() -> None:
     slots = read_structure(scene.frame, scene.age, DECODER, known=AT_THE_DEAL).slots
     assert all(s is None or s == t for s, t in zip(slots, scene.truth, strict=True))
     assert sum(s not in (None, "back") for s in slots) >= 10
+
+
+def test_known_an_arm_whose_light_was_fitted_as_the_table_s_is_never_told_empty() -> None:
+    # generated hand-laid frame 570005 (spread 1, fine light), read as the device knows: an
+    # arm across the structure covers more of the table in view than the table shows, so
+    # the table's light was fitted to the arm; position 11, under it, was told "empty" as
+    # the card just taken (the card taken lay at 12, under the hand's fingers). The same
+    # view shows bare table where cards known lie (positions 2, 5 and 9, covered), and the
+    # blocks off its table's light lie on a plane of their own (the real table): its table
+    # may be the arm, and no position it shows bare is told newly empty
+    scene = random_table(570005, spread=1.0, difficulty="fine")
+    assert scene.hidden[11] and scene.truth[11] == "gardens" and scene.truth[12] == "empty"
+    slots = read_structure(
+        scene.frame, scene.age, DECODER, known=scene.known, taken=scene.taken_cards
+    ).slots
+    assert all(s is None or s == t for s, t in zip(slots, scene.truth, strict=True))
+    assert slots[11] is None
+    assert sum(s == "empty" for s in slots) == scene.known.count("empty") == 5
+
+
+def test_a_dim_card_that_looks_like_the_table_is_never_told_empty_from_the_frame_alone() -> None:
+    # generated hand-laid deal 560004 (spread 1, hard light), read from the frame alone:
+    # the Stone Reserve at position 17, dim and its code not read, looked like the bare
+    # table and was told "empty"; the same view shows dim backs as bare table where cards
+    # over them say a card must lie (positions 2, 3, 10, 11 and 12), so it tells no
+    # position empty
+    scene = random_table(560004, spread=1.0, difficulty="hard", taken=[])
+    slots = read_structure(scene.frame, scene.age, DECODER).slots
+    assert slots[17] is None
+    assert all(s is None or s == t for s, t in zip(slots, scene.truth, strict=True))
+    assert sum(s is not None for s in slots) >= 12
+
+
+def test_a_city_s_column_beside_two_cards_left_gives_nulls_from_the_frame_alone() -> None:
+    # generated hand-laid frame 570084 (spread 1, hard light, late in age 1), read from the
+    # frame alone: two cards are left in the structure, and four cards of age 1 in a
+    # city's column beside it (two rows apart each) fit positions 0, 6, 15 and 16 with a
+    # fifth, two rows above the top one where the layout has no position, left out; six
+    # positions were told wrongly. That fifth card lying straight above makes the cards
+    # placed a city's: nothing is told. As the device knows (the city's cards taken), the
+    # frame is read whole
+    scene = random_table(570084, spread=1.0, difficulty="hard")
+    assert sum(t not in ("empty", "back") for t in scene.truth) == 2
+    assert read_structure(scene.frame, scene.age, DECODER).slots == (None,) * 20
+    known = read_structure(
+        scene.frame, scene.age, DECODER, known=scene.known, taken=scene.taken_cards
+    ).slots
+    assert list(known) == scene.truth
+
+
+def test_from_the_frame_alone_a_misread_view_tells_a_back_only_under_a_card_read() -> None:
+    # generated hand-laid frame 730048 (spread 0.5, hard light, late in age 3), read from
+    # the frame alone: the steps fitted on the cities' columns (25 mm, 40.6 mm) place two
+    # cards left and a city's card, as likely shifted by a row; their views show bare table
+    # where a card lies, and both told position 9 "back" under positions no card read lies
+    # on (it is empty). Such a view tells a face-down card only under a card read
+    scene = random_table(730048, spread=0.5, difficulty="hard")
+    assert scene.truth[9] == "empty"
+    slots = read_structure(scene.frame, scene.age, DECODER).slots
+    assert all(s is None or s == t for s, t in zip(slots, scene.truth, strict=True))

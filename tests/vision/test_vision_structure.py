@@ -276,11 +276,15 @@ def test_the_table_light_is_fitted_past_an_arm_that_covers_much_of_it() -> None:
     table = 80 + 0.05 * x
     image = table + np.random.default_rng(5).normal(0, 3, (h, w)).astype(np.float32)
     image[:, 150:270] -= 30
-    surface, spread = _surface(image, np.ones((h, w), bool))
+    surface, spread, rival = _surface(image, np.ones((h, w), bool))
     # under the arm, at column 200: 80 + 0.05 * 200 = 90, not pulled toward the arm's 60
     assert abs(float(surface[100, 200]) - 90) < 1.5
     assert abs(float(surface[100, 50]) - 82.5) < 1.5
     assert 2 < spread < 4.5  # the noise's 3, not the arm's step
+    # the arm's blocks (8 px) lie on a plane of their own: block columns 19-33 (152-271,
+    # the last one 6 px of arm, 7.5 grey off it), 15, against the table's 0-17 and 34-36
+    # kept (block 18, 2 px of arm, lies 7.5 off the table, past the trimmed fit's 4), 21
+    assert abs(rival - 15 / 21) < 0.01
     # so the arm is not within the reader's tolerance of the table (at most 20 grey)
     assert float(np.median(np.abs(image[:, 160:260] - surface[:, 160:260]))) > 20
 
