@@ -888,8 +888,13 @@ def _near(options: Sequence[_Option], known: Sequence[str | None] | None) -> lis
             or (o.bound == best.bound - 1 and o.contradictions <= best.contradictions + 1)
             # as many cards placed, two contradictions more: a few cards of rows laid
             # further apart fit the layout shifted by two rows too, and the dim backs of
-            # the true placement looked like the table (generated hand-laid frame 410015)
-            or (o.bound == best.bound and o.contradictions <= best.contradictions + 2)
+            # the true placement looked like the table (generated hand-laid frame 410015);
+            # three more when three of its positions look bare where it puts a card (three
+            # dim backs: generated hand-laid deal 750055, hard light)
+            or (
+                o.bound == best.bound
+                and o.contradictions <= best.contradictions + min(3, max(2, len(o.misread)))
+            )
         )
 
     where = {s: i for i, s in enumerate(best.slots) if _is_card(s)}
