@@ -876,7 +876,9 @@ def _near(options: Sequence[_Option], known: Sequence[str | None] | None) -> lis
     more (a city's card beside the structure may complete a placement shifted toward it);
     or more cards placed, whatever its contradictions (in a dim room a card's back may look
     like the table, a contradiction for the true placement as much as for a shifted one, so
-    a placement of fewer cards can outscore the true one). With what was known only trusted
+    a placement of fewer cards can outscore the true one); or as many cards placed with two
+    contradictions more, three when three of its positions look bare where it puts a card
+    (its dim backs). With what was known only trusted
     placements stand beside the best."""
     ranked = sorted(options, key=lambda o: -o.score)
     best = ranked[0]
