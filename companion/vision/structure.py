@@ -876,7 +876,9 @@ def _near(options: Sequence[_Option], known: Sequence[str | None] | None) -> lis
     more (a city's card beside the structure may complete a placement shifted toward it);
     or more cards placed, whatever its contradictions (in a dim room a card's back may look
     like the table, a contradiction for the true placement as much as for a shifted one, so
-    a placement of fewer cards can outscore the true one). With what was known only trusted
+    a placement of fewer cards can outscore the true one); or as many cards placed with two
+    contradictions more, three when three of its positions look bare where it puts a card
+    (its dim backs). With what was known only trusted
     placements stand beside the best."""
     ranked = sorted(options, key=lambda o: -o.score)
     best = ranked[0]
@@ -888,8 +890,13 @@ def _near(options: Sequence[_Option], known: Sequence[str | None] | None) -> lis
             or (o.bound == best.bound - 1 and o.contradictions <= best.contradictions + 1)
             # as many cards placed, two contradictions more: a few cards of rows laid
             # further apart fit the layout shifted by two rows too, and the dim backs of
-            # the true placement looked like the table (generated hand-laid frame 410015)
-            or (o.bound == best.bound and o.contradictions <= best.contradictions + 2)
+            # the true placement looked like the table (generated hand-laid frame 410015);
+            # three more when three of its positions look bare where it puts a card (three
+            # dim backs: generated hand-laid deal 750055, hard light)
+            or (
+                o.bound == best.bound
+                and o.contradictions <= best.contradictions + min(3, max(2, len(o.misread)))
+            )
         )
 
     where = {s: i for i, s in enumerate(best.slots) if _is_card(s)}

@@ -258,6 +258,18 @@ def test_a_few_cards_that_fit_the_layout_shifted_by_two_rows_give_nulls() -> Non
     assert all(s is None or s == t for s, t in zip(slots, scene.truth, strict=True))
 
 
+def test_six_cards_that_fit_the_layout_shifted_by_two_rows_give_nulls() -> None:
+    # generated hand-laid deal 750055 (spread 1, hard light, age 3) read from the frame
+    # alone: the six cards read (rows 2, 4 and 6) fit the layout two rows up with no
+    # contradiction, while three dim backs of the true placement (positions 4, 16 and 17)
+    # looked like the table; 14 positions were told wrongly, rows 5 and 6 "empty" at a
+    # deal. Both placements are as likely and agree nowhere: nothing is told
+    scene = random_table(750055, spread=1.0, difficulty="hard", taken=[])
+    assert scene.age == 3
+    assert all(t != "empty" for t in scene.truth)
+    assert read_structure(scene.frame, scene.age, DECODER).slots == (None,) * 20
+
+
 def test_known_cards_over_a_face_down_card_under_a_hand_tell_it_is_still_covered(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
