@@ -782,11 +782,16 @@ def _unlikely_empties(
     positions over the bare table beside it, the true one does not."""
     if known is None:
         return 0
-    fresh = [p for p in layout.positions if slots[p.index] == EMPTY and p.index not in gone]
+    fresh = _newly_empty(slots, layout, gone)
     if _unrecorded_deal(known):
         return len(fresh)
-    covered = sum(1 for p in fresh if any(known[i] != EMPTY for i in p.covered_by))
+    covered = sum(1 for p in fresh if _held(p, known))
     return covered + max(0, len(fresh) - covered - 1)
+
+
+def _newly_empty(slots: Sequence[Slot], layout: Layout, gone: frozenset[int]) -> list[Position]:
+    """The positions told empty that were not known to be (`gone`: taken and recorded)."""
+    return [p for p in layout.positions if slots[p.index] == EMPTY and p.index not in gone]
 
 
 def _unrecorded_deal(known: Sequence[str | None]) -> bool:
@@ -1233,10 +1238,9 @@ def _impossible_to_none(
     known there lay over, or more than one position told newly empty, is the view mistaken
     (a dark hand in a dim room passes for the bare table); and a card read where another
     card was known to lie cannot be either."""
-    fresh = [p for p in layout.positions if slots[p.index] == EMPTY and p.index not in gone]
+    fresh = _newly_empty(slots, layout, gone)
     for p in fresh:
-        covered = any(known[i] != EMPTY for i in p.covered_by)
-        if covered or len(fresh) > 1 or _unrecorded_deal(known):
+        if _held(p, known) or len(fresh) > 1 or _unrecorded_deal(known):
             slots[p.index] = None
     for i, (slot, was) in enumerate(zip(slots, known, strict=True)):
         if _is_card(slot) and was is not None and was != EMPTY and was != slot:
