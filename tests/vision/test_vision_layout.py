@@ -485,7 +485,9 @@ def test_a_city_s_columns_grown_onto_the_staggered_rows_give_nulls_from_the_fram
     # a card at a time from a city's card put the city's two columns (cards straight under
     # each other) on the top three rows, staggered half a card each; its homography leant
     # 20-28 degrees to fit them, and positions 0, 1, 3 and 5 were told wrongly. Such a fit
-    # is no placement now: nothing is told. As the device knows, the frame is read whole
+    # is no placement now: nothing is told wrongly (nothing at all, the other placements
+    # leaving cards inside the outline at no position). As the device knows, the frame is
+    # read whole
     scene = random_table(770028, resolution="4608x2592", spread=1.0)
     assert scene.age == 1 and sum(t != "empty" for t in scene.truth) == 5
     slots = read_structure(scene.frame, scene.age, DECODER).slots
