@@ -346,7 +346,8 @@ def _placement(
     m: TableModel,
 ) -> tuple[np.ndarray, dict[int, int]] | None:
     """Fit the placement, drop the cards that do not fit, then place every card of the
-    age that lies where a free position is; None if nothing fits."""
+    age that lies where a free position is; None if nothing fits, or if the fit leans the
+    table's columns against its rows where the cards lie (`_leans`)."""
     placed = dict(placed)
     rejected: set[int] = set()  # cards added on a first fit that the next fit refused
     added: set[int] = set()
@@ -378,9 +379,50 @@ def _placement(
                 used.add(j)
                 added.add(j)
         if kept == placed:
-            return homography, placed
+            return None if _leans(cards, placed, homography, origins, m) else (homography, placed)
         placed = kept
     return None
+
+
+LEAN_LIMIT_DEG = 12.0  # how far a fit may lean the table's columns against its rows, at
+# the median card placed: the true placements fitted in generated hand-laid frames (spread
+# 1: 440000-440011 and 510000-510011 at 2304x1296, 770020-770029 at 4608x2592, both lights)
+# lean up to 6.5 degrees (three cards on two rows, each a few mm off its place); placements
+# of a city's columns on the staggered rows there lean 15 to 29
+
+
+def _leans(
+    cards: Sequence[_Card], placed: dict[int, int], homography: np.ndarray,
+    origins: Sequence[tuple[float, float]], m: TableModel,
+) -> bool:  # fmt: skip
+    """Whether the fit of a placement shears the table: at the median card placed, the
+    fit's columns turn more than LEAN_LIMIT_DEG against its rows, measured against the
+    card's code. The code is a square on the table, seen through the same perspective as
+    the table around it: a camera turns and tilts both of the table's axes as it does the
+    code's, and a card laid by hand turns as a whole, so the true placement leans only as
+    far as its cards lie off their places. A homography (three cards or more) or an affine
+    map (two on two rows) bends to whatever lattice it is given, though: a city's cards lie
+    in straight columns where the structure's rows step half a card sideways, and a
+    placement grown from one of them a card at a time (each within the tolerance of the fit
+    before) ends on a fit that leans by the stagger, 20 degrees or more (generated
+    hand-laid frame 770028, fine light, late in age 1, read from the frame alone: a city's
+    two columns placed on the layout's top three rows, four positions told wrongly)."""
+    if len(placed) < 2:  # fitted by a similarity, which leans nothing
+        return False
+    (left, top), (right, _), _, (_, bottom) = m.code_corners()
+    leans = []
+    for i, j in placed.items():
+        x, y = origins[i][0] + (left + right) / 2, origins[i][1] + (top + bottom) / 2
+        at, across, down = _project(homography, np.array([(x, y), (x + 1, y), (x, y + 1)]))
+        # the code's axes in the fit's table plane: turned as the card is, and sheared as
+        # far as the fit leans
+        code = np.linalg.solve(
+            np.column_stack([across - at, down - at]), np.column_stack([cards[j].u, cards[j].v])
+        )
+        row_turn = math.atan2(code[1, 0], code[0, 0])
+        column_turn = math.atan2(-code[0, 1], code[1, 1])
+        leans.append(abs(math.remainder(column_turn - row_turn, math.tau)))
+    return math.degrees(statistics.median(leans)) > LEAN_LIMIT_DEG
 
 
 RECTIFIED_PX_PER_MM = 2.0  # the rectified view of the structure's part of the table
