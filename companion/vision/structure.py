@@ -1203,11 +1203,14 @@ def read_structure(
             slots[p.index] = None
     # what was known tells a face-down card still covered: `known` is the moment before the
     # last card was taken, so of two cards that lay over it one at least lies there still
-    # (a hand over them all, the view tells none of them)
+    # (a hand over them all, the view tells none of them); at the deal not recorded yet no
+    # card is taken, and one card over it is enough
     if known is not None:
+        least = 1 if _unrecorded_deal(known) else 2
         for p in layout.positions:
             over = sum(1 for i in p.covered_by if known[i] != EMPTY)
-            if slots[p.index] is None and not p.face_up and known[p.index] is None and over > 1:
+            face_down = not p.face_up and known[p.index] is None
+            if slots[p.index] is None and face_down and over >= least:
                 slots[p.index] = BACK
     # a fit strays with the distance from the cards it was made on (far more when they lie
     # on one row, or the steps are off by a little per row): a position more than a row away
@@ -1220,6 +1223,7 @@ def read_structure(
             slots[p.index] = None
     if known is not None:
         _impossible_to_none(slots, known, layout, gone)
+    _backs_under_cards(slots, layout, near, strict=known is None)
     placed_count = sum(1 for s in slots if s not in (None, "back", "empty"))
     told = (
         TableFit(near[0].homography, m.col_mm, m.row_mm)
@@ -1245,6 +1249,30 @@ def _impossible_to_none(
     for i, (slot, was) in enumerate(zip(slots, known, strict=True)):
         if _is_card(slot) and was is not None and was != EMPTY and was != slot:
             slots[i] = None
+
+
+def _backs_under_cards(
+    slots: list[Slot], layout: Layout, near: Sequence[_Option], *, strict: bool
+) -> None:
+    """Told "back", the face-down positions not told that a card told lies over: a covered
+    card cannot have been taken, and it is turned up only once uncovered. Its own view
+    may not tell it (a hand's edge over it; the card over it read only at its place, step
+    7, after the view was classified: generated hand-laid deal 630000, fine light,
+    position 15 under 18), but never where a placement as likely sees it bare. From the
+    frame alone, when a view of those placements shows the bare table where a card lies
+    (`strict`), only a card read in the whole frame and placed over it counts (step 10:
+    its placement may be wrong too)."""
+    strict = strict and any(o.misread for o in near)
+    for p in layout.positions:
+        if slots[p.index] is not None or p.face_up:
+            continue
+        if any(p.index in o.misread for o in near):
+            continue
+        if any(
+            _is_card(slots[i]) and (not strict or all(i in o.placed for o in near))
+            for i in p.covered_by
+        ):
+            slots[p.index] = BACK
 
 
 CITY_REACH_MM = 10.0  # how far from a half-step a code may lie and still be found there
