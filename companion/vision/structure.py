@@ -831,6 +831,7 @@ def _strays(
     # (shifted by a column, a row's end card read lies beyond its row)
     deal = known is not None and _unrecorded_deal(known)
     wide, high = (2 * m.col_mm + 5, m.card_h) if deal else (5.0, 0.0)
+    beyond = _row_ends(layout, m) if known is None else np.empty((0, 2))
     strays = taken = 0
     for j, card in enumerate(cards):
         if j in used:
@@ -839,12 +840,30 @@ def _strays(
         inside = (
             min(xs) - wide <= x <= max(xs) + m.card_w + wide
             and min(ys) - max(5.0, high) <= y <= max(ys) + m.card_h + high
-        )
+        ) or bool(np.any(np.hypot(*(beyond - (x, y)).T) <= FIT_TOLERANCE_MM))
         if inside and card.id in free and not taken:
             taken = 1
         else:
             strays += bool(inside)
     return strays
+
+
+def _row_ends(layout: Layout, m: TableModel) -> np.ndarray:
+    """Where the stickers of the cards one place beyond each end of each row would lie (mm):
+    a card read there lies on the row's line, as a row's end card does (from the frame
+    alone, the cards of rows a hand hides the other side of fit the layout shifted by a
+    column too, a row's end card then left beyond it: generated hand-laid deal 840045)."""
+    (left, top), _, (right, bottom), _ = m.code_corners()
+    centre = ((left + right) / 2, (top + bottom) / 2)
+    rows: dict[int, list[int]] = {}
+    for p in layout.positions:
+        rows.setdefault(p.row, []).append(p.col)
+    ends = [
+        m.card_origin(row, col)
+        for row, cols in rows.items()
+        for col in (min(cols) - 2, max(cols) + 2)
+    ]
+    return np.array([(x + centre[0], y + centre[1]) for x, y in ends])
 
 
 @dataclass(frozen=True, slots=True)
