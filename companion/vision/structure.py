@@ -218,13 +218,21 @@ def _spacing(
         # structure, in a city, is not one of them)
         pairs = [pair for pair in pairs if pair[2] is not None]
     col, row = m.col_mm, m.row_mm
-    for guess in (True, False):
+    # the medians of near pairs, then least squares on every pair twice: first within a
+    # loose share of the offset (the medians of a few near pairs stray by a mm a column,
+    # 10 mm across the structure), then a tight one around the steps found
+    for guess, share in ((True, 0.0), (False, SPACING_LOOSE), (False, SPACING_SHARE)):
         col_try, row_try = (sum(cols_mm) / 2, sum(rows_mm) / 2) if guess else (col, row)
         most_rows, most_cols = (2, 5) if guess else (8, 12)
         col_terms: list[tuple[int, float]] = []
         row_terms: list[tuple[int, float]] = []
         for dx, dy, steps in pairs:
-            n, k = steps if steps is not None else (round(dy / row_try), round(dx / col_try))
+            if steps is not None:
+                n, k = steps
+            elif guess:
+                n, k = round(dy / row_try), round(dx / col_try)
+            else:
+                n, k = _staggered(dx, dy, col_try, row_try)
             if n < 0 or (n == 0 and k < 0):
                 n, k, dx, dy = -n, -k, -dx, -dy
             if (n + k) % 2 or n > most_rows or abs(k) > most_cols or (n, k) == (0, 0):
@@ -239,9 +247,9 @@ def _spacing(
                     else cols_mm[0] - slack / abs(k) <= dx / k <= cols_mm[1] + slack / abs(k)
                 )  # fmt: skip
             else:
-                fits = abs(dy - n * row) <= SPACING_SLACK_MM + 0.02 * abs(dy) and abs(
+                fits = abs(dy - n * row) <= SPACING_SLACK_MM + share * abs(dy) and abs(
                     dx - k * col
-                ) <= SPACING_SLACK_MM + 0.02 * abs(dx)
+                ) <= SPACING_SLACK_MM + share * abs(dx)
             if fits:
                 if n:
                     row_terms.append((n, dy))
@@ -259,6 +267,17 @@ def _spacing(
     col = min(max(col, cols_mm[0]), cols_mm[1])
     row = min(max(row, rows_mm[0]), rows_mm[1])
     return col, row
+
+
+SPACING_LOOSE = 0.07  # of a pair's offset, off the steps of the medians: still counted
+SPACING_SHARE = 0.02  # of a pair's offset, off the steps fitted: still counted
+
+
+def _staggered(dx: float, dy: float, col: float, row: float) -> tuple[int, int]:
+    """The rows and columns (of `row` and `col` mm) nearest an offset of (dx, dy) mm that
+    the layout's staggered steps allow (rows and columns both even or both odd)."""
+    n = round(dy / row)
+    return n, n + 2 * round((dx / col - n) / 2)
 
 
 AXIS_PAIR_MM = 90.0  # pairs of cards this far apart tell the structure's axes
@@ -279,11 +298,11 @@ def _turned(
     steps they lie at."""
     angles = []
     for dx, dy, steps in pairs:
-        n, k = steps if steps is not None else (round(dy / row), round(dx / col))
+        n, k = steps if steps is not None else _staggered(dx, dy, col, row)
         ex, ey = k * col, n * row
         length = math.hypot(ex, ey)
         off = abs(math.hypot(dx, dy) - length)
-        if length < AXIS_PAIR_MM or off > SPACING_SLACK_MM + 0.05 * length:
+        if length < AXIS_PAIR_MM or off > SPACING_SLACK_MM + SPACING_LOOSE * length:
             continue
         angle = math.remainder(math.atan2(dy, dx) - math.atan2(ey, ex), math.tau)
         if abs(angle) <= AXIS_MOST:

@@ -567,3 +567,22 @@ def test_a_fit_on_three_cards_keeps_a_city_s_cards_out_of_the_structure() -> Non
     slots = read_structure(scene.frame, scene.age, DECODER, known=scene.known).slots
     assert all(s is None or s == t for s, t in zip(slots, scene.truth, strict=True))
     assert [slots[i] for i in (1, 4, 8)] == [scene.truth[i] for i in (1, 4, 8)]
+
+
+def test_the_steps_of_a_deal_half_under_a_hand_are_fitted_from_its_far_pairs_too() -> None:
+    # generated hand-laid deal 830010 (spread 1, fine light, age 2), a hand over its right
+    # half: the few near pairs of cards left in view give a column step 1.3 mm short, so
+    # the far pairs (ten columns apart) were counted a column off or left out, and the
+    # steps came out 1.1 mm a column short (main's reader, 6ba1fcd, kept the file's steps
+    # and read it; once the axes were turned, commit 88126da, those short steps placed more
+    # cards and nothing was told). Counted at the layout's staggered steps and within a
+    # looser share first, the far pairs give the steps
+    scene = random_table(830010, spread=1.0, taken=[])
+    reading = read_structure(scene.frame, scene.age, DECODER, known=AT_THE_DEAL)
+    assert reading.fit is not None and abs(reading.fit.col_mm - scene.col_mm) < 0.5
+    faces = [
+        i for i, (t, h, c) in enumerate(zip(scene.truth, scene.hidden, scene.covered, strict=True))
+        if t != "back" and not h and not c
+    ]  # fmt: skip
+    assert len(faces) == 6 and [reading.slots[i] for i in faces] == [scene.truth[i] for i in faces]
+    assert all(s is None or s == t for s, t in zip(reading.slots, scene.truth, strict=True))
