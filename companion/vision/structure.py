@@ -188,7 +188,8 @@ def _spacing(
     """The layout's column and row steps (mm) as this table's structure was laid, from the
     offsets between the cards read: pairs of cards lying about as the layout's rows and
     staggered columns allow, first those at most two rows and five columns apart (their
-    steps cannot be mistaken), then every pair at the steps found, fitted by least squares.
+    steps cannot be mistaken), then every pair at the steps found (`_staggered`), fitted by
+    least squares, loosely then tightly, along the structure's own axes (`_turned`).
     Where the box knows a card's position (`known`) the pair's steps are the layout's.
     The file's steps where the cards read do not tell (one row seen, or no pair)."""
     rows_mm = (ROW_SHARES[0] * m.card_h, ROW_SHARES[1] * m.card_h)
@@ -292,8 +293,8 @@ def _turned(
     median turn of the cards read (`_frame_of`), and each card laid by hand is turned its
     own way by a few degrees: the median of a few cards strays by a degree or two from the
     structure's axes, 4 to 8 mm across it, which a fit of the steps takes for a row that is
-    not one (generated hand-laid deal 630000 + 1, fine light: seven cards, 1.5 degrees,
-    the fit's column step 0.8 mm too long and nothing read). The structure's axes are the
+    not one (generated hand-laid deal 630001, fine light: seven cards, 1.5 degrees, the
+    fit's column step 0.8 mm too long and nothing read). The structure's axes are the
     median direction of the offsets between cards far apart against the layout's at the
     steps they lie at."""
     angles = []
@@ -912,8 +913,9 @@ def _strays(
 def _row_ends(layout: Layout, m: TableModel) -> np.ndarray:
     """Where the stickers of the cards one place beyond each end of each row would lie (mm):
     a card read there lies on the row's line, as a row's end card does (from the frame
-    alone, the cards of rows a hand hides the other side of fit the layout shifted by a
-    column too, a row's end card then left beyond it: generated hand-laid deal 840045)."""
+    alone, with a hand over one end of the structure, the cards read fit the layout
+    shifted by a column too, the top row's end card then left one place beyond it:
+    generated hand-laid deal 840045). A city's cards lie further out."""
     (left, top), _, (right, bottom), _ = m.code_corners()
     centre = ((left + right) / 2, (top + bottom) / 2)
     rows: dict[int, list[int]] = {}
