@@ -345,22 +345,15 @@ def _laid(
     return [m, laid] if found else [m]
 
 
-HOMOGRAPHY_CARDS = 4  # cards a homography is fitted on; fewer: an affine map
-
-
 def _fit(
     points_mm: np.ndarray, points_px: np.ndarray, cards: int, rows: int = 2
 ) -> np.ndarray | None:
-    """Table plane -> pixels: a homography with HOMOGRAPHY_CARDS cards or more on 2 rows or
-    more (the camera's tilt shows across the structure), else an affine map (2 or 3 cards)
-    or a similarity (1 card, or cards of one row), as 3x3 matrices. Cards of one row tell
-    little across it: a homography or an affine map fitted on them strays far from the row
-    (a few tenths of a mm on the codes' corners, laid by hand, became a position two rows
-    away seen bare). Three cards laid by hand, each a few mm off its place, leave a
-    homography's tilt free to stray: 20 mm at a city beside the structure in generated
-    hand-laid frame 630007 (late in age 1), which put the city's cards inside the
-    structure's outline."""
-    if cards >= HOMOGRAPHY_CARDS and rows >= 2:
+    """Table plane -> pixels: a homography with 3 cards or more on 2 rows or more (the
+    camera's tilt shows across the structure), else an affine map (2 cards) or a similarity
+    (1 card, or cards of one row), as 3x3 matrices. Cards of one row tell little across it:
+    a homography or an affine map fitted on them strays far from the row (a few tenths of a
+    mm on the codes' corners, laid by hand, became a position two rows away seen bare)."""
+    if cards >= 3 and rows >= 2:
         found, _ = cv2.findHomography(points_mm, points_px, 0)
         return None if found is None else np.asarray(found)
     if cards >= 2 and rows >= 2:
