@@ -1464,7 +1464,8 @@ SLOT_BLUR_MM = 0.6  # the unsharp mask's reach on a sticker's crop (about 3/4 of
 
 def _variants(crop: np.ndarray, blur: float) -> Iterator[np.ndarray]:
     """A sticker's crop as it is, then stretched to the full range of grey (a dim or glared
-    room), then sharpened too (a blurred one): each decoded in turn until one reads."""
+    room), then sharpened too (a blurred one), then the sticker alone (`_sticker_alone`):
+    each decoded in turn until one reads."""
     yield np.ascontiguousarray(crop)
     low, high = np.percentile(crop, (2, 98))
     if high - low < 8:
@@ -1475,6 +1476,27 @@ def _variants(crop: np.ndarray, blur: float) -> Iterator[np.ndarray]:
         soft = cv2.GaussianBlur(stretched, (0, 0), blur)
         sharp = cv2.addWeighted(stretched, 1 + amount, soft, -amount, 0)
         yield np.clip(sharp, 0, 255).astype(np.uint8)
+    alone = _sticker_alone(stretched.astype(np.uint8))
+    if alone is not None:
+        yield alone
+
+
+def _sticker_alone(crop: np.ndarray) -> np.ndarray | None:
+    """The crop with everything outside the sticker's white square painted white: a
+    neighbour's dark edge laid against the code takes its quiet zone, and the finder
+    patterns on that side are not found (generated hand-laid deal 840033, position 2). The
+    sticker is the largest light part of the crop (Otsu's threshold), filled to its outline
+    (the code's dark modules inside it); None when no light part is found."""
+    _, light = cv2.threshold(crop, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(light, connectivity=4)
+    if count < 2:
+        return None
+    largest = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    points = np.argwhere(labels == largest)[:, ::-1].astype(np.int32)
+    inside = np.zeros_like(crop)
+    cv2.fillConvexPoly(inside, cv2.convexHull(points), 255)
+    inside = cv2.erode(inside, np.ones((3, 3), np.uint8))
+    return np.where(inside > 0, crop, 255).astype(np.uint8)
 
 
 def _of_age(card_id: str | None, age: int, catalog: Catalog) -> bool:
