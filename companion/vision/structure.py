@@ -188,7 +188,8 @@ def _spacing(
     """The layout's column and row steps (mm) as this table's structure was laid, from the
     offsets between the cards read: pairs of cards lying about as the layout's rows and
     staggered columns allow, first those at most two rows and five columns apart (their
-    steps cannot be mistaken), then every pair at the steps found, fitted by least squares.
+    steps cannot be mistaken), then every pair at the steps found (`_staggered`), fitted by
+    least squares, loosely then tightly, along the structure's own axes (`_turned`).
     Where the box knows a card's position (`known`) the pair's steps are the layout's.
     The file's steps where the cards read do not tell (one row seen, or no pair)."""
     rows_mm = (ROW_SHARES[0] * m.card_h, ROW_SHARES[1] * m.card_h)
@@ -218,13 +219,21 @@ def _spacing(
         # structure, in a city, is not one of them)
         pairs = [pair for pair in pairs if pair[2] is not None]
     col, row = m.col_mm, m.row_mm
-    for guess in (True, False):
+    # the medians of near pairs, then least squares on every pair twice: first within a
+    # loose share of the offset (the medians of a few near pairs stray by a mm a column,
+    # 10 mm across the structure), then a tight one around the steps found
+    for guess, share in ((True, 0.0), (False, SPACING_LOOSE), (False, SPACING_SHARE)):
         col_try, row_try = (sum(cols_mm) / 2, sum(rows_mm) / 2) if guess else (col, row)
         most_rows, most_cols = (2, 5) if guess else (8, 12)
         col_terms: list[tuple[int, float]] = []
         row_terms: list[tuple[int, float]] = []
         for dx, dy, steps in pairs:
-            n, k = steps if steps is not None else (round(dy / row_try), round(dx / col_try))
+            if steps is not None:
+                n, k = steps
+            elif guess:
+                n, k = round(dy / row_try), round(dx / col_try)
+            else:
+                n, k = _staggered(dx, dy, col_try, row_try)
             if n < 0 or (n == 0 and k < 0):
                 n, k, dx, dy = -n, -k, -dx, -dy
             if (n + k) % 2 or n > most_rows or abs(k) > most_cols or (n, k) == (0, 0):
@@ -239,9 +248,9 @@ def _spacing(
                     else cols_mm[0] - slack / abs(k) <= dx / k <= cols_mm[1] + slack / abs(k)
                 )  # fmt: skip
             else:
-                fits = abs(dy - n * row) <= SPACING_SLACK_MM + 0.02 * abs(dy) and abs(
+                fits = abs(dy - n * row) <= SPACING_SLACK_MM + share * abs(dy) and abs(
                     dx - k * col
-                ) <= SPACING_SLACK_MM + 0.02 * abs(dx)
+                ) <= SPACING_SLACK_MM + share * abs(dx)
             if fits:
                 if n:
                     row_terms.append((n, dy))
@@ -250,6 +259,7 @@ def _spacing(
         if guess:  # the medians first: a city's card beside the structure pulls no mean
             col = statistics.median(dx / k for k, dx in col_terms) if col_terms else col
             row = statistics.median(dy / n for n, dy in row_terms) if row_terms else row
+            pairs = _turned(pairs, col, row, m)
         else:
             if col_terms:
                 col = sum(k * dx for k, dx in col_terms) / sum(k * k for k, _ in col_terms)
@@ -258,6 +268,51 @@ def _spacing(
     col = min(max(col, cols_mm[0]), cols_mm[1])
     row = min(max(row, rows_mm[0]), rows_mm[1])
     return col, row
+
+
+SPACING_LOOSE = 0.07  # of a pair's offset, off the steps of the medians: still counted
+SPACING_SHARE = 0.02  # of a pair's offset, off the steps fitted: still counted
+
+
+def _staggered(dx: float, dy: float, col: float, row: float) -> tuple[int, int]:
+    """The rows and columns (of `row` and `col` mm) nearest an offset of (dx, dy) mm that
+    the layout's staggered steps allow (rows and columns both even or both odd)."""
+    n = round(dy / row)
+    return n, n + 2 * round((dx / col - n) / 2)
+
+
+AXIS_PAIR_MM = 90.0  # pairs of cards this far apart tell the structure's axes
+AXIS_MOST = math.radians(5)  # a pair's offset turned more than this off the layout's: not one
+
+
+def _turned(
+    pairs: list[tuple[float, float, tuple[int, int] | None]], col: float, row: float,
+    m: TableModel,
+) -> list[tuple[float, float, tuple[int, int] | None]]:  # fmt: skip
+    """The pairs' offsets turned to the structure's own axes. They are measured along the
+    median turn of the cards read (`_frame_of`), and each card laid by hand is turned its
+    own way by a few degrees: the median of a few cards strays by a degree or two from the
+    structure's axes, 4 to 8 mm across it, which a fit of the steps takes for a row that is
+    not one (generated hand-laid deal 630001, fine light: seven cards, 1.5 degrees, the
+    fit's column step 0.8 mm too long and nothing read). The structure's axes are the
+    median direction of the offsets between cards far apart against the layout's at the
+    steps they lie at."""
+    angles = []
+    for dx, dy, steps in pairs:
+        n, k = steps if steps is not None else _staggered(dx, dy, col, row)
+        ex, ey = k * col, n * row
+        length = math.hypot(ex, ey)
+        off = abs(math.hypot(dx, dy) - length)
+        if length < AXIS_PAIR_MM or off > SPACING_SLACK_MM + SPACING_LOOSE * length:
+            continue
+        angle = math.remainder(math.atan2(dy, dx) - math.atan2(ey, ex), math.tau)
+        if abs(angle) <= AXIS_MOST:
+            angles.append(angle)
+    if len(angles) < 3:
+        return pairs
+    turn = statistics.median(angles)
+    c, s = math.cos(turn), math.sin(turn)
+    return [(c * dx + s * dy, c * dy - s * dx, steps) for dx, dy, steps in pairs]
 
 
 def _laid(
@@ -873,6 +928,7 @@ def _strays(
     # (shifted by a column, a row's end card read lies beyond its row)
     deal = known is not None and _unrecorded_deal(known)
     wide, high = (2 * m.col_mm + 5, m.card_h) if deal else (5.0, 0.0)
+    beyond = _row_ends(layout, m) if known is None else np.empty((0, 2))
     strays = taken = 0
     for j, card in enumerate(cards):
         if j in used:
@@ -881,12 +937,31 @@ def _strays(
         inside = (
             min(xs) - wide <= x <= max(xs) + m.card_w + wide
             and min(ys) - max(5.0, high) <= y <= max(ys) + m.card_h + high
-        )
+        ) or bool(np.any(np.hypot(*(beyond - (x, y)).T) <= FIT_TOLERANCE_MM))
         if inside and card.id in free and not taken:
             taken = 1
         else:
             strays += bool(inside)
     return strays
+
+
+def _row_ends(layout: Layout, m: TableModel) -> np.ndarray:
+    """Where the stickers of the cards one place beyond each end of each row would lie (mm):
+    a card read there lies on the row's line, as a row's end card does (from the frame
+    alone, with a hand over one end of the structure, the cards read fit the layout
+    shifted by a column too, the top row's end card then left one place beyond it:
+    generated hand-laid deal 840045). A city's cards lie further out."""
+    (left, top), _, (right, bottom), _ = m.code_corners()
+    centre = ((left + right) / 2, (top + bottom) / 2)
+    rows: dict[int, list[int]] = {}
+    for p in layout.positions:
+        rows.setdefault(p.row, []).append(p.col)
+    ends = [
+        m.card_origin(row, col)
+        for row, cols in rows.items()
+        for col in (min(cols) - 2, max(cols) + 2)
+    ]
+    return np.array([(x + centre[0], y + centre[1]) for x, y in ends])
 
 
 @dataclass(frozen=True, slots=True)
@@ -1245,11 +1320,14 @@ def read_structure(
             slots[p.index] = None
     # what was known tells a face-down card still covered: `known` is the moment before the
     # last card was taken, so of two cards that lay over it one at least lies there still
-    # (a hand over them all, the view tells none of them)
+    # (a hand over them all, the view tells none of them); at the deal not recorded yet no
+    # card is taken, and one card over it is enough
     if known is not None:
+        least = 1 if _unrecorded_deal(known) else 2
         for p in layout.positions:
             over = sum(1 for i in p.covered_by if known[i] != EMPTY)
-            if slots[p.index] is None and not p.face_up and known[p.index] is None and over > 1:
+            face_down = not p.face_up and known[p.index] is None
+            if slots[p.index] is None and face_down and over >= least:
                 slots[p.index] = BACK
     # a fit strays with the distance from the cards it was made on (far more when they lie
     # on one row, or the steps are off by a little per row): a position more than a row away
@@ -1262,6 +1340,7 @@ def read_structure(
             slots[p.index] = None
     if known is not None:
         _impossible_to_none(slots, known, layout, gone)
+    _backs_under_cards(slots, layout, near, strict=known is None)
     placed_count = sum(1 for s in slots if s not in (None, "back", "empty"))
     told = (
         TableFit(near[0].homography, m.col_mm, m.row_mm)
@@ -1287,6 +1366,30 @@ def _impossible_to_none(
     for i, (slot, was) in enumerate(zip(slots, known, strict=True)):
         if _is_card(slot) and was is not None and was != EMPTY and was != slot:
             slots[i] = None
+
+
+def _backs_under_cards(
+    slots: list[Slot], layout: Layout, near: Sequence[_Option], *, strict: bool
+) -> None:
+    """Told "back", the face-down positions not told that a card told lies over: a covered
+    card cannot have been taken, and it is turned up only once uncovered. Its own view
+    may not tell it (a hand's edge over it; the card over it read only at its place, step
+    7, after the view was classified: generated hand-laid deal 630000, fine light,
+    position 15 under 18), but never where a placement as likely sees it bare. From the
+    frame alone, when a view of those placements shows the bare table where a card lies
+    (`strict`), only a card read in the whole frame and placed over it counts (step 10:
+    its placement may be wrong too)."""
+    strict = strict and any(o.misread for o in near)
+    for p in layout.positions:
+        if slots[p.index] is not None or p.face_up:
+            continue
+        if any(p.index in o.misread for o in near):
+            continue
+        if any(
+            _is_card(slots[i]) and (not strict or all(i in o.placed for o in near))
+            for i in p.covered_by
+        ):
+            slots[p.index] = BACK
 
 
 CITY_REACH_MM = 10.0  # how far from a half-step a code may lie and still be found there
@@ -1403,7 +1506,8 @@ SLOT_BLUR_MM = 0.6  # the unsharp mask's reach on a sticker's crop (about 3/4 of
 
 def _variants(crop: np.ndarray, blur: float) -> Iterator[np.ndarray]:
     """A sticker's crop as it is, then stretched to the full range of grey (a dim or glared
-    room), then sharpened too (a blurred one): each decoded in turn until one reads."""
+    room), then sharpened too (a blurred one), then the sticker alone (`_sticker_alone`):
+    each decoded in turn until one reads."""
     yield np.ascontiguousarray(crop)
     low, high = np.percentile(crop, (2, 98))
     if high - low < 8:
@@ -1414,6 +1518,27 @@ def _variants(crop: np.ndarray, blur: float) -> Iterator[np.ndarray]:
         soft = cv2.GaussianBlur(stretched, (0, 0), blur)
         sharp = cv2.addWeighted(stretched, 1 + amount, soft, -amount, 0)
         yield np.clip(sharp, 0, 255).astype(np.uint8)
+    alone = _sticker_alone(stretched.astype(np.uint8))
+    if alone is not None:
+        yield alone
+
+
+def _sticker_alone(crop: np.ndarray) -> np.ndarray | None:
+    """The crop with everything outside the sticker's white square painted white: a
+    neighbour's dark edge laid against the code takes its quiet zone, and the finder
+    patterns on that side are not found (generated hand-laid deal 840033, position 2). The
+    sticker is the largest light part of the crop (Otsu's threshold), filled to its outline
+    (the code's dark modules inside it); None when no light part is found."""
+    _, light = cv2.threshold(crop, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(light, connectivity=4)
+    if count < 2:
+        return None
+    largest = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    points = np.argwhere(labels == largest)[:, ::-1].astype(np.int32)
+    inside = np.zeros_like(crop)
+    cv2.fillConvexPoly(inside, cv2.convexHull(points), 255)
+    inside = cv2.erode(inside, np.ones((3, 3), np.uint8))
+    return np.where(inside > 0, crop, 255).astype(np.uint8)
 
 
 def _of_age(card_id: str | None, age: int, catalog: Catalog) -> bool:
