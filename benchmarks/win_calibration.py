@@ -119,7 +119,7 @@ def fitted_on(paths: Sequence[Path], pairs: Answers) -> dict[str, tuple[str, ...
     for path in paths:
         played = json.loads(path.read_text(encoding="utf-8"))
         a, b, games, seed = played["a"], played["b"], played["games"], played["seed"]
-        for name in sorted({str(name) for name, _, _ in played["calibration"]} & set(pairs)):
+        for name in sorted({str(name) for name, *_ in played["calibration"]} & set(pairs)):
             notes[name].append(f"{a} against {b}, {games} games (seed {seed})")
     return {name: tuple(note) for name, note in notes.items()}
 

@@ -11,7 +11,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 
-from win_calibration import answers, games_and_margin, judged_gap, table
+from win_calibration import answers, fitted, fitted_on, games_and_margin, judged_gap, table
 
 
 def _file(path: Path, calibration: list[list[object]]) -> Path:
@@ -43,3 +43,14 @@ def test_a_tenth_of_few_answers_is_not_judged() -> None:
     assert lines[2] == "| 0.0-0.1 | 0 | 0 | | | | |"
     assert table(inside)[1] == pytest.approx((0.55**2 + 0.45**2) / 2)  # Brier
     assert judged_gap(inside) == "none judged"
+
+
+def test_a_map_is_fitted_on_numbered_files(tmp_path: Path) -> None:
+    played = {"a": "5", "b": "5", "games": 2, "seed": 7}
+    path = tmp_path / "new.json"
+    calibration = [["5", 0.2, 0.0, 0], ["5", 0.8, 1.0, 0], ["5", 0.3, 1.0, 1], ["5", 0.7, 0.0, 1]]
+    path.write_text(json.dumps({**played, "calibration": calibration}), encoding="utf-8")
+    found = answers([path])
+    assert fitted_on([path], found) == {"5": ("4 answers", "5 against 5, 2 games (seed 7)")}
+    # 0.2: 0, 0.3: 1, 0.7: 0, 0.8: 1; 1 then 0 pooled: 0.5 at 0.5
+    assert fitted(found, min_answers=1) == {"5": ((0.2, 0.01), (0.5, 0.5), (0.8, 0.99))}
