@@ -48,7 +48,7 @@ MATCHES: tuple[tuple[str, str, int], ...] = (
     ("2", "2", 200),
     ("3", "3", 400),
     ("4", "4", 200),
-    ("5", "5", 40),
+    ("5", "5", 200),
     ("2", "1", 700),
     ("3", "2", 300),
     ("4", "3", 300),
@@ -58,10 +58,12 @@ MATCHES: tuple[tuple[str, str, int], ...] = (
 its result, so a map needs many games, not only many answers: the cheap levels play more.
 Level 4 costs about 4 times level 3's CPU a move and level 5 about 25 times, hence fewer
 games: level 4 500 (with 330 a tenth's share won moved by up to 8 points between sets),
-level 5 200 against level 4 and 40 against itself, most of a set's CPU (about an hour of
-CPU a set on the development machine). The sets as measured are in BENCHMARKS.md ("Win
-chances against results"): levels 4 and 5 were refitted later than 1 to 3, on other seeds
-(level 5's games against level 4 are the two halves of its Elo match)."""
+level 5 200 against level 4 and 200 against itself (about 12 s of CPU a game against
+itself, 7 s against level 4: most of a set's CPU, about 1.5 hours of CPU a set on the
+development machine). The sets as measured are in BENCHMARKS.md ("Win chances against
+results"): levels 4 and 5 were refitted later than 1 to 3, on other seeds (level 5's games
+against level 4 are the two halves of its Elo match; its games against itself were played
+20 at a time, `search_levels.py match --games 20`, on seeds 10 apart)."""
 
 MIN_ANSWERS = 100
 MIN_SHARE = 0.01
