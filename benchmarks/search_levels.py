@@ -26,8 +26,9 @@ the variances of the steps of its chain (each step's standard error read off its
 as if it were normal: the matches are independent).
 
 Each file also records every answer of a level with a real choice (more than one move) as
-[level, raw estimated chance to win of the move played, result]: benchmarks/win_calibration.py
-fits and measures the levels' win-chance maps on them.
+[level, raw estimated chance to win of the move played, result, game]: the game is its
+number in the match, from 0 (files written before it was recorded hold the first three
+only). benchmarks/win_calibration.py fits and measures the levels' win-chance maps on them.
 """
 
 from __future__ import annotations
@@ -118,7 +119,7 @@ def match(
     catalog = default_catalog(expansions)
     results: list[str] = []
     clocks = {a: [0.0, 0.0], b: [0.0, 0.0]} if a != b else {a: [0.0, 0.0]}
-    calibration: list[tuple[str, float, float]] = []
+    calibration: list[tuple[str, float, float, int]] = []
     for number in range(games):
         pair_seed = seed + number // 2
         a_seat = Player.P1 if number % 2 == 0 else Player.P2
@@ -130,7 +131,7 @@ def match(
         results.append("shared" if final.shared else "win" if final.winner is a_seat else "loss")
         for name, who, win in estimates:
             result = 0.5 if final.shared else float(final.winner is who)
-            calibration.append((name, win, result))
+            calibration.append((name, win, result, number))
         print(f"{number + 1}/{games} {results[-1]}", file=sys.stderr, flush=True)
     wins, shared = results.count("win"), results.count("shared")
     score = (wins + shared / 2) / games

@@ -48,7 +48,7 @@ MATCHES: tuple[tuple[str, str, int], ...] = (
     ("2", "2", 200),
     ("3", "3", 400),
     ("4", "4", 200),
-    ("5", "5", 40),
+    ("5", "5", 200),
     ("2", "1", 700),
     ("3", "2", 300),
     ("4", "3", 300),
@@ -58,10 +58,12 @@ MATCHES: tuple[tuple[str, str, int], ...] = (
 its result, so a map needs many games, not only many answers: the cheap levels play more.
 Level 4 costs about 4 times level 3's CPU a move and level 5 about 25 times, hence fewer
 games: level 4 500 (with 330 a tenth's share won moved by up to 8 points between sets),
-level 5 200 against level 4 and 40 against itself, most of a set's CPU (about an hour of
-CPU a set on the development machine). The sets as measured are in BENCHMARKS.md ("Win
-chances against results"): levels 4 and 5 were refitted later than 1 to 3, on other seeds
-(level 5's games against level 4 are the two halves of its Elo match)."""
+level 5 200 against level 4 and 200 against itself (about 12 s of CPU a game against
+itself, 7 s against level 4: most of a set's CPU, about 1.5 hours of CPU a set on the
+development machine). The sets as measured are in BENCHMARKS.md ("Win chances against
+results"): levels 4 and 5 were refitted later than 1 to 3, on other seeds (level 5's games
+against level 4 are the two halves of its Elo match; its games against itself were played
+20 at a time, `search_levels.py match --games 20`, on seeds 10 apart)."""
 
 MIN_ANSWERS = 100
 MIN_SHARE = 0.01
@@ -73,7 +75,17 @@ had gaps of 5.6 and 6.4 points with pools of 100 answers, 4.4 and 6.0 with 1,000
 
 MAP_FILE = Path(__file__).resolve().parent.parent / "companion" / "search" / "calibration_map.py"
 
-Pairs = dict[str, list[tuple[float, float]]]
+MIN_JUDGED = 1000
+"""A tenth is judged (its gap held to 5 points) only with at least this many answers: with
+level 4, tenths of 600 to 2,000 answers from 330 games moved by up to 8 points from one set
+to another."""
+
+Answer = tuple[float, float, str | None]
+"""An answer with a real choice: the raw estimate, the result (a shared victory half) and
+the game it was given in ("file#number"; None in a file written before the matches numbered
+their games)."""
+
+Answers = dict[str, list[Answer]]
 
 
 def play(seed: int, out_dir: Path, levels: set[str] | None = None) -> list[Path]:
@@ -90,33 +102,37 @@ def play(seed: int, out_dir: Path, levels: set[str] | None = None) -> list[Path]
     return paths
 
 
-def answers(paths: Sequence[Path], levels: set[str] | None = None) -> Pairs:
-    """The (raw estimate, result) pairs of the match files, per level (of `levels` only,
-    when given)."""
-    found: Pairs = {}
+def answers(paths: Sequence[Path], levels: set[str] | None = None) -> Answers:
+    """The answers of the match files, per level (of `levels` only, when given)."""
+    found: Answers = {}
     for path in paths:
-        for name, raw, result in json.loads(path.read_text(encoding="utf-8"))["calibration"]:
+        played = json.loads(path.read_text(encoding="utf-8"))
+        for name, raw, result, *game in played["calibration"]:
             if levels is None or str(name) in levels:
-                found.setdefault(str(name), []).append((float(raw), float(result)))
+                key = f"{path}#{game[0]}" if game else None
+                found.setdefault(str(name), []).append((float(raw), float(result), key))
     return found
 
 
-def fitted_on(paths: Sequence[Path], pairs: Pairs) -> dict[str, tuple[str, ...]]:
+def fitted_on(paths: Sequence[Path], pairs: Answers) -> dict[str, tuple[str, ...]]:
     """What each level's map is fitted on: its answers, then the matches of the files that
     hold them (players, games and seed)."""
     notes = {name: [f"{len(pairs[name])} answers"] for name in sorted(pairs)}
     for path in paths:
         played = json.loads(path.read_text(encoding="utf-8"))
         a, b, games, seed = played["a"], played["b"], played["games"], played["seed"]
-        for name in sorted({str(name) for name, _, _ in played["calibration"]} & set(pairs)):
+        for name in sorted({str(name) for name, *_ in played["calibration"]} & set(pairs)):
             notes[name].append(f"{a} against {b}, {games} games (seed {seed})")
     return {name: tuple(note) for name, note in notes.items()}
 
 
-def fitted(pairs: Pairs, min_answers: int = MIN_ANSWERS) -> dict[str, Knots]:
+def fitted(pairs: Answers, min_answers: int = MIN_ANSWERS) -> dict[str, Knots]:
     """A map per level, in level order (see MIN_SHARE)."""
     return {
-        name: fit(pairs[name], max(min_answers, MIN_SHARE * len(pairs[name])))
+        name: fit(
+            [(raw, result) for raw, result, _ in pairs[name]],
+            max(min_answers, MIN_SHARE * len(pairs[name])),
+        )
         for name in sorted(pairs)
     }
 
@@ -146,27 +162,46 @@ def map_source(maps: dict[str, Knots], notes: dict[str, tuple[str, ...]]) -> str
     return "\n".join(lines) + "\n"
 
 
-def table(pairs: list[tuple[float, float]], knots: Knots = ()) -> tuple[str, float]:
+def games_and_margin(inside: Sequence[Answer]) -> tuple[str, str]:
+    """How many games the answers come from, and the 95 % margin of their share won with the
+    games as clusters (the answers of one game share its result, so they are not
+    independent): 1.96 times the square root of the sum over games of the squared sum of
+    (result - share won), over the number of answers. Both only when every answer's game
+    is known ("?" otherwise)."""
+    if not inside or any(game is None for _, _, game in inside):
+        return "?", "?"
+    won = sum(r for _, r, _ in inside) / len(inside)
+    by_game: dict[str | None, float] = {}
+    for _, result, game in inside:
+        by_game[game] = by_game.get(game, 0.0) + result - won
+    margin = 1.96 * sum(d * d for d in by_game.values()) ** 0.5 / len(inside)
+    return str(len(by_game)), f"{margin * 100:.1f}"
+
+
+def table(pairs: Sequence[Answer], knots: Knots = ()) -> tuple[str, float]:
     """The Markdown table of the estimates (mapped by `knots`) against the results, per
     tenth, and the Brier score."""
-    mapped = [(calibrated(knots, raw), result) for raw, result in pairs]
+    mapped = [(calibrated(knots, raw), result, game) for raw, result, game in pairs]
     lines = [
-        "| estimate | answers | mean estimate | won (a shared victory half) | gap |",
-        "| --- | --- | --- | --- | --- |",
+        "| estimate | answers | games | mean estimate | won (a shared victory half) | gap "
+        "| 95 % margin of won (points, games as clusters) |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
     ]
     for tenth in range(10):
         low, high = tenth / 10, (tenth + 1) / 10
-        inside = [(w, r) for w, r in mapped if low <= w < high or (tenth == 9 and w == 1.0)]
+        inside = [a for a in mapped if low <= a[0] < high or (tenth == 9 and a[0] == 1.0)]
         if not inside:
-            lines.append(f"| {low:.1f}-{high:.1f} | 0 | | | |")
+            lines.append(f"| {low:.1f}-{high:.1f} | 0 | 0 | | | | |")
             continue
-        estimate = sum(w for w, _ in inside) / len(inside)
-        won = sum(r for _, r in inside) / len(inside)
+        estimate = sum(w for w, _, _ in inside) / len(inside)
+        won = sum(r for _, r, _ in inside) / len(inside)
+        games, margin = games_and_margin(inside)
+        judged = "" if len(inside) >= MIN_JUDGED else " (too few to judge)"
         lines.append(
-            f"| {low:.1f}-{high:.1f} | {len(inside)} | {estimate:.1%} | {won:.1%} | "
-            f"{(won - estimate) * 100:+.1f} points |"
+            f"| {low:.1f}-{high:.1f} | {len(inside)}{judged} | {games} | {estimate:.1%} | "
+            f"{won:.1%} | {(won - estimate) * 100:+.1f} points | {margin} |"
         )
-    return "\n".join(lines), brier(mapped)
+    return "\n".join(lines), brier([(w, r) for w, r, _ in mapped])
 
 
 def brier(pairs: list[tuple[float, float]]) -> float:
@@ -174,39 +209,60 @@ def brier(pairs: list[tuple[float, float]]) -> float:
     return sum((w - r) ** 2 for w, r in pairs) / len(pairs) if pairs else 0.0
 
 
-def largest_gap(pairs: list[tuple[float, float]], knots: Knots = ()) -> float:
-    """The largest gap (in points) between mean estimate and share won over the tenths."""
+def largest_gap(pairs: Sequence[Answer], knots: Knots = (), least: int = 1) -> float:
+    """The largest gap (in points) between mean estimate and share won over the tenths that
+    hold at least `least` answers."""
     gaps = []
     for tenth in range(10):
         low, high = tenth / 10, (tenth + 1) / 10
         inside = [
             (calibrated(knots, w), r)
-            for w, r in pairs
+            for w, r, _ in pairs
             if low <= calibrated(knots, w) < high or (tenth == 9 and calibrated(knots, w) == 1)
         ]
-        if inside:
+        if inside and len(inside) >= least:
             mean = sum(w for w, _ in inside) / len(inside)
             gaps.append(abs(sum(r for _, r in inside) / len(inside) - mean) * 100)
     return max(gaps, default=0.0)
 
 
-def measure(pairs: Pairs, maps: dict[str, Knots]) -> str:
+def judged_gap(pairs: Sequence[Answer], knots: Knots = ()) -> str:
+    """The largest gap over the judged tenths (`MIN_JUDGED`), or that none is judged."""
+    judged = sum(
+        1
+        for tenth in range(10)
+        if sum(1 for w, _, _ in pairs if tenth_of(calibrated(knots, w)) == tenth) >= MIN_JUDGED
+    )
+    if not judged:
+        return "none judged"
+    return f"{largest_gap(pairs, knots, MIN_JUDGED):.1f} ({judged} tenths judged)"
+
+
+def tenth_of(chance: float) -> int:
+    """The tenth a chance falls in, 0 to 9 (1.0 in the last), as `table` counts them."""
+    return next((tenth for tenth in range(9) if chance < (tenth + 1) / 10), 9)
+
+
+def measure(pairs: Answers, maps: dict[str, Knots]) -> str:
     """Per level (and all levels together), the tables before and after the maps."""
     out = []
-    everything_raw: list[tuple[float, float]] = []
-    everything_mapped: list[tuple[float, float]] = []
+    everything_raw: list[Answer] = []
+    everything_mapped: list[Answer] = []
     for name in sorted(pairs):
         knots = maps.get(name, ())
         before, brier_before = table(pairs[name])
         after, brier_after = table(pairs[name], knots)
         everything_raw += pairs[name]
-        everything_mapped += [(calibrated(knots, w), r) for w, r in pairs[name]]
+        everything_mapped += [(calibrated(knots, w), r, g) for w, r, g in pairs[name]]
+        games, _ = games_and_margin(pairs[name])
         out += [
-            f"### Level {name}: {len(pairs[name])} answers",
+            f"### Level {name}: {len(pairs[name])} answers, {games} games",
             "",
             f"Brier {brier_before:.4f} raw, {brier_after:.4f} calibrated; largest gap "
             f"{largest_gap(pairs[name]):.1f} points raw, "
-            f"{largest_gap(pairs[name], knots):.1f} calibrated",
+            f"{largest_gap(pairs[name], knots):.1f} calibrated; in a tenth of "
+            f"{MIN_JUDGED} answers or more {judged_gap(pairs[name])} raw, "
+            f"{judged_gap(pairs[name], knots)} calibrated",
             "",
             "Raw:",
             "",
@@ -221,7 +277,8 @@ def measure(pairs: Pairs, maps: dict[str, Knots]) -> str:
     out += [
         f"### All levels, calibrated: {len(everything_mapped)} answers",
         "",
-        f"Brier {brier(everything_raw):.4f} raw, {brier_together:.4f} calibrated",
+        f"Brier {brier([(w, r) for w, r, _ in everything_raw]):.4f} raw, "
+        f"{brier_together:.4f} calibrated",
         "",
         together,
     ]

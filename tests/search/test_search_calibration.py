@@ -171,3 +171,16 @@ def test_level_1_keeps_1_for_a_move_that_wins_the_game(
     best, *others = suggest(state, LEVELS["1"], 0).moves
     assert best.event == Build(P1, CardId("observatory")) and best.win == 1.0
     assert all(LOWEST <= m.win <= HIGHEST for m in others)
+
+
+def test_level_5_maps_as_its_fitted_points_say() -> None:
+    # calibration_map.py (refitted on 160 games against itself and 200 against level 4;
+    # this changes with a refit): a raw 0.5 lies between the points (0.487, 0.5511) and
+    # (0.5211, 0.5616): 0.5511 + 0.0105 * 0.013 / 0.0341 = 0.5551
+    knots = level_map("5")
+    at = knots.index((0.487, 0.5511))
+    assert knots[at + 1] == (0.5211, 0.5616)
+    assert calibrated(knots, 0.5) == pytest.approx(0.5551, abs=1e-4)
+    # a raw 0.05, between (0.0422, 0.0299) and (0.0666, 0.1029): 0.0299 + 0.073 * 0.0078 /
+    # 0.0244 = 0.0532
+    assert calibrated(knots, 0.05) == pytest.approx(0.0299 + 0.073 * 0.0078 / 0.0244, abs=1e-4)
