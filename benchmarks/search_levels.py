@@ -80,6 +80,9 @@ VARIANTS: dict[str, Level] = {
     "5-random-expansion": replace(
         LEVELS["5"], name="5-random-expansion", settings=replace(PLAYOUTS, scored_expansion=False)
     ),
+    "5-keep": replace(LEVELS["5"], name="5-keep", keep=True),
+    "5-bias": replace(LEVELS["5"], name="5-bias", settings=replace(PLAYOUTS, bias=1.0)),
+    "5-shaped": replace(LEVELS["5"], name="5-shaped", settings=replace(PLAYOUTS, shaped=0.3)),
     "5-1k": replace(LEVELS["5"], name="5-1k", iterations=1000),
     "5-1k-keep": replace(LEVELS["5"], name="5-1k-keep", iterations=1000, keep=True),
     "5-1k-bias": replace(
@@ -87,6 +90,16 @@ VARIANTS: dict[str, Level] = {
     ),
     "5-1k-shaped": replace(
         LEVELS["5"], name="5-1k-shaped", iterations=1000, settings=replace(PLAYOUTS, shaped=0.3)
+    ),
+    "5-1k-mean": replace(
+        LEVELS["5"], name="5-1k-mean", iterations=1000, settings=replace(PLAYOUTS, by_mean=True)
+    ),
+    "5-1k-keep-bias": replace(
+        LEVELS["5"],
+        name="5-1k-keep-bias",
+        iterations=1000,
+        keep=True,
+        settings=replace(PLAYOUTS, bias=1.0),
     ),
     "5-1k-c05": replace(
         LEVELS["5"], name="5-1k-c05", iterations=1000, settings=replace(PLAYOUTS, exploration=0.5)
