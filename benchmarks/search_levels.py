@@ -50,7 +50,15 @@ from companion.engine.events import Event
 from companion.engine.state import GameState, Player
 from companion.play.arena import play_game, wilson
 from companion.search.mcts import PLAYOUTS, Settings
-from companion.search.player import LEVELS, Level, greedy_event, root_events, suggest
+from companion.search.player import (
+    LEVELS,
+    Answer,
+    Keeper,
+    Level,
+    greedy_event,
+    root_events,
+    suggest,
+)
 
 VARIANTS: dict[str, Level] = {
     "4-age": replace(LEVELS["4"], name="4-age", settings=Settings(age_bound=True)),
@@ -73,10 +81,49 @@ VARIANTS: dict[str, Level] = {
     "5-random-expansion": replace(
         LEVELS["5"], name="5-random-expansion", settings=replace(PLAYOUTS, scored_expansion=False)
     ),
+    "5-keep": replace(LEVELS["5"], name="5-keep", keep=True),
+    "5-bias": replace(LEVELS["5"], name="5-bias", settings=replace(PLAYOUTS, bias=1.0)),
+    "5-shaped": replace(LEVELS["5"], name="5-shaped", settings=replace(PLAYOUTS, shaped=0.3)),
+    "5-1k": replace(LEVELS["5"], name="5-1k", iterations=1000),
+    "5-1k-keep": replace(LEVELS["5"], name="5-1k-keep", iterations=1000, keep=True),
+    "5-1k-bias": replace(
+        LEVELS["5"], name="5-1k-bias", iterations=1000, settings=replace(PLAYOUTS, bias=1.0)
+    ),
+    "5-1k-shaped": replace(
+        LEVELS["5"], name="5-1k-shaped", iterations=1000, settings=replace(PLAYOUTS, shaped=0.3)
+    ),
+    "5-1k-mean": replace(
+        LEVELS["5"], name="5-1k-mean", iterations=1000, settings=replace(PLAYOUTS, by_mean=True)
+    ),
+    "5-1k-keep-bias": replace(
+        LEVELS["5"],
+        name="5-1k-keep-bias",
+        iterations=1000,
+        keep=True,
+        settings=replace(PLAYOUTS, bias=1.0),
+    ),
+    "5-1k-c05": replace(
+        LEVELS["5"], name="5-1k-c05", iterations=1000, settings=replace(PLAYOUTS, exploration=0.5)
+    ),
 }
 """Search variants measured against the levels (see BENCHMARKS.md, "Search levels")."""
 
 Chooser = Callable[[GameState, Sequence[TokenId] | None], Event]
+Answering = Callable[[GameState, Sequence[TokenId] | None], Answer]
+
+
+def answering(level: Level, seed: int) -> Answering:
+    """A level's answers through one game: `suggest`'s, or a `Keeper`'s for a level that
+    keeps its tree between its answers."""
+    if level.keep:
+        return Keeper(level, seed, raw=True).answer
+    return lambda state, drawn: suggest(state, level, seed, drawn=drawn, raw=True)
+
+
+def chooser(level: Level, seed: int) -> Chooser:
+    """The move a level plays (the first of its answers), for a referee."""
+    answers = answering(level, seed)
+    return lambda state, drawn: answers(state, drawn).moves[0].event
 
 
 Estimate = tuple[str, Player, float]
@@ -90,11 +137,12 @@ def player(name: str, seed: int, clock: list[float], estimates: list[Estimate]) 
     the move it plays to `estimates` (with the level and the player it is for)."""
     rng = random.Random(seed)
     level = VARIANTS.get(name) or LEVELS.get(name)
+    answers = answering(level, seed) if level is not None else None
 
     def choose(state: GameState, drawn: Sequence[TokenId] | None) -> Event:
         start = time.process_time()
-        if level is not None:
-            answer = suggest(state, level, seed, drawn=drawn, raw=True)
+        if answers is not None:
+            answer = answers(state, drawn)
             event = answer.moves[0].event
             if len(answer.moves) > 1:  # a real choice
                 estimates.append((name, answer.player, answer.moves[0].win))

@@ -31,6 +31,7 @@ from companion.search.determinize import needs_deal
 from companion.search.pantheon import CHANCE_DECISIONS, chance_draw, pantheon_decisions
 from companion.search.player import (
     LEVEL_CHOICES,
+    Keeper,
     greedy_event,
     level_named,
     root_events,
@@ -80,13 +81,17 @@ class Forfeit(Exception):
 
 
 def make_player(name: str, seed: int) -> Chooser:
-    """The player called `name` (one of `PLAYERS`), drawing from `seed`.
+    """The player called `name` (one of `PLAYERS`), drawing from `seed`, for one game (a
+    level that keeps its tree between its answers, `Level.keep`, keeps it through the game).
 
     Raises:
         KeyError: an unknown name.
     """
     if name in LEVEL_CHOICES:
         level = level_named(name)
+        if level.keep:  # one game's answers, each search going on from the last
+            keeper = Keeper(level, seed)
+            return lambda state, drawn: keeper.answer(state, drawn).moves[0].event
         return lambda state, drawn: suggest(state, level, seed, drawn=drawn).moves[0].event
     rng = random.Random(seed)
     if name == "greedy":

@@ -27,7 +27,8 @@ from companion.engine.events import (
     TakeEnkiToken,
 )
 from companion.engine.rules import apply
-from companion.engine.state import GameState, Player
+from companion.engine.scoring import civilian_ranks
+from companion.engine.state import GameState, Player, Victory
 
 from .determinize import Worlds, deal_if_needed
 from .policy import (
@@ -52,6 +53,7 @@ __all__ = [
     "Tree",
     "key_of",
     "search",
+    "shaped_value",
 ]
 
 EXPLORATION = 0.35
@@ -64,6 +66,10 @@ ROLLOUT_PLIES = 12
 """Events a rollout plays before the position is scored (or until the game ends)."""
 PRIOR_VISITS = 0
 """Visits a new node starts with, valued by `evaluate` right after its move (0: none)."""
+PRIOR_SPAN = 10.0
+"""`move_score` (VP-like units) beyond which the progressive bias's prior stops growing."""
+MARGIN_SPAN = 10.0
+"""The VP margin of a win on points at which a shaped reward is whole (`Settings.shaped`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +91,14 @@ class Settings:
     redraw: bool = False
     """A light playout's random build that cannot be paid for is drawn again (card and roll)
     instead of going to the discard pile (`policy.redrawn_move`)."""
+    bias: float = 0.0
+    """Progressive bias: UCB adds `bias * prior / (1 + visits)`, the prior being the move's
+    `move_score` when its node was added (clamped to -PRIOR_SPAN..PRIOR_SPAN, over
+    PRIOR_SPAN), so the heuristic steers the first visits and fades as results come in."""
+    shaped: float = 0.0
+    """A playout's win on points is worth 1 - shaped * (1 - m), its loss shaped * (1 - m),
+    m the VP margin over MARGIN_SPAN (at most 1): a narrow win counts less than a wide one
+    (supremacies 1 and 0, a shared victory 0.5)."""
 
 
 TRUNCATED = Settings()
@@ -107,6 +121,8 @@ class Node:
     reward: float = 0.0
     available: int = 0
     children: dict[Hashable, Node] = field(default_factory=dict)
+    prior: float = 0.0
+    """The heuristic's worth of the move, in -1..1 (`Settings.bias`; 0 without it)."""
 
     @property
     def mean(self) -> float:
@@ -255,6 +271,8 @@ def _iterate(
         if untried >= 0:
             event = legal[untried]
             child = Node(event, mover, available=1)
+            if settings.bias and settings.scored_expansion:
+                child.prior = max(-PRIOR_SPAN, min(best, PRIOR_SPAN)) / PRIOR_SPAN
             children[keys[untried]] = child
             world = step(world, event, rng)
             if PRIOR_VISITS:  # the evaluation right after the move, as a few visits
@@ -262,7 +280,7 @@ def _iterate(
                 child.reward = PRIOR_VISITS * evaluate(world, mover)
             path.append(child)
             break
-        event, child = _select(children, legal, keys, settings.exploration)
+        event, child = _select(children, legal, keys, settings.exploration, settings.bias)
         world = step(world, event, rng)
         path.append(child)
         node = child
@@ -271,11 +289,21 @@ def _iterate(
     else:
         world, plies = _rollout(world, rng, settings.plies)
     value = evaluate(world, Player.P1)
+    if settings.shaped and world.victory is Victory.CIVILIAN and not world.shared:
+        value = shaped_value(world, value, settings.shaped)
     root.visits += 1
     for visited in path[1:]:
         visited.visits += 1
         visited.reward += value if visited.player is Player.P1 else 1.0 - value
     return plies
+
+
+def shaped_value(world: GameState, value: float, share: float) -> float:
+    """A win on points for p1 (`value` 1) or p2 (0), worth less the narrower its margin."""
+    ranks = civilian_ranks(world)
+    margin = min(abs(ranks[0][0] - ranks[1][0]) / MARGIN_SPAN, 1.0)
+    cut = share * (1.0 - margin)
+    return value - cut if value > 0.5 else value + cut
 
 
 def _rollout(world: GameState, rng: random.Random, plies: int) -> tuple[GameState, int]:
@@ -320,16 +348,22 @@ def search(
 
 
 def _select(
-    children: dict[Hashable, Node], legal: list[Event], keys: list[Hashable], exploration: float
+    children: dict[Hashable, Node],
+    legal: list[Event],
+    keys: list[Hashable],
+    exploration: float,
+    bias: float = 0.0,
 ) -> tuple[Event, Node]:
     """UCB among the legal children (`keys[i]` is `legal[i]`'s), with availability counts
-    (ISMCTS)."""
+    (ISMCTS), plus the progressive bias when `bias` is given."""
     best_index = 0
     best_child = children[keys[0]]
     best = -math.inf
     for index, key in enumerate(keys):
         child = children[key]
         score = child.mean + exploration * math.sqrt(math.log(child.available) / child.visits)
+        if bias:
+            score += bias * child.prior / (1 + child.visits)
         if score > best:
             best, best_index, best_child = score, index, child
     return legal[best_index], best_child

@@ -17,7 +17,15 @@ from dataclasses import dataclass
 
 from companion.engine.cards import CardId, Catalog, TokenId, WonderId
 from companion.engine.decisions import decision_events
-from companion.engine.events import Event, IllegalEvent, KeepLibraryToken, Reveal
+from companion.engine.events import (
+    Build,
+    BuildWonder,
+    Discard,
+    Event,
+    IllegalEvent,
+    KeepLibraryToken,
+    Reveal,
+)
 from companion.engine.rules import apply, unrevealed
 from companion.engine.state import PANTHEON_DECISIONS, GameState, PendingKind, Player, Victory
 
@@ -40,6 +48,7 @@ __all__ = [
     "LEVEL_CHOICES",
     "NAMES",
     "Answer",
+    "Keeper",
     "Level",
     "NoDecision",
     "Ponder",
@@ -62,6 +71,9 @@ class Level:
     ponder: bool = False
     casual: bool = False
     settings: Settings = TRUNCATED
+    keep: bool = False
+    """Within a game, each search goes on from the subtree of the level's previous one under
+    the moves played since (`Keeper`), instead of starting afresh."""
 
 
 CASUAL_NOISE = 4.0
@@ -358,6 +370,79 @@ class Ponder:
             if node is not None and node.visits:
                 kept = Tree(state, self.tree.rng, node, self.tree.settings)
         return suggest(state, level, seed, seconds=seconds, drawn=drawn, tree=kept)
+
+
+class Keeper:
+    """A level's answers through one game, each search going on from the last one: the
+    subtree under the moves played since the level last answered (its own move, then the
+    opponent's) is kept, with its visits and rewards, and the level's budget runs on top of
+    it, as `Ponder` keeps the subtree under the human's move. The moves since are found
+    among the kept tree's children (the true state after them must be the state asked
+    about); a new age, or a move the search never tried, starts a fresh search, seeded as
+    `suggest`'s."""
+
+    DEPTH = 8
+    """Events between two answers looked for, at most (a chain of extra turns and decisions)."""
+
+    def __init__(self, level: Level, seed: int = 0, *, raw: bool = False) -> None:
+        self.level = level
+        self.seed = seed
+        self.raw = raw
+        """Give the search's own estimates (`suggest`'s `raw`)."""
+        self.tree: Tree | None = None
+        """The last answer's search."""
+        self._after: GameState | None = None
+        """The state after the level's last answer (its move played)."""
+        self._node: Node | None = None
+        """The node of that move in `tree`."""
+
+    def answer(self, state: GameState, drawn: Sequence[TokenId] | None = None) -> Answer:
+        """`suggest(state, level, seed, drawn=drawn)`, going on from the subtree kept.
+
+        Raises:
+            NoDecision: nothing to answer (see `root_events`).
+            IllegalEvent: `drawn` is not a legal Great Library draw.
+        """
+        node = None
+        if self._after is not None and self._node is not None:
+            node = _reached(self._node, self._after, state, self.DEPTH)
+        if node is not None and node.visits and self.tree is not None:
+            tree = Tree(state, self.tree.rng, node, self.level.settings)
+        else:
+            rng = random.Random(public_seed(state, self.seed))
+            tree = Tree(state, rng, settings=self.level.settings)
+        answer = suggest(state, self.level, self.seed, drawn=drawn, tree=tree, raw=self.raw)
+        played = answer.moves[0].event
+        self.tree = tree
+        self._after = apply(state, played)
+        self._node = tree.root.children.get(key_of(played))
+        return answer
+
+
+def _reached(node: Node, state: GameState, target: GameState, depth: int) -> Node | None:
+    """The node under `node` (whose position is `state`) whose moves lead to `target`, found
+    among the children the search tried, `depth` events at most; None when there is none."""
+    if state == target:
+        return node
+    if depth == 0 or state.finished or state.age != target.age:
+        return None
+    left = target.structure.cards if target.structure is not None else ()
+    for child in node.children.values():
+        event = child.event
+        if not child.visits or event is None:
+            continue
+        if isinstance(event, (Build, Discard, BuildWonder)) and event.card in left:
+            continue  # a card still in the structure then was not taken on the way
+        try:
+            after = apply(state, event)
+        except IllegalEvent:  # a move of another world
+            continue
+        if after.taken > target.taken:
+            continue
+        found = _reached(child, after, target, depth - 1)
+        if found is not None:
+            return found
+    return None
 
 
 def greedy_event(

@@ -5,15 +5,25 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
+import pytest
+
 from companion.engine.cards import CardId, Catalog, Color
 from companion.engine.events import Build, BuildFromDiscard, BuildWonder, IllegalEvent
 from companion.engine.rules import accessible_cards, apply
-from companion.engine.state import GameState, PendingKind
+from companion.engine.scoring import civilian_ranks
+from companion.engine.state import GameState, PendingKind, Player, Victory
 from companion.play.simulate import play
 from companion.search.determinize import deal_if_needed, determinize
-from companion.search.mcts import PLAYOUTS, Node, Settings, Tree
+from companion.search.mcts import PLAYOUTS, Node, Settings, Tree, key_of, shaped_value
 from companion.search.player import Level, suggest
-from companion.search.policy import light_event, redrawn_move, science_wonder
+from companion.search.policy import (
+    evaluate,
+    light_event,
+    move_score,
+    moves,
+    redrawn_move,
+    science_wonder,
+)
 
 
 def states_of_random_games(catalog: Catalog, seeds: range) -> list[GameState]:
@@ -184,3 +194,40 @@ def _payable(state: GameState, event: Build | BuildWonder) -> bool:
     except IllegalEvent:
         return False
     return True
+
+
+def test_the_progressive_bias_sends_the_first_visits_to_the_move_the_heuristic_likes(
+    catalog: Catalog,
+) -> None:
+    game = play(catalog, random.Random(5), check=False)
+    state = next(
+        s for s in game.states if s.age == 1 and s.structure is not None and s.pending is None
+    )
+    events = moves(state)
+    scores = {key_of(e): move_score(state, e)[0] for e in events}
+    best = max(scores, key=lambda k: scores[k])
+    assert sorted(scores.values())[-2] < scores[best] and scores[best] > 0
+    tree = Tree(state, random.Random(1), settings=replace(PLAYOUTS, bias=1000.0))
+    tree.run(len(events))  # each move added once, in the order of its score
+    children = tree.root.children
+    assert set(children) == set(scores) and all(n.visits == 1 for n in children.values())
+    for key, node in children.items():  # the prior: the score clamped to -10..10, over 10
+        assert node.prior == max(-1.0, min(scores[key] / 10, 1.0))
+    tree.run(1)  # the bias outweighs any result: the best-scored move again
+    assert children[best].visits == 2
+    plain = Tree(state, random.Random(1), settings=PLAYOUTS)
+    plain.run(len(events))
+    assert all(n.prior == 0.0 for n in plain.root.children.values())
+
+
+def test_a_shaped_reward_counts_a_narrow_win_on_points_less(catalog: Catalog) -> None:
+    finals = [play(catalog, random.Random(seed), check=False).states[-1] for seed in range(12)]
+    on_points = [s for s in finals if s.victory is Victory.CIVILIAN and not s.shared]
+    assert len(on_points) >= 3
+    for final in on_points:
+        (one, _), (two, _) = civilian_ranks(final)
+        margin = abs(one - two)
+        value = evaluate(final, Player.P1)  # 1 or 0: the winner's
+        cut = 0.3 * (1 - min(margin, 10) / 10)  # 0.27 at 1 VP, 0 at 10 VP or more
+        expected = 1 - cut if final.winner is Player.P1 else cut
+        assert shaped_value(final, value, 0.3) == pytest.approx(expected)

@@ -12,7 +12,7 @@ from companion.engine.rules import apply, legal_events
 from companion.engine.state import GameState
 from companion.play.simulate import play
 from companion.search.mcts import key_of
-from companion.search.player import LEVELS, Level, Ponder, suggest
+from companion.search.player import LEVELS, Keeper, Level, Ponder, suggest
 from companion.search.policy import acting_player
 
 QUICK = Level("quick", 30)
@@ -83,3 +83,50 @@ def test_nothing_to_ponder_after_the_game(catalog: Catalog) -> None:
 
 def test_only_levels_4_and_5_ponder() -> None:
     assert [name for name, level in LEVELS.items() if level.ponder] == ["4", "5"]
+
+
+KEEPING = Level("keeping", 200, keep=True)
+
+
+def test_a_keeper_goes_on_from_the_subtree_under_the_moves_played_since(
+    catalog: Catalog,
+) -> None:
+    state = mid_age_state(catalog)
+    keeper = Keeper(KEEPING, seed=3)
+    first = keeper.answer(state)
+    assert first.stats.kept == 0 and first.stats.iterations == 200
+    assert first.moves == suggest(state, KEEPING, 3).moves  # a fresh search is suggest's
+    assert keeper.tree is not None
+    mine = keeper.tree.root.children[key_of(first.moves[0].event)]
+    reply = max(mine.children.values(), key=lambda n: n.visits)  # the opponent plays it
+    assert reply.event is not None and reply.visits > 0
+    visits = reply.visits
+    grandchildren = {k: (n.visits, n.reward) for k, n in reply.children.items()}
+    now = apply(apply(state, first.moves[0].event), reply.event)
+    assert acting_player(now) is acting_player(state)
+    second = keeper.answer(now)
+    # the node under both moves is the new root: its statistics kept, 200 more on top
+    assert keeper.tree.root is reply
+    assert second.stats.kept == visits and second.stats.iterations == 200
+    assert reply.visits == visits + 200
+    for key, (before, reward) in grandchildren.items():
+        assert reply.children[key].visits >= before
+        if reply.children[key].visits == before:
+            assert reply.children[key].reward == reward
+    # every new iteration went under one of its moves
+    after = sum(n.visits for n in reply.children.values())
+    assert after == sum(v for v, _ in grandchildren.values()) + 200
+
+
+def test_a_keeper_starts_afresh_after_a_move_its_search_never_tried(catalog: Catalog) -> None:
+    state = mid_age_state(catalog)
+    keeper = Keeper(Level("few", 12, keep=True), seed=3)
+    first = keeper.answer(state)
+    assert keeper.tree is not None
+    after = apply(state, first.moves[0].event)
+    tried = set(keeper.tree.root.children[key_of(first.moves[0].event)].children)
+    reply = next(e for e in legal_events(after) if key_of(e) not in tried)
+    now = apply(after, reply)
+    second = keeper.answer(now)
+    assert second.stats.kept == 0
+    assert second.moves == suggest(now, Level("few", 12), 3).moves
