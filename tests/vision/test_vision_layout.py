@@ -357,6 +357,15 @@ def test_a_dim_code_missed_in_the_frame_is_read_at_its_place_from_a_narrow_cut()
 AT_THE_DEAL = ["back"] * 20  # what the device knows before the deal is recorded
 
 
+def _faces_in_view(scene: TableScene) -> list[int]:
+    """The positions of `scene` whose card lies face up in view (no hand over it, its
+    sticker not under a card)."""
+    return [
+        i for i, (t, h, c) in enumerate(zip(scene.truth, scene.hidden, scene.covered, strict=True))
+        if t != "back" and not h and not c
+    ]  # fmt: skip
+
+
 @pytest.mark.parametrize(
     ("seed", "spread"), [(440000, 1.0), (440019, 1.0), (440020, 1.0), (440020, 0.5)]
 )
@@ -377,10 +386,7 @@ def test_a_deal_under_a_hand_told_it_is_the_deal_is_read(
     assert seed == 440000 or not any(s not in (None, "back") for s in alone)
     slots = scan_known(tmp_path, capsys, scene, AT_THE_DEAL)
     assert all(s is None or s == t for s, t in zip(slots, scene.truth, strict=True))
-    faces = [
-        i for i, (t, h, c) in enumerate(zip(scene.truth, scene.hidden, scene.covered, strict=True))
-        if t != "back" and not h and not c
-    ]  # fmt: skip
+    faces = _faces_in_view(scene)
     assert len(faces) >= 5 and [slots[i] for i in faces] == [scene.truth[i] for i in faces]
 
 
@@ -577,10 +583,7 @@ def test_from_the_frame_alone_a_row_s_end_card_left_beyond_its_row_rules_a_shift
     assert scene.age == 2 and any(scene.hidden)
     slots = read_structure(scene.frame, scene.age, DECODER).slots
     assert all(s is None or s == t for s, t in zip(slots, scene.truth, strict=True))
-    faces = [
-        i for i, (t, h, c) in enumerate(zip(scene.truth, scene.hidden, scene.covered, strict=True))
-        if t != "back" and not h and not c
-    ]  # fmt: skip
+    faces = _faces_in_view(scene)
     assert len(faces) >= 6 and [slots[i] for i in faces] == [scene.truth[i] for i in faces]
 
 
@@ -591,10 +594,7 @@ def test_the_structure_s_axes_are_fitted_from_cards_far_apart() -> None:
     # too long: no placement was trusted, nothing told. The pairs of cards far apart give
     # the axes, and the steps come out within a few tenths of a mm
     scene = random_table(630001, spread=1.0, taken=[])
-    faces = [
-        i for i, (t, h, c) in enumerate(zip(scene.truth, scene.hidden, scene.covered, strict=True))
-        if t != "back" and not h and not c
-    ]  # fmt: skip
+    faces = _faces_in_view(scene)
     for known in (None, AT_THE_DEAL):
         reading = read_structure(scene.frame, scene.age, DECODER, known=known)
         slots = reading.slots
@@ -614,10 +614,7 @@ def test_the_steps_of_a_deal_half_under_a_hand_are_fitted_from_its_far_pairs_too
     scene = random_table(830010, spread=1.0, taken=[])
     reading = read_structure(scene.frame, scene.age, DECODER, known=AT_THE_DEAL)
     assert reading.fit is not None and abs(reading.fit.col_mm - scene.col_mm) < 0.5
-    faces = [
-        i for i, (t, h, c) in enumerate(zip(scene.truth, scene.hidden, scene.covered, strict=True))
-        if t != "back" and not h and not c
-    ]  # fmt: skip
+    faces = _faces_in_view(scene)
     assert len(faces) == 6 and [reading.slots[i] for i in faces] == [scene.truth[i] for i in faces]
     assert all(s is None or s == t for s, t in zip(reading.slots, scene.truth, strict=True))
 
