@@ -105,6 +105,7 @@ VARIANTS: dict[str, Level] = {
     "5-1k-c05": replace(
         LEVELS["5"], name="5-1k-c05", iterations=1000, settings=replace(PLAYOUTS, exploration=0.5)
     ),
+    "5-c05": replace(LEVELS["5"], name="5-c05", settings=replace(PLAYOUTS, exploration=0.5)),
 }
 """Search variants measured against the levels (see BENCHMARKS.md, "Search levels")."""
 
