@@ -448,7 +448,7 @@ def light_event(
     wonder that leads to one (`science_wonder`); in age 1 a player builds a brown, grey or
     yellow card it can afford; else a random accessible card goes to a random affordable
     wonder, a build or the discard pile (WONDER_SHARE, BUILD_SHARE). With `redraw`, a
-    build it cannot afford is drawn again instead of discarded (`redrawn_move`)."""
+    build it cannot afford is drawn again instead of discarded (`_last_move`)."""
     pending = state.pending
     if pending is not None:
         actor = pending.player
@@ -483,29 +483,26 @@ def light_event(
             combo = science_wonder(state, cards[start])
             if combo is not None:
                 return combo
-    if redraw:
-        return redrawn_move(state, cards, rng)
-    card = catalog.card(cards[int(rng.random() * len(cards))])
-    roll = rng.random()
-    if roll < WONDER_SHARE and city.wonders_unbuilt:
-        unbuilt = city.wonders_unbuilt
-        wonder = catalog.wonder(unbuilt[int(rng.random() * len(unbuilt))])
-        if _affordable(catalog, city, opponent, wonder, coins):
-            return BuildWonder(player, wonder.id, card.id)
-    if roll < BUILD_SHARE and _affordable(catalog, city, opponent, card, coins):
-        return Build(player, card.id)
-    return Discard(player, card.id)
+    return _last_move(catalog, player, city, opponent, cards, rng, redraw)
 
 
 def redrawn_move(state: GameState, cards: tuple[CardId, ...], rng: random.Random) -> Event:
-    """`light_event`'s last move, drawn as it draws it (a random accessible card among
-    `cards`, then a wonder below WONDER_SHARE of a uniform draw, a build below BUILD_SHARE,
-    else a discard; a wonder it cannot afford falls to the build), except that a build it
-    cannot afford is drawn again, card and roll, instead of going to the discard pile: a
-    card is discarded by choice only, not for want of coins."""
+    """`light_event`'s last move with `redraw`, for the player whose turn it is
+    (`_last_move`)."""
     player = state.current
-    catalog = state.catalog
     city, opponent = state.city(player), state.city(opponent_of(player))
+    return _last_move(state.catalog, player, city, opponent, cards, rng, True)
+
+
+def _last_move(
+    catalog: Catalog, player: Player, city: City, opponent: City,
+    cards: tuple[CardId, ...], rng: random.Random, redraw: bool,
+) -> Event:  # fmt: skip
+    """`light_event`'s last move: a random accessible card among `cards`, then a wonder below
+    WONDER_SHARE of a uniform draw (one it cannot afford falls to the build), a build below
+    BUILD_SHARE, else a discard. A build it cannot afford goes to the discard pile, or with
+    `redraw` is drawn again, card and roll: a card is then discarded by choice only, not for
+    want of coins."""
     coins = city.coins
     unbuilt = city.wonders_unbuilt
     while True:
@@ -515,10 +512,10 @@ def redrawn_move(state: GameState, cards: tuple[CardId, ...], rng: random.Random
             wonder = catalog.wonder(unbuilt[int(rng.random() * len(unbuilt))])
             if _affordable(catalog, city, opponent, wonder, coins):
                 return BuildWonder(player, wonder.id, card.id)
-        if roll >= BUILD_SHARE:
-            return Discard(player, card.id)
-        if _affordable(catalog, city, opponent, card, coins):
+        if roll < BUILD_SHARE and _affordable(catalog, city, opponent, card, coins):
             return Build(player, card.id)
+        if roll >= BUILD_SHARE or not redraw:
+            return Discard(player, card.id)
 
 
 def science_wonder(state: GameState, tucked: CardId) -> BuildWonder | None:
