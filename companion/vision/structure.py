@@ -464,10 +464,10 @@ def _leans(
     two columns placed on the layout's top three rows, four positions told wrongly)."""
     if len(placed) < 2:  # fitted by a similarity, which leans nothing
         return False
-    (left, top), (right, _), _, (_, bottom) = m.code_corners()
+    cx, cy = m.code_centre()
     leans = []
     for i, j in placed.items():
-        x, y = origins[i][0] + (left + right) / 2, origins[i][1] + (top + bottom) / 2
+        x, y = origins[i][0] + cx, origins[i][1] + cy
         at, across, down = _project(homography, np.array([(x, y), (x + 1, y), (x, y + 1)]))
         # the code's axes in the fit's table plane: turned as the card is, and sheared as
         # far as the fit leans
@@ -951,8 +951,7 @@ def _row_ends(layout: Layout, m: TableModel) -> np.ndarray:
     alone, with a hand over one end of the structure, the cards read fit the layout
     shifted by a column too, the top row's end card then left one place beyond it:
     generated hand-laid deal 840045). A city's cards lie further out."""
-    (left, top), _, (right, bottom), _ = m.code_corners()
-    centre = ((left + right) / 2, (top + bottom) / 2)
+    cx, cy = m.code_centre()
     rows: dict[int, list[int]] = {}
     for p in layout.positions:
         rows.setdefault(p.row, []).append(p.col)
@@ -961,7 +960,7 @@ def _row_ends(layout: Layout, m: TableModel) -> np.ndarray:
         for row, cols in rows.items()
         for col in (min(cols) - 2, max(cols) + 2)
     ]
-    return np.array([(x + centre[0], y + centre[1]) for x, y in ends])
+    return np.array([(x + cx, y + cy) for x, y in ends])
 
 
 @dataclass(frozen=True, slots=True)

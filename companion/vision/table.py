@@ -59,6 +59,11 @@ class TableModel:
         side = QR_MODULES * module
         return ((left, top), (left + side, top), (left + side, top + side), (left, top + side))
 
+    def code_centre(self) -> tuple[float, float]:
+        """The centre of the QR code from the card's top-left corner."""
+        (left, top), _, (right, bottom), _ = self.code_corners()
+        return ((left + right) / 2, (top + bottom) / 2)
+
     def slot_corners(self, layout: Layout) -> list[tuple[float, float]]:
         """The top-left corner of each of the 20 positions of `layout`, in layout order."""
         return [self.card_origin(p.row, p.col) for p in layout.positions]
