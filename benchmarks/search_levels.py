@@ -11,11 +11,15 @@ of a divinity, of Enki or of the Gate drawn as `duel-companion arena --expansion
 draws it). Give `elo` the files of one game at a time (base or Pantheon): it adds up
 the files of a pairing whatever their expansions.
 
-Players: the levels 1 to 5 (`companion.search.player.LEVELS`), `greedy`, `random`, and the
+Players: the levels 1 to 5 (`companion.search.player.LEVELS`), `greedy`, `random`, the
 search variants in `VARIANTS` (named for what they change, to measure a change against the
-level it would replace). A match plays games 2k and 2k + 1 on the setup and deals of
-`seed + k`, A as p1 then as p2, as `duel-companion arena` does; a shared victory counts
-half. CPU per move: `time.process_time` around each of a side's answers.
+level it would replace), and `cmd:PROGRAM ARGS...`, a program that speaks the engine protocol
+(played as `duel-companion arena` plays it: shown the public record, a refused answer loses
+the game), named in the file and the table by `--name-a`/`--name-b` (say `C++ 300`, for an
+outside engine at a fixed budget among the anchors). A program's CPU is its own process's
+and is not measured here (the table shows "-"). A match plays games 2k and 2k + 1 on the
+setup and deals of `seed + k`, A as p1 then as p2, as `duel-companion arena` does; a shared
+victory counts half. CPU per move: `time.process_time` around each of a side's answers.
 
 Elo: the files of the same pairing are added together; each pairing's score s gives a
 difference of -400 log10(1/s - 1), its 95 % interval from the Wilson interval of s (a score
@@ -37,6 +41,7 @@ import argparse
 import json
 import math
 import random
+import shlex
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -44,11 +49,13 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from companion.engine.cards import TokenId
+from companion.commands.arena import COMMAND
+from companion.engine.cards import Catalog, TokenId
 from companion.engine.catalog import default_catalog
 from companion.engine.events import Event
 from companion.engine.state import GameState, Player
-from companion.play.arena import play_game, wilson
+from companion.play.arena import Forfeit, Outside, Seat, play_game, wilson
+from companion.protocol import Program
 from companion.search.mcts import PLAYOUTS, Settings
 from companion.search.player import (
     LEVELS,
@@ -160,38 +167,103 @@ def player(name: str, seed: int, clock: list[float], estimates: list[Estimate]) 
     return choose
 
 
+PROGRAM_TIMEOUT = 60.0
+"""Seconds a program has to answer (a refused answer loses it the game)."""
+
+
+def program(name: str, label: str) -> tuple[Outside, Program]:
+    """The outside player of `name` (`cmd:PROGRAM ARGS...`), started, called `label`."""
+    command = shlex.split(name[len(COMMAND) :])
+    if not command:
+        raise SystemExit(f"{name!r} names no program")
+    process = Program(command, PROGRAM_TIMEOUT)
+    try:
+        process.start()
+    except OSError as bad:
+        raise SystemExit(f"cannot start {command[0]}: {bad.strerror or bad}") from None
+    return Outside(label, process.ask), process
+
+
 def match(
-    a: str, b: str, games: int, seed: int, expansions: tuple[str, ...] = ()
+    a: str,
+    b: str,
+    games: int,
+    seed: int,
+    expansions: tuple[str, ...] = (),
+    names: tuple[str | None, str | None] = (None, None),
 ) -> dict[str, object]:
     """`games` games of `a` against `b` (seats swapped on paired deals) with `expansions`:
-    A's results and both sides' CPU per move."""
+    A's results and both sides' CPU per move (none for a program). `names` label the players
+    in the result (a program's command is no name for a table)."""
+    label_a, label_b = names[0] or a, names[1] or b
+    if label_a == label_b:
+        raise SystemExit("the two players need different names (--name-a, --name-b)")
     catalog = default_catalog(expansions)
     results: list[str] = []
     clocks = {a: [0.0, 0.0], b: [0.0, 0.0]} if a != b else {a: [0.0, 0.0]}
     calibration: list[tuple[str, float, float, int]] = []
-    for number in range(games):
-        pair_seed = seed + number // 2
-        a_seat = Player.P1 if number % 2 == 0 else Player.P2
-        estimates: list[Estimate] = []
-        one = player(a, pair_seed * 2 + 1, clocks[a], estimates)
-        two = player(b, pair_seed * 2 + 2, clocks[b], estimates)
-        players = (one, two) if a_seat is Player.P1 else (two, one)
-        final, _ = play_game(catalog, players, pair_seed)
-        results.append("shared" if final.shared else "win" if final.winner is a_seat else "loss")
-        for name, who, win in estimates:
-            result = 0.5 if final.shared else float(final.winner is who)
-            calibration.append((name, win, result, number))
-        print(f"{number + 1}/{games} {results[-1]}", file=sys.stderr, flush=True)
-    wins, shared = results.count("win"), results.count("shared")
+    programs: dict[str, tuple[Outside, Program]] = {}
+    for name, label in ((a, label_a), (b, label_b)):
+        if name.startswith(COMMAND) and name not in programs:
+            programs[name] = program(name, label)
+    try:
+        for number in range(games):
+            results.append(_game(catalog, (a, b), number, seed, clocks, calibration, programs))
+            print(f"{number + 1}/{games} {results[-1]}", file=sys.stderr, flush=True)
+    finally:
+        for _, process in programs.values():
+            process.close()
+    wins = results.count("win") + results.count("forfeit win")
+    losses = results.count("loss") + results.count("forfeit loss")
+    shared = results.count("shared")
     score = (wins + shared / 2) / games
     low, high = wilson(score, games)
-    cpu = {name: (c[0] / c[1] if c[1] else 0.0) for name, c in clocks.items()}
+    labels = {a: label_a, b: label_b}
+    cpu = {
+        labels[name]: (c[0] / c[1] if c[1] else 0.0)
+        for name, c in clocks.items()
+        if name not in programs
+    }
     return {
-        "a": a, "b": b, "games": games, "seed": seed, "expansions": list(expansions),
-        "wins": wins, "losses":
-        results.count("loss"), "shared": shared, "score": score, "interval": [low, high],
-        "cpu_per_move": cpu, "calibration": calibration,
+        "a": label_a, "b": label_b, "games": games, "seed": seed,
+        "expansions": list(expansions), "wins": wins, "losses": losses, "shared": shared,
+        "forfeits": sum(r.startswith("forfeit") for r in results), "score": score,
+        "interval": [low, high], "cpu_per_move": cpu, "calibration": calibration,
     }  # fmt: skip
+
+
+def _game(
+    catalog: Catalog,
+    pair: tuple[str, str],
+    number: int,
+    seed: int,
+    clocks: dict[str, list[float]],
+    calibration: list[tuple[str, float, float, int]],
+    programs: dict[str, tuple[Outside, Program]],
+) -> str:
+    """Game `number` of a match: A's result ("win", "loss", "shared", or "forfeit win" /
+    "forfeit loss" when a program's answer was refused)."""
+    a, b = pair
+    pair_seed = seed + number // 2
+    a_seat = Player.P1 if number % 2 == 0 else Player.P2
+    estimates: list[Estimate] = []
+
+    def seat(name: str, seed: int) -> Seat:
+        if name in programs:
+            return programs[name][0]
+        return player(name, seed, clocks[name], estimates)
+
+    one, two = seat(a, pair_seed * 2 + 1), seat(b, pair_seed * 2 + 2)
+    players = (one, two) if a_seat is Player.P1 else (two, one)
+    try:
+        final, _ = play_game(catalog, players, pair_seed)
+    except Forfeit as lost:
+        print(f"game {number}: forfeit by {lost.player.value}: {lost.reason}", file=sys.stderr)
+        return "forfeit loss" if lost.player is a_seat else "forfeit win"
+    for name, who, win in estimates:
+        result = 0.5 if final.shared else float(final.winner is who)
+        calibration.append((name, win, result, number))
+    return "shared" if final.shared else "win" if final.winner is a_seat else "loss"
 
 
 def elo(score: float) -> float:
@@ -245,7 +317,7 @@ def table(matches: list[dict[str, object]]) -> str:
         lines.append(
             f"| {a} | {b} | {m['games']} | {score:.1%} | {low:.1%} to {high:.1%} | "
             f"{elo(score):+.0f} | {elo(low):+.0f} to {elo(high):+.0f} | "
-            f"{cpu[a]:.4f} | {cpu[b]:.4f} |"
+            f"{_seconds(cpu.get(a))} | {_seconds(cpu.get(b))} |"
         )
         # the step's standard error, read off its 95 % interval as if it were normal
         step = (elo(high) - elo(low)) / (2 * 1.96)
@@ -263,6 +335,11 @@ def table(matches: list[dict[str, object]]) -> str:
     return "\n".join(lines)
 
 
+def _seconds(cpu: float | None) -> str:
+    """A side's CPU a move for the table ("-" for a program, whose CPU is not measured)."""
+    return "-" if cpu is None else f"{cpu:.4f}"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parts = parser.add_subparsers(dest="part", required=True)
@@ -272,13 +349,16 @@ def main(argv: list[str] | None = None) -> int:
     one.add_argument("--games", type=int, default=40)
     one.add_argument("--seed", type=int, default=0)
     one.add_argument("--out", type=Path)
+    one.add_argument("--name-a", help="A's name in the file (for a cmd: program)")
+    one.add_argument("--name-b", help="B's name in the file (for a cmd: program)")
     one.add_argument("--expansion", action="append", default=[], choices=["pantheon"])
     many = parts.add_parser("elo", help="the table from match files")
     many.add_argument("files", nargs="+", type=Path)
     args = parser.parse_args(argv)
     if args.part == "match":
         expansions = tuple(dict.fromkeys(args.expansion))
-        result = match(args.a, args.b, args.games, args.seed, expansions)
+        names = (args.name_a, args.name_b)
+        result = match(args.a, args.b, args.games, args.seed, expansions, names)
         text = json.dumps(result)
         if args.out is not None:
             args.out.write_text(text + "\n", encoding="utf-8")
