@@ -641,7 +641,7 @@ def _table_deal(shown: UiState, ui: UiState, state: GameState, table: Table, ctx
     the view cannot tell the card the screen asks for next, the bottom line says so."""
     if table.age != state.age:
         return _show(shown, state, ctx)
-    entries = overhead.deal_entries(state, table.slots)
+    entries = overhead.deal_entries(state, table.slots, ui.dealt)
     if len(entries) <= len(ui.dealt) or entries[: len(ui.dealt)] != ui.dealt:
         asked = shown.mode is Mode.GUIDED and entries[: len(ui.dealt)] == ui.dealt
         if asked and overhead.first_untold(state, table.slots, len(ui.dealt)) is not None:

@@ -188,14 +188,21 @@ def refusal(state: GameState, index: int, voice: Voice) -> str | None:
     return None
 
 
-def deal_entries(state: GameState, slots: Sequence[str | None]) -> tuple[str, ...]:
+def deal_entries(
+    state: GameState, slots: Sequence[str | None], entered: Sequence[str] = ()
+) -> tuple[str, ...]:
     """The face-up cards a reading shows at the start of an age, in the order a guided entry
-    asks for them, up to the first one not read (the rest is scanned by hand)."""
+    asks for them, up to the first one not read (the rest is scanned by hand). A position the
+    reading cannot tell (None) that the entry already holds (`entered`, from an earlier
+    frame or scanned by hand) keeps its card, so frames that each miss another position add
+    up; a card read there that differs from the entry's stays in the entries, for the caller
+    to see the disagreement."""
     entries: list[str] = []
-    for position in state.catalog.layout(state.age).positions:
-        if not position.face_up:
-            continue
+    face_up = [p for p in state.catalog.layout(state.age).positions if p.face_up]
+    for number, position in enumerate(face_up):
         slot = slots[position.index] if position.index < len(slots) else None
+        if slot is None and number < len(entered):
+            slot = entered[number]
         if slot in (None, "back", "empty"):
             break
         entries.append(str(slot))

@@ -310,7 +310,7 @@ class App:
             return
         if isinstance(given, BaseGameScan):  # a base-game sticker in a Duel: a foreign code
             given = Scan(None, at=given.at)
-        before = self.ui.mode
+        before, dealt = self.ui.mode, len(self.ui.dealt)
         step = controller.step(self.ui, self.state, given, self.context())
         recorded = False
         if step.undo:
@@ -335,7 +335,9 @@ class App:
         if isinstance(given, Table) and given.at is not None and self.ui.mode is Mode.CARD:
             self.table_latencies.append(time.perf_counter() - given.at)  # a card proposed
         ended = before is Mode.FEEDBACK and self.ui.mode is not Mode.FEEDBACK
-        if self.overhead and self.table is not None and (recorded or ended):
+        # a card of the deal entered by hand: the view may tell the cards after it
+        entered = not isinstance(given, Table) and len(self.ui.dealt) > dealt
+        if self.overhead and self.table is not None and (recorded or ended or entered):
             self.handle(replace(self.table, at=None))  # what the table shows after it
 
     def _renewed(self, step: controller.Step) -> controller.Step:
