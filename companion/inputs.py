@@ -49,12 +49,14 @@ class Table:
     (companion.device.overhead.Watch): per position in layout order a card id, "back",
     "empty" or None (cannot tell); `seen` the positions where a card was seen in an earlier
     table of the age. `at` is when the frames began to agree (perf_counter), for the latency
-    benchmark."""
+    benchmark. `again`: the same reading given again after the box recorded an event (its
+    positions that cannot be told were judged already: none of them is taken for gone)."""
 
     slots: tuple[str | None, ...]
     age: int
     seen: frozenset[int] = frozenset()
     at: float | None = field(default=None, compare=False)
+    again: bool = False
 
 
 Input = Press | Scan | Status | Tick | Table

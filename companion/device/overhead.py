@@ -141,9 +141,11 @@ def what_left(state: GameState, table: Table) -> Seen:
     # a card no longer seen where it was seen is gone, in a view that places the structure
     # (one that still tells a card lying in it: the last card of an age, alone, cannot be
     # told); beside a place seen bare, only if it could have been taken (a covered card the
-    # view cannot tell is still there)
-    placed = any(card is not None and slots[i] not in (None, "empty")
-                 for i, card in enumerate(structure.cards))  # fmt: skip
+    # view cannot tell is still there); never in a reading given again after an event was
+    # recorded (it was judged before the event: a card the event uncovered that the view
+    # cannot tell still lies there as far as it knows)
+    placed = not table.again and any(card is not None and slots[i] not in (None, "empty")
+                                     for i, card in enumerate(structure.cards))  # fmt: skip
     unseen = [
         i
         for i, card in enumerate(structure.cards)
@@ -226,7 +228,9 @@ class Watch:
     reader may tell apart from one frame to the next on a bare position), or `sure` of them
     when those tell every position (no None: no hand over the structure, and the reader
     never tells a position wrongly, so a second frame only guards against a hand coming
-    in); the table holds the last frame's reading.
+    in); the table holds the last frame's reading. A reading the same as the last table
+    given is given again when a position that table did not read bare reads "empty" in each
+    of those frames (a card taken where the view could not tell the card: it is seen gone).
 
     `frame(slots, age)` takes one reading of age `age`'s structure; it returns the `Table`
     to give the controller, or None (not yet agreed, or the same as the last one given).
@@ -235,8 +239,11 @@ class Watch:
     agree: int = AGREE
     sure: int = SURE
     _age: int = 0
-    _row: list[tuple[tuple[str | None, ...], float | None, bool]] = field(default_factory=list)
+    _row: list[tuple[tuple[str | None, ...], float | None, bool, frozenset[int]]] = field(
+        default_factory=list
+    )
     _given: tuple[str | None, ...] | None = None
+    _bare: frozenset[int] = frozenset()  # the positions the last table given read bare
     _seen: set[int] = field(default_factory=set)
     last: Table | None = None  # the last table given
 
@@ -245,17 +252,20 @@ class Watch:
         of the first frame of the run that agreed, when the hand had left)."""
         if age != self._age:  # a new age: its structure is another one
             self._age, self._row, self._given, self._seen = age, [], None, set()
+            self._bare = frozenset()
         shape = tuple(None if slot == "empty" else slot for slot in slots)  # no card seen
         if not self._row or self._row[-1][0] != shape:
             self._row = []  # the run of frames agreeing starts again here
         told = all(slot is not None for slot in slots)  # nothing under a hand
-        self._row.append((shape, at, told))
+        bare = frozenset(i for i, slot in enumerate(slots) if slot == "empty")
+        self._row.append((shape, at, told, bare))
         wanted = self.sure if all(row[2] for row in self._row) else self.agree
         if len(self._row) < wanted:
             return None
-        if shape == self._given:
+        bare = frozenset.intersection(*(row[3] for row in self._row[-wanted:]))
+        if shape == self._given and bare <= self._bare:
             return None
-        self._given = shape
+        self._given, self._bare = shape, bare
         seen = frozenset(self._seen)  # before this table: a card not seen now was there
         self._seen |= {i for i, slot in enumerate(shape) if slot is not None}
         self.last = Table(tuple(slots), age, seen, self._row[0][1])  # at: when the run began

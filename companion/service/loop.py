@@ -338,7 +338,8 @@ class App:
         # a card of the deal entered by hand: the view may tell the cards after it
         entered = not isinstance(given, Table) and len(self.ui.dealt) > dealt
         if self.overhead and self.table is not None and (recorded or ended or entered):
-            self.handle(replace(self.table, at=None))  # what the table shows after it
+            again = self.table.again or recorded  # what the table shows after it
+            self.handle(replace(self.table, at=None, again=again))
 
     def _renewed(self, step: controller.Step) -> controller.Step:
         """A new pairing code from the pages (phones paired before must enter it), shown."""

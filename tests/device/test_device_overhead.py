@@ -312,6 +312,36 @@ def test_the_watch_gives_a_table_once_frames_in_a_row_agree_and_only_once() -> N
     assert watch.frame(still, 2, at=12.0) == Table(still, 2)
 
 
+def test_the_watch_gives_a_reading_again_when_a_place_not_told_reads_bare() -> None:
+    # generated game 17, age 3: the Town Hall's place was not told (None) while covered, and
+    # read "empty" once the Town Hall was taken; "empty" and None agree with each other, so
+    # no new table came and the card was scanned by hand where the view had seen it gone
+    watch = overhead.Watch(agree=3)
+    covered: tuple[str | None, ...] = ("a", None, "back")
+    taken: tuple[str | None, ...] = ("a", "empty", "back")
+    assert [watch.frame(covered, 1) for _ in range(3)][-1] == Table(covered, 1)
+    assert [watch.frame(taken, 1) for _ in range(2)] == [None, None]
+    assert watch.frame(taken, 1) == Table(taken, 1, frozenset({0, 2}))  # bare in all three
+    # a bare place flickering between "empty" and None gives no table again
+    for slots in (covered, taken, covered, covered, taken, taken, taken):
+        assert watch.frame(slots, 1) is None
+
+
+def test_a_reading_given_again_after_an_event_takes_no_place_not_told_for_gone(
+    catalog: Catalog,
+) -> None:
+    # generated game 17, age 3: the reading that showed the Observatory gone could not tell
+    # the Town Hall's place, under the Observatory; given again once the Observatory was
+    # recorded, it made the box propose the Town Hall, which lay there still
+    state = _played(catalog, 2)
+    alone = replace(_table(state, p18=None), seen=frozenset(range(20)))
+    assert _step(state, alone).ui.card == "garrison"  # a fresh reading: seen gone
+    again = _step(state, replace(alone, again=True))
+    assert again.ui.mode is Mode.IDLE and again.event is None
+    # a place read bare is gone in a reading given again too
+    assert _step(state, replace(_table(state, p18="empty"), again=True)).ui.card == "garrison"
+
+
 def test_the_reader_is_given_the_cards_the_box_knows_where_they_lie(catalog: Catalog) -> None:
     assert overhead.known_cards(new_game(catalog)) is None  # no game set up
     # set up, the deal not recorded yet: every position holds a card, which one not known
