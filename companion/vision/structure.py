@@ -32,7 +32,7 @@ import numpy as np
 
 from companion.engine.cards import Catalog, Layout, Position
 from companion.engine.catalog import default_catalog
-from companion.vision import payloads
+from companion.vision import known_codes, payloads
 from companion.vision.decode import Decoder, Sticker
 from companion.vision.table import QR_MODULES, QUIET_MODULES, TableModel, table_model
 
@@ -1129,7 +1129,7 @@ def read_structure(
     gray = np.ascontiguousarray(
         frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
     )
-    found = decoder.decode(gray) if stickers is None else stickers
+    found = _decoded(decoder, gray) if stickers is None else stickers
 
     def here(card_id: str | None) -> bool:
         """A card of the age not recorded taken (in a city, under a wonder or discarded:
@@ -1145,8 +1145,12 @@ def read_structure(
         and known[p.index] != EMPTY
         and (p.face_up or known[p.index] is not None)
     )
-    if len(of_age) < (min(FEW_CARDS, expected) if known is not None else FEW_CARDS):
-        found = _merged(found, decoder.decode(_sharpened(gray)), _zoom(gray))
+    few_cards = min(FEW_CARDS, expected) if known is not None else FEW_CARDS
+    if len(of_age) < few_cards:
+        found = _merged(found, _blob_codes(gray, decoder), 1)
+        of_age = {c for c in map(payloads.parse, (s.text for s in found)) if here(c)}
+    if len(of_age) < few_cards:
+        found = _merged(found, _decoded(decoder, _sharpened(gray)), _zoom(gray))
     if fit is not None:  # the structure as laid at this table, kept for the age
         m = replace(m, col_mm=fit.col_mm, row_mm=fit.row_mm)
     origins = m.slot_corners(layout)
@@ -1475,7 +1479,7 @@ def _read_slot(
         size = round(side * k)
         crop = cv2.warpPerspective(gray, to_crop, (size, size), flags=cv2.INTER_CUBIC)
         for image in _variants(crop, SLOT_BLUR_MM * k):
-            for sticker in decoder.decode(image):
+            for sticker in _decoded(decoder, image):
                 card_id = payloads.parse(sticker.text)
                 expected = (right - left) * k
                 if (
@@ -1573,6 +1577,80 @@ def _sharpened(gray: np.ndarray) -> np.ndarray:
     if zoom > 1:
         sharp = cv2.resize(sharp, None, fx=zoom, fy=zoom, interpolation=cv2.INTER_CUBIC)
     return np.ascontiguousarray(sharp)
+
+
+def _decoded(decoder: Decoder, gray: np.ndarray) -> list[Sticker]:
+    """The codes `decoder` reads in `gray`, and those it found but could not decode told by
+    their modules (`known_codes.match`: zxing-cpp reports them; a blurred code in hard
+    light), each once: a code found where another one lies is neither added nor told."""
+    decode_all = getattr(decoder, "decode_all", None)
+    if decode_all is None:
+        return decoder.decode(gray)
+    found, unread = decode_all(gray)
+    for corners in unread:
+        sticker = known_codes.match(gray, corners)
+        if sticker is not None and not any(
+            math.dist(s.center, sticker.center) < s.side / 2 for s in found
+        ):
+            found.append(sticker)
+    return found
+
+
+BLOB_SIDES_PX = (35.0, 80.0)  # a code's side at 2304 wide: 2.3 to 2.8 px a module from 50-60 cm
+BLOB_EDGE_SHARE = 0.4  # of the frame's strongest edges (99.5th percentile): a code's edges
+BLOB_CLOSE_PX = 7  # at 2304 wide: a code's modules closed into one blob, a line opened away
+BLOB_FILL = 0.75  # share of its turned bounding square a code's blob fills
+BLOB_CUT = 1.35  # the cut around a blob, of its side: the code's quiet zone and a margin
+BLOB_PX_PER_MODULE = 5.0
+BLOB_BLUR_MODULES = 0.75  # the unsharp mask's reach on a blob's cut (SLOT_BLUR_MM's)
+
+
+def _code_blobs(gray: np.ndarray) -> list[tuple[tuple[float, float], float, float]]:
+    """Where codes may lie in a frame: blobs of strong edges (dense dark and light modules,
+    closed into one blob; an outline or a line of a card's art is opened away) about as
+    large as a code and square: each its centre, side and turn (degrees)."""
+    zoom = gray.shape[1] / 2304
+    low, high = (side * zoom for side in BLOB_SIDES_PX)
+    edges = cv2.morphologyEx(gray, cv2.MORPH_GRADIENT, np.ones((3, 3), np.uint8))
+    strong = np.where(edges > BLOB_EDGE_SHARE * np.percentile(edges[::4, ::4], 99.5), 255, 0)
+    kernel = np.ones((round(BLOB_CLOSE_PX * zoom),) * 2, np.uint8)
+    blobs = cv2.morphologyEx(strong.astype(np.uint8), cv2.MORPH_CLOSE, kernel)
+    blobs = cv2.morphologyEx(blobs, cv2.MORPH_OPEN, kernel)
+    contours, _ = cv2.findContours(blobs, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    found = []
+    for contour in contours:
+        area = cv2.contourArea(contour)
+        centre, (width, height), turn = cv2.minAreaRect(contour)
+        if min(width, height) < low or max(width, height) > high * 1.2:
+            continue
+        if max(width, height) > 1.35 * min(width, height) or area < BLOB_FILL * width * height:
+            continue
+        found.append((centre, max(width, height), turn))
+    return found
+
+
+def _blob_codes(gray: np.ndarray, decoder: Decoder) -> list[Sticker]:
+    """The codes read where `_code_blobs` finds a code may lie, each cut out turned square
+    and enlarged to 5 px a module, then decoded as a position's sticker is (`_variants`):
+    a frame whose codes the whole frame's decoding finds but cannot read (hard light at
+    2304x1296: 2.6 px a module, blurred), corners in frame pixels."""
+    found: list[Sticker] = []
+    for centre, side, turn in _code_blobs(gray):
+        cut = side * BLOB_CUT
+        size = round(BLOB_CUT * QR_MODULES * BLOB_PX_PER_MODULE)
+        corners = cv2.boxPoints((centre, (cut, cut), turn)).astype(np.float32)
+        square = np.array([[0, size], [0, 0], [size, 0], [size, size]], dtype=np.float32)
+        to_crop = cv2.getPerspectiveTransform(corners, square)
+        crop = cv2.warpPerspective(gray, to_crop, (size, size), flags=cv2.INTER_CUBIC)
+        for image in _variants(crop, BLOB_BLUR_MODULES * BLOB_PX_PER_MODULE):
+            read = [s for s in _decoded(decoder, image) if payloads.parse(s.text) is not None]
+            if read:
+                back = np.linalg.inv(to_crop)
+                for sticker in read:
+                    points = _project(back, np.array(sticker.corners))
+                    found.append(Sticker(sticker.text, tuple(map(tuple, points))))  # type: ignore[arg-type]
+                break
+    return found
 
 
 def _merged(first: list[Sticker], more: list[Sticker], zoom: int) -> list[Sticker]:
