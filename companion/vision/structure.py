@@ -1129,14 +1129,19 @@ def read_structure(
     gray = np.ascontiguousarray(
         frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
     )
-    found = _decoded(decoder, gray) if stickers is None else stickers
+    decoded, matched = _decoded(decoder, gray) if stickers is None else (stickers, [])
+    found = decoded + matched
 
     def here(card_id: str | None) -> bool:
         """A card of the age not recorded taken (in a city, under a wonder or discarded:
         never in the structure)."""
         return _of_age(card_id, age, catalog) and card_id not in taken
 
-    of_age = {c for c in map(payloads.parse, (s.text for s in found)) if here(c)}
+    # the codes told by their modules alone do not count here: their corners are the
+    # failed decoding's, and a few of them place the structure worse than the codes read
+    # decoded (generated hand-laid deal 940044, hard light: six cards, four of them told
+    # by their modules, fit several placements; the codes of the cuts read all 12)
+    of_age = {c for c in map(payloads.parse, (s.text for s in decoded)) if here(c)}
     # the cards of the age known face up (or, at the deal, the face-up positions)
     expected = sum(
         1
@@ -1150,7 +1155,7 @@ def read_structure(
         found = _merged(found, _blob_codes(gray, decoder), 1)
         of_age = {c for c in map(payloads.parse, (s.text for s in found)) if here(c)}
     if len(of_age) < few_cards:
-        found = _merged(found, _decoded(decoder, _sharpened(gray)), _zoom(gray))
+        found = _merged(found, sum(_decoded(decoder, _sharpened(gray)), []), _zoom(gray))
     if fit is not None:  # the structure as laid at this table, kept for the age
         m = replace(m, col_mm=fit.col_mm, row_mm=fit.row_mm)
     origins = m.slot_corners(layout)
@@ -1479,7 +1484,7 @@ def _read_slot(
         size = round(side * k)
         crop = cv2.warpPerspective(gray, to_crop, (size, size), flags=cv2.INTER_CUBIC)
         for image in _variants(crop, SLOT_BLUR_MM * k):
-            for sticker in _decoded(decoder, image):
+            for sticker in sum(_decoded(decoder, image), []):
                 card_id = payloads.parse(sticker.text)
                 expected = (right - left) * k
                 if (
@@ -1591,21 +1596,22 @@ def _sharpened(gray: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(sharp)
 
 
-def _decoded(decoder: Decoder, gray: np.ndarray) -> list[Sticker]:
+def _decoded(decoder: Decoder, gray: np.ndarray) -> tuple[list[Sticker], list[Sticker]]:
     """The codes `decoder` reads in `gray`, and those it found but could not decode told by
     their modules (`known_codes.match`: zxing-cpp reports them; a blurred code in hard
-    light), each once: a code found where another one lies is neither added nor told."""
+    light), each once: a code found where another one lies is not told."""
     decode_all = getattr(decoder, "decode_all", None)
     if decode_all is None:
-        return decoder.decode(gray)
+        return decoder.decode(gray), []
     found, unread = decode_all(gray)
+    matched: list[Sticker] = []
     for corners in unread:
         sticker = known_codes.match(gray, corners)
         if sticker is not None and not any(
-            math.dist(s.center, sticker.center) < s.side / 2 for s in found
+            math.dist(s.center, sticker.center) < s.side / 2 for s in found + matched
         ):
-            found.append(sticker)
-    return found
+            matched.append(sticker)
+    return found, matched
 
 
 BLOB_SIDES_PX = (35.0, 80.0)  # a code's side at 2304 wide: 2.3 to 2.8 px a module from 50-60 cm
@@ -1661,7 +1667,7 @@ def _blob_codes(gray: np.ndarray, decoder: Decoder) -> list[Sticker]:
         # 940000-940029, spread 1), the first unsharp mask reads all but 9 of 336, the
         # cut as it is or stretched only 2 more
         for image in _sharp(stretched, BLOB_BLUR_MODULES * BLOB_PX_PER_MODULE):
-            read = [s for s in _decoded(decoder, image) if payloads.parse(s.text) is not None]
+            read = [s for s in sum(_decoded(decoder, image), []) if payloads.parse(s.text)]
             if read:
                 back = np.linalg.inv(to_crop)
                 for sticker in read:
