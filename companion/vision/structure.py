@@ -1615,8 +1615,9 @@ def _decoded(decoder: Decoder, gray: np.ndarray) -> tuple[list[Sticker], list[St
 
 
 BLOB_SIDES_PX = (35.0, 80.0)  # a code's side at 2304 wide: 2.3 to 2.8 px a module from 50-60 cm
-BLOB_EDGE_SHARE = 0.4  # of the frame's strongest edges (99.5th percentile): a code's edges
+BLOB_EDGE_SHARE = 0.6  # of the frame's strongest edges (99.5th percentile): a code's edges
 BLOB_CLOSE_PX = 7  # at 2304 wide: a code's modules closed into one blob, a line opened away
+BLOB_SMOOTH_PX = 1.0  # at 2304 wide: a dim room's noise smoothed away, a code's modules kept
 BLOB_FILL = 0.75  # share of its turned bounding square a code's blob fills
 BLOB_CUT = 1.35  # the cut around a blob, of its side: the code's quiet zone and a margin
 BLOB_PX_PER_MODULE = 5.0
@@ -1629,7 +1630,8 @@ def _code_blobs(gray: np.ndarray) -> list[tuple[tuple[float, float], float, floa
     large as a code and square: each its centre, side and turn (degrees)."""
     zoom = gray.shape[1] / 2304
     low, high = (side * zoom for side in BLOB_SIDES_PX)
-    edges = cv2.morphologyEx(gray, cv2.MORPH_GRADIENT, np.ones((3, 3), np.uint8))
+    smooth = cv2.GaussianBlur(gray, (0, 0), BLOB_SMOOTH_PX * zoom)  # the sensor's noise
+    edges = cv2.morphologyEx(smooth, cv2.MORPH_GRADIENT, np.ones((3, 3), np.uint8))
     strong = np.where(edges > BLOB_EDGE_SHARE * np.percentile(edges[::4, ::4], 99.5), 255, 0)
     kernel = np.ones((round(BLOB_CLOSE_PX * zoom),) * 2, np.uint8)
     blobs = cv2.morphologyEx(strong.astype(np.uint8), cv2.MORPH_CLOSE, kernel)
