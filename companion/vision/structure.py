@@ -1632,18 +1632,23 @@ def _code_blobs(gray: np.ndarray) -> list[tuple[tuple[float, float], float, floa
     low, high = (side * zoom for side in BLOB_SIDES_PX)
     smooth = cv2.GaussianBlur(gray, (0, 0), BLOB_SMOOTH_PX * zoom)  # the sensor's noise
     edges = cv2.morphologyEx(smooth, cv2.MORPH_GRADIENT, np.ones((3, 3), np.uint8))
-    strong = np.where(edges > BLOB_EDGE_SHARE * np.percentile(edges[::4, ::4], 99.5), 255, 0)
+    level = BLOB_EDGE_SHARE * float(np.percentile(edges[::4, ::4], 99.5))
+    _, strong = cv2.threshold(edges, level, 255, cv2.THRESH_BINARY)
     kernel = np.ones((round(BLOB_CLOSE_PX * zoom),) * 2, np.uint8)
-    blobs = cv2.morphologyEx(strong.astype(np.uint8), cv2.MORPH_CLOSE, kernel)
+    blobs = cv2.morphologyEx(strong, cv2.MORPH_CLOSE, kernel)
     blobs = cv2.morphologyEx(blobs, cv2.MORPH_OPEN, kernel)
     contours, _ = cv2.findContours(blobs, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     found = []
     for contour in contours:
-        area = cv2.contourArea(contour)
+        # most parts are specks of noise or lines: only those of a code's size are looked at
+        _, _, w, h = cv2.boundingRect(contour)
+        if max(w, h) < low or min(w, h) > high * 1.2 * math.sqrt(2):
+            continue
         centre, (width, height), turn = cv2.minAreaRect(contour)
         if min(width, height) < low or max(width, height) > high * 1.2:
             continue
-        if max(width, height) > 1.35 * min(width, height) or area < BLOB_FILL * width * height:
+        fill = cv2.contourArea(contour) / (width * height)
+        if max(width, height) > 1.35 * min(width, height) or fill < BLOB_FILL:
             continue
         found.append((centre, max(width, height), turn))
     return found
