@@ -1129,7 +1129,7 @@ def read_structure(
     gray = np.ascontiguousarray(
         frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
     )
-    decoded, matched = _decoded(decoder, gray) if stickers is None else (stickers, [])
+    decoded, matched, unread = _decoded(decoder, gray) if stickers is None else (stickers, [], 0)
     found = decoded + matched
 
     def here(card_id: str | None) -> bool:
@@ -1151,11 +1151,12 @@ def read_structure(
         and (p.face_up or known[p.index] is not None)
     )
     few_cards = min(FEW_CARDS, expected) if known is not None else FEW_CARDS
-    if len(of_age) < few_cards:
+    # codes found but not decoded (blurred, dim): the frame's codes are looked for again
+    if len(of_age) < few_cards or unread:
         found = _merged(found, _blob_codes(gray, decoder), 1)
         of_age = {c for c in map(payloads.parse, (s.text for s in found)) if here(c)}
     if len(of_age) < few_cards:
-        found = _merged(found, sum(_decoded(decoder, _sharpened(gray)), []), _zoom(gray))
+        found = _merged(found, _every_code(decoder, _sharpened(gray)), _zoom(gray))
     if fit is not None:  # the structure as laid at this table, kept for the age
         m = replace(m, col_mm=fit.col_mm, row_mm=fit.row_mm)
     origins = m.slot_corners(layout)
@@ -1484,7 +1485,7 @@ def _read_slot(
         size = round(side * k)
         crop = cv2.warpPerspective(gray, to_crop, (size, size), flags=cv2.INTER_CUBIC)
         for image in _variants(crop, SLOT_BLUR_MM * k):
-            for sticker in sum(_decoded(decoder, image), []):
+            for sticker in _every_code(decoder, image):
                 card_id = payloads.parse(sticker.text)
                 expected = (right - left) * k
                 if (
@@ -1596,13 +1597,22 @@ def _sharpened(gray: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(sharp)
 
 
-def _decoded(decoder: Decoder, gray: np.ndarray) -> tuple[list[Sticker], list[Sticker]]:
-    """The codes `decoder` reads in `gray`, and those it found but could not decode told by
+def _every_code(decoder: Decoder, gray: np.ndarray) -> list[Sticker]:
+    """`_decoded`'s codes, read and told by their modules, together."""
+    found, matched, _ = _decoded(decoder, gray)
+    return found + matched
+
+
+def _decoded(
+    decoder: Decoder, gray: np.ndarray
+) -> tuple[list[Sticker], list[Sticker], int]:  # fmt: skip
+    """The codes `decoder` reads in `gray`, those it found but could not decode told by
     their modules (`known_codes.match`: zxing-cpp reports them; a blurred code in hard
-    light), each once: a code found where another one lies is not told."""
+    light), each once (a code found where another one lies is not told), and how many
+    codes it found but could not decode."""
     decode_all = getattr(decoder, "decode_all", None)
     if decode_all is None:
-        return decoder.decode(gray), []
+        return decoder.decode(gray), [], 0
     found, unread = decode_all(gray)
     matched: list[Sticker] = []
     for corners in unread:
@@ -1611,7 +1621,7 @@ def _decoded(decoder: Decoder, gray: np.ndarray) -> tuple[list[Sticker], list[St
             math.dist(s.center, sticker.center) < s.side / 2 for s in found + matched
         ):
             matched.append(sticker)
-    return found, matched
+    return found, matched, len(unread)
 
 
 BLOB_SIDES_PX = (35.0, 80.0)  # a code's side at 2304 wide: 2.3 to 2.8 px a module from 50-60 cm
@@ -1674,7 +1684,7 @@ def _blob_codes(gray: np.ndarray, decoder: Decoder) -> list[Sticker]:
         # 940000-940029, spread 1), the first unsharp mask reads all but 9 of 336, the
         # cut as it is or stretched only 2 more
         for image in _sharp(stretched, BLOB_BLUR_MODULES * BLOB_PX_PER_MODULE):
-            read = [s for s in sum(_decoded(decoder, image), []) if payloads.parse(s.text)]
+            read = [s for s in _every_code(decoder, image) if payloads.parse(s.text)]
             if read:
                 back = np.linalg.inv(to_crop)
                 for sticker in read:
