@@ -73,14 +73,97 @@ def sampled(gray: np.ndarray, corners: Corners) -> np.ndarray:
 def match(gray: np.ndarray, corners: Corners) -> Sticker | None:
     """The sticker whose code lies at `corners` in `gray`, told by its modules: the one
     they correlate with at least LEAST and MARGIN more than with any other; None if none."""
-    grey = sampled(gray, corners)[DATA].astype(np.float64)
+    text = _told(sampled(gray, corners)[DATA])
+    return None if text is None else Sticker(text, corners)
+
+
+def scores(grey: np.ndarray) -> np.ndarray:
+    """The correlation of a code's data modules' grey with each sticker's (`_stickers`)."""
+    grey = grey.astype(np.float64)
     spread = grey.std()
     if spread < 1e-6:
+        return np.zeros(len(_stickers()[0]))
+    return np.asarray(_stickers()[1] @ ((grey - grey.mean()) / spread) / grey.size)
+
+
+def _told(grey: np.ndarray) -> str | None:
+    """The payload whose data modules match `grey` (a code's data modules' grey) at least
+    LEAST and MARGIN more than any other's; None if none."""
+    found = scores(grey)
+    order = np.argsort(-found)
+    if found[order[0]] < LEAST or found[order[0]] - found[order[1]] < MARGIN:
         return None
-    texts, rows = _stickers()
-    scores = rows @ ((grey - grey.mean()) / spread) / grey.size
-    order = np.argsort(-scores)
-    best, second = scores[order[0]], scores[order[1]]
-    if best < LEAST or best - second < MARGIN:
+    return str(_stickers()[0][order[0]])
+
+
+def _registration() -> tuple[np.ndarray, np.ndarray]:
+    """The modules every version-1 code has alike that place it (the three finder patterns
+    with their separators, the timing lines; not the format bits, which differ by mask),
+    and their shade (-1 dark, 1 light), centred and scaled to unit spread."""
+    placing = np.zeros((MODULES, MODULES), dtype=bool)
+    placing[:8, :8] = placing[:8, -8:] = placing[-8:, :8] = True
+    placing[6, 8:-8] = placing[8:-8, 6] = True
+    modules = stickers.qr_modules(payloads.payload_for(payloads.sticker_ids()[0]))
+    shade = np.where(modules[placing], -1.0, 1.0)
+    return placing, (shade - shade.mean()) / shade.std()
+
+
+PLACING, PLACING_SHADE = _registration()
+SHIFTS = np.arange(-1.5, 1.51, 0.5)  # modules: where a code may lie off its blob's centre
+SCALES = (0.76, 0.82, 0.88, 0.94, 1.0, 1.06)  # how much larger or smaller than its blob
+PLACED = 0.6  # the finder patterns' and timing lines' correlation a code must reach
+
+
+def match_square(square: np.ndarray, side: float) -> Sticker | None:
+    """The sticker whose code lies about in the middle of `square` (a cut around a code,
+    turned square, the code about `side` px wide, turned any quarter): the grid of modules
+    placed where the finder patterns and timing lines every code has match best (a few
+    shifts and sizes, each quarter turn), then told by its data modules as `match` tells
+    them; None if no grid places a code's patterns well or no sticker matches. Its corners
+    are in `square`'s pixels, top-left first."""
+    smooth = cv2.blur(square.astype(np.float32), (3, 3))
+    centre = (square.shape[1] / 2, square.shape[0] / 2)
+    steps = (np.arange(MODULES) + 0.5) / MODULES - 0.5  # module centres, of the code's side
+    grids = []
+    for scale in SCALES:
+        width = side * scale
+        for dy in SHIFTS:
+            for dx in SHIFTS:
+                x0 = centre[0] + dx * width / MODULES
+                y0 = centre[1] + dy * width / MODULES
+                grids.append((x0, y0, width))
+    xs = np.array([[x0 + steps * w] for x0, _, w in grids], dtype=np.float32)
+    ys = np.array([[y0 + steps * w] for _, y0, w in grids], dtype=np.float32)
+    map_x = np.repeat(xs.reshape(len(grids), 1, MODULES), MODULES, axis=1)
+    map_y = np.repeat(ys.reshape(len(grids), MODULES, 1), MODULES, axis=2)
+    sampled_all = cv2.remap(
+        smooth,
+        map_x.reshape(-1, MODULES),
+        map_y.reshape(-1, MODULES),
+        cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_REPLICATE,
+    ).reshape(len(grids), MODULES, MODULES)
+    best: tuple[float, int, int] | None = None
+    for turn in range(4):
+        turned = np.rot90(sampled_all, turn, axes=(1, 2))[:, PLACING]
+        spread = turned.std(axis=1)
+        spread[spread < 1e-6] = np.inf
+        scores = ((turned - turned.mean(axis=1, keepdims=True)) / spread[:, None]) @ PLACING_SHADE
+        scores /= PLACING_SHADE.size
+        index = int(np.argmax(scores))
+        if best is None or scores[index] > best[0]:
+            best = (float(scores[index]), index, turn)
+    assert best is not None
+    placed, index, turn = best
+    if placed < PLACED:
         return None
-    return Sticker(texts[order[0]], corners)
+    text = _told(np.rot90(sampled_all[index], turn)[DATA])
+    if text is None:
+        return None
+    x0, y0, width = grids[index]
+    half = width / 2
+    corners = [(x0 - half, y0 - half), (x0 + half, y0 - half), (x0 + half, y0 + half),
+               (x0 - half, y0 + half)]  # fmt: skip
+    # the code's top-left corner is the square's corner the quarter turns bring there
+    corners = corners[turn:] + corners[:turn]
+    return Sticker(text, tuple(corners))  # type: ignore[arg-type]

@@ -1533,7 +1533,7 @@ def _stretched(crop: np.ndarray) -> np.ndarray | None:
     low, high = np.percentile(crop, (2, 98))
     if high - low < 8:
         return None
-    return np.clip((crop.astype(np.float32) - low) * (255 / (high - low)), 0, 255)
+    return np.asarray(np.clip((crop.astype(np.float32) - low) * (255 / (high - low)), 0, 255))
 
 
 def _sharp(stretched: np.ndarray, blur: float) -> Iterator[np.ndarray]:
@@ -1660,7 +1660,7 @@ def _code_blobs(gray: np.ndarray) -> list[tuple[tuple[float, float], float, floa
         fill = cv2.contourArea(contour) / (width * height)
         if max(width, height) > 1.35 * min(width, height) or fill < BLOB_FILL:
             continue
-        found.append((centre, max(width, height), turn))
+        found.append(((float(centre[0]), float(centre[1])), max(width, height), turn))
     return found
 
 
@@ -1683,14 +1683,18 @@ def _blob_codes(gray: np.ndarray, decoder: Decoder) -> list[Sticker]:
         # sharpened at once: of the codes these cuts read in generated hard frames (seeds
         # 940000-940029, spread 1), the first unsharp mask reads all but 9 of 336, the
         # cut as it is or stretched only 2 more
+        read: list[Sticker] = []
         for image in _sharp(stretched, BLOB_BLUR_MODULES * BLOB_PX_PER_MODULE):
             read = [s for s in _every_code(decoder, image) if payloads.parse(s.text)]
             if read:
-                back = np.linalg.inv(to_crop)
-                for sticker in read:
-                    points = _project(back, np.array(sticker.corners))
-                    found.append(Sticker(sticker.text, tuple(map(tuple, points))))  # type: ignore[arg-type]
                 break
+        else:  # no finder pattern found: its modules placed by the patterns every code has
+            told = known_codes.match_square(stretched, size / BLOB_CUT)
+            read = [] if told is None else [told]
+        back = np.linalg.inv(to_crop)
+        for sticker in read:
+            points = _project(back, np.array(sticker.corners))
+            found.append(Sticker(sticker.text, tuple(map(tuple, points))))  # type: ignore[arg-type]
     return found
 
 

@@ -266,11 +266,19 @@ def test_six_cards_that_fit_the_layout_shifted_by_two_rows_give_nulls() -> None:
     # alone: the six cards read (rows 2, 4 and 6) fit the layout two rows up with no
     # contradiction, while three dim backs of the true placement (positions 4, 16 and 17)
     # looked like the table; 14 positions were told wrongly, rows 5 and 6 "empty" at a
-    # deal. Both placements are as likely and agree nowhere: nothing is told
+    # deal. Both placements are as likely and agree nowhere: nothing is told. (The codes
+    # those cards were read from, decoded sharpened and enlarged, are given here: the
+    # reader now reads the frame's codes from their blobs too, and all its face-up cards)
     scene = random_table(750055, spread=1.0, difficulty="hard", taken=[])
     assert scene.age == 3
     assert all(t != "empty" for t in scene.truth)
-    assert read_structure(scene.frame, scene.age, DECODER).slots == (None,) * 20
+    sharpened = DECODER.decode(structure._sharpened(scene.frame))
+    codes = structure._merged([], sharpened, structure._zoom(scene.frame))
+    slots = read_structure(scene.frame, scene.age, DECODER, stickers=codes).slots
+    assert slots == (None,) * 20
+    slots = read_structure(scene.frame, scene.age, DECODER).slots
+    assert all(s is None or s == t for s, t in zip(slots, scene.truth, strict=True))
+    assert all(slots[i] == t for i, t in enumerate(scene.truth) if t != "back")
 
 
 def test_known_cards_over_a_face_down_card_under_a_hand_tell_it_is_still_covered(
@@ -321,12 +329,14 @@ def test_a_hard_frame_whose_cards_fit_many_placements_gives_nulls(seed: int) -> 
     # few codes read fit the layout in many places that disagree everywhere (440012: 13
     # placements of one card; 440017: the best ones place other cards elsewhere), which
     # built up to 12 views before; no card can be told (440017: the two placements as
-    # likely, a column apart, both put position 9 under cards read, "back")
+    # likely, a column apart, both put position 9 under cards read, "back"). Since codes
+    # are read from their blobs and told by their modules (known_codes), the codes of
+    # every face-up card no hand lies over are read and the frame is placed: never wrong
     scene = random_table(seed, spread=1.0, difficulty="hard", taken=[])
     slots = read_structure(scene.frame, scene.age, DECODER).slots
     assert all(s is None or s == t for s, t in zip(slots, scene.truth, strict=True))
-    assert all(s in (None, "back") for s in slots)
-    assert sum(s is not None for s in slots) == (0 if seed == 440012 else 1)
+    faces = [i for i, t in enumerate(scene.truth) if t != "back" and not scene.hidden[i]]
+    assert all(slots[i] == scene.truth[i] for i in faces)
 
 
 def test_a_hard_frame_read_from_the_frame_alone_tells_its_cards() -> None:
@@ -393,14 +403,17 @@ def test_a_deal_under_a_hand_told_it_is_the_deal_is_read(
 def test_a_deal_whose_cards_fit_two_placements_told_it_is_the_deal_gives_nulls() -> None:
     # generated hand-laid deal 440003 (spread 1, hard light): three cards read, on three
     # rows, fit the layout a column apart with the other side under a hand or too dim to
-    # say; told it is the deal, their positions stay null, and only face-down cards that two
-    # cards lay over (one at most taken since) are told
+    # say; told it is the deal, their positions stayed null. Since codes are read from their
+    # blobs and told by their modules (known_codes), 9 cards are read and the frame is
+    # placed: never wrong. (With 4 cards on one diagonal, the codes the blobs' cuts decode
+    # without the modules, a placement shifted a row up finds no contradiction where the
+    # true one finds five dim backs looking bare: 5 positions told wrongly. Step 6 counts
+    # contradictions, it does not weigh them: docs/vision.md, "Limits")
     scene = random_table(440003, spread=1.0, difficulty="hard", taken=[])
     slots = read_structure(scene.frame, scene.age, DECODER, known=AT_THE_DEAL).slots
     assert all(s is None or s == t for s, t in zip(slots, scene.truth, strict=True))
-    assert set(slots) == {None, "back"}
-    faces = [i for i, t in enumerate(scene.truth) if t != "back"]
-    assert all(slots[i] is None for i in faces)
+    faces = [i for i, t in enumerate(scene.truth) if t != "back" and not scene.hidden[i]]
+    assert sum(slots[i] == scene.truth[i] for i in faces) >= 7
 
 
 def test_told_it_is_the_deal_a_deal_laid_as_the_file_says_reads_as_from_the_frame_alone() -> None:
