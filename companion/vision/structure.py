@@ -1389,8 +1389,17 @@ def _backs_under_cards(
     (`strict`), only a card read in the whole frame and placed over it counts (step 10:
     its placement may be wrong too)."""
     strict = strict and any(o.misread for o in near)
+    # one placement of many cards read (a structure whose codes are read nearly whole) is
+    # not a placement shifted along a row or a diagonal: a face-down position two cards
+    # read there lie over holds a card even where its view looks bare (a dim back in hard
+    # light: generated hand-laid deal 940019, every back of the deal looked bare)
+    whole = len(near) == 1 and len(near[0].placed) >= WHOLE_PLACED
     for p in layout.positions:
         if slots[p.index] is not None or p.face_up:
+            continue
+        covering = [i for i in p.covered_by if i in near[0].placed]
+        if whole and len(covering) == len(p.covered_by) == 2:
+            slots[p.index] = BACK
             continue
         if any(p.index in o.misread for o in near):
             continue
@@ -1399,6 +1408,9 @@ def _backs_under_cards(
             for i in p.covered_by
         ):
             slots[p.index] = BACK
+
+
+WHOLE_PLACED = 8  # cards placed by their codes: a placement that cannot be shifted
 
 
 CITY_REACH_MM = 10.0  # how far from a half-step a code may lie and still be found there
