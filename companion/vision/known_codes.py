@@ -7,7 +7,10 @@ family pad's: each a version-1 code), so such a code's modules, sampled where th
 found them, are compared with every sticker's: the one they match far better than any
 other, and well, is read. A code of another kind (a foreign one, a sticker not ours)
 matches none of them well, and a code sampled off its modules matches none far better
-than the next (BENCHMARKS.md, "Overhead camera: codes told by their modules").
+than the next. Where no decoder finds even the finder patterns (`match_square`, on a cut
+around a blob that looks like a code), the grid of modules is placed by the patterns every
+code has before its data modules are told so (BENCHMARKS.md, "Overhead camera in hard
+light: codes told by their modules").
 """
 
 from __future__ import annotations
@@ -24,9 +27,10 @@ MODULES = 21  # a version-1 code
 SAMPLE_PX = 4  # px a module of the code's square warped out of the frame, averaged down
 LEAST = 0.36  # the best sticker's correlation with the modules sampled
 MARGIN = 0.16  # how far it must lie above the second best's
-# (generated hard frames, seeds 940000-940047: codes matched to the sticker they are, 0.45
-# to 0.85, 0.16 to 0.5 above the next; a code sampled off its modules or not ours, at most
-# 0.31, 0.11 above the next)
+# (generated hard frames, seeds 940000-940047, the codes zxing-cpp found: those it decoded
+# matched their own sticker at 0.45 to 0.85, 0.16 to 0.5 above the next; every code known
+# matched to another sticker, or to one not in the frame, at most 0.31 and 0.11 above the
+# next; placed by `match_square`, 87 codes told, each the card there, 0.21 or more above)
 
 
 def _function_modules() -> np.ndarray:
@@ -110,7 +114,9 @@ def _registration() -> tuple[np.ndarray, np.ndarray]:
 
 PLACING, PLACING_SHADE = _registration()
 SHIFTS = np.arange(-1.5, 1.51, 0.5)  # modules: where a code may lie off its blob's centre
-SCALES = (0.76, 0.82, 0.88, 0.94, 1.0, 1.06)  # how much larger or smaller than its blob
+# of its blob's side: a blob is the sticker's (the code and its light margin, 25 modules
+# for the code's 21) or the code's alone
+SCALES = (0.76, 0.82, 0.88, 0.94, 1.0, 1.06)
 PLACED = 0.6  # the finder patterns' and timing lines' correlation a code must reach
 
 
