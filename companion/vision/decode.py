@@ -14,6 +14,7 @@ from typing import Protocol
 import numpy as np
 
 Point = tuple[float, float]
+Corners = tuple[Point, Point, Point, Point]
 DEFAULT_DECODER = "zxing"
 
 
@@ -22,7 +23,7 @@ class Sticker:
     """A decoded QR code: its text and its four corners in frame pixels (x, y)."""
 
     text: str
-    corners: tuple[Point, Point, Point, Point]
+    corners: Corners
 
     @property
     def center(self) -> Point:
@@ -70,22 +71,31 @@ class ZxingDecoder:
 
     def decode(self, gray: np.ndarray) -> list[Sticker]:
         """Every QR code in the frame."""
+        return self.decode_all(gray)[0]
+
+    def decode_all(self, gray: np.ndarray) -> tuple[list[Sticker], list[Corners]]:
+        """Every QR code in the frame, and the corners of each code found whose modules were
+        not decoded (a checksum or format error: blurred, dim), top-left first as found."""
         results = self._zxing.read_barcodes(
             _gray(gray),
             formats=self._formats,
             try_rotate=False,
             try_invert=False,
             try_downscale=self._try_downscale,
+            return_errors=True,
         )
-        stickers = []
+        stickers, unread = [], []
         for result in results:
             p = result.position
-            corners = tuple(
+            corners: Corners = tuple(  # type: ignore[assignment]
                 (float(q.x), float(q.y))
                 for q in (p.top_left, p.top_right, p.bottom_right, p.bottom_left)
             )
-            stickers.append(Sticker(result.text, corners))  # type: ignore[arg-type]
-        return stickers
+            if result.valid:
+                stickers.append(Sticker(result.text, corners))
+            else:
+                unread.append(corners)
+        return stickers, unread
 
 
 class ZbarDecoder:

@@ -32,7 +32,7 @@ import numpy as np
 
 from companion.engine.cards import Catalog, Layout, Position
 from companion.engine.catalog import default_catalog
-from companion.vision import payloads
+from companion.vision import known_codes, payloads
 from companion.vision.decode import Decoder, Sticker
 from companion.vision.table import QR_MODULES, QUIET_MODULES, TableModel, table_model
 
@@ -1129,14 +1129,19 @@ def read_structure(
     gray = np.ascontiguousarray(
         frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
     )
-    found = decoder.decode(gray) if stickers is None else stickers
+    decoded, matched, unread = _decoded(decoder, gray) if stickers is None else (stickers, [], 0)
+    found = decoded + matched
 
     def here(card_id: str | None) -> bool:
         """A card of the age not recorded taken (in a city, under a wonder or discarded:
         never in the structure)."""
         return _of_age(card_id, age, catalog) and card_id not in taken
 
-    of_age = {c for c in map(payloads.parse, (s.text for s in found)) if here(c)}
+    # the codes told by their modules alone do not count here: their corners are the
+    # failed decoding's, and a few of them place the structure worse than the codes read
+    # decoded (generated hand-laid deal 940044, hard light: six cards, four of them told
+    # by their modules, fit several placements; the codes of the cuts read all 12)
+    of_age = {c for c in map(payloads.parse, (s.text for s in decoded)) if here(c)}
     # the cards of the age known face up (or, at the deal, the face-up positions)
     expected = sum(
         1
@@ -1145,8 +1150,13 @@ def read_structure(
         and known[p.index] != EMPTY
         and (p.face_up or known[p.index] is not None)
     )
-    if len(of_age) < (min(FEW_CARDS, expected) if known is not None else FEW_CARDS):
-        found = _merged(found, decoder.decode(_sharpened(gray)), _zoom(gray))
+    few_cards = min(FEW_CARDS, expected) if known is not None else FEW_CARDS
+    # codes found but not decoded (blurred, dim): the frame's codes are looked for again
+    if len(of_age) < few_cards or unread:
+        found = _merged(found, _blob_codes(gray, decoder), 1)
+        of_age = {c for c in map(payloads.parse, (s.text for s in found)) if here(c)}
+    if len(of_age) < few_cards:
+        found = _merged(found, _every_code(decoder, _sharpened(gray)), _zoom(gray))
     if fit is not None:  # the structure as laid at this table, kept for the age
         m = replace(m, col_mm=fit.col_mm, row_mm=fit.row_mm)
     origins = m.slot_corners(layout)
@@ -1379,8 +1389,17 @@ def _backs_under_cards(
     (`strict`), only a card read in the whole frame and placed over it counts (step 10:
     its placement may be wrong too)."""
     strict = strict and any(o.misread for o in near)
+    # one placement of many cards read (a structure whose codes are read nearly whole) is
+    # not a placement shifted along a row or a diagonal: a face-down position two cards
+    # read there lie over holds a card even where its view looks bare (a dim back in hard
+    # light: generated hand-laid deal 940019, every back of the deal looked bare)
+    whole = len(near) == 1 and len(near[0].placed) >= WHOLE_PLACED
     for p in layout.positions:
         if slots[p.index] is not None or p.face_up:
+            continue
+        covering = [i for i in p.covered_by if i in near[0].placed]
+        if whole and len(covering) == len(p.covered_by) == 2:
+            slots[p.index] = BACK
             continue
         if any(p.index in o.misread for o in near):
             continue
@@ -1389,6 +1408,9 @@ def _backs_under_cards(
             for i in p.covered_by
         ):
             slots[p.index] = BACK
+
+
+WHOLE_PLACED = 8  # cards placed by their codes: a placement that cannot be shifted
 
 
 CITY_REACH_MM = 10.0  # how far from a half-step a code may lie and still be found there
@@ -1475,7 +1497,7 @@ def _read_slot(
         size = round(side * k)
         crop = cv2.warpPerspective(gray, to_crop, (size, size), flags=cv2.INTER_CUBIC)
         for image in _variants(crop, SLOT_BLUR_MM * k):
-            for sticker in decoder.decode(image):
+            for sticker in _every_code(decoder, image):
                 card_id = payloads.parse(sticker.text)
                 expected = (right - left) * k
                 if (
@@ -1508,18 +1530,30 @@ def _variants(crop: np.ndarray, blur: float) -> Iterator[np.ndarray]:
     room), then sharpened too (a blurred one), then the sticker alone (`_sticker_alone`):
     each decoded in turn until one reads."""
     yield np.ascontiguousarray(crop)
+    stretched = _stretched(crop)
+    if stretched is None:
+        return
+    yield stretched.astype(np.uint8)
+    yield from _sharp(stretched, blur)
+    alone = _sticker_alone(stretched.astype(np.uint8))
+    if alone is not None:
+        yield alone
+
+
+def _stretched(crop: np.ndarray) -> np.ndarray | None:
+    """A crop stretched to the full range of grey (float), None when it is about flat."""
     low, high = np.percentile(crop, (2, 98))
     if high - low < 8:
-        return
-    stretched = np.clip((crop.astype(np.float32) - low) * (255 / (high - low)), 0, 255)
-    yield stretched.astype(np.uint8)
+        return None
+    return np.asarray(np.clip((crop.astype(np.float32) - low) * (255 / (high - low)), 0, 255))
+
+
+def _sharp(stretched: np.ndarray, blur: float) -> Iterator[np.ndarray]:
+    """A stretched crop with unsharp masks of reach `blur`, the second twice as strong."""
     for amount in (1.5, 3.0):
         soft = cv2.GaussianBlur(stretched, (0, 0), blur)
         sharp = cv2.addWeighted(stretched, 1 + amount, soft, -amount, 0)
         yield np.clip(sharp, 0, 255).astype(np.uint8)
-    alone = _sticker_alone(stretched.astype(np.uint8))
-    if alone is not None:
-        yield alone
 
 
 def _sticker_alone(crop: np.ndarray) -> np.ndarray | None:
@@ -1573,6 +1607,107 @@ def _sharpened(gray: np.ndarray) -> np.ndarray:
     if zoom > 1:
         sharp = cv2.resize(sharp, None, fx=zoom, fy=zoom, interpolation=cv2.INTER_CUBIC)
     return np.ascontiguousarray(sharp)
+
+
+def _every_code(decoder: Decoder, gray: np.ndarray) -> list[Sticker]:
+    """`_decoded`'s codes, read and told by their modules, together."""
+    found, matched, _ = _decoded(decoder, gray)
+    return found + matched
+
+
+def _decoded(
+    decoder: Decoder, gray: np.ndarray
+) -> tuple[list[Sticker], list[Sticker], int]:  # fmt: skip
+    """The codes `decoder` reads in `gray`, those it found but could not decode told by
+    their modules (`known_codes.match`: zxing-cpp reports them; a blurred code in hard
+    light), each once (a code found where another one lies is not told), and how many
+    codes it found but could not decode."""
+    decode_all = getattr(decoder, "decode_all", None)
+    if decode_all is None:
+        return decoder.decode(gray), [], 0
+    found, unread = decode_all(gray)
+    matched: list[Sticker] = []
+    for corners in unread:
+        sticker = known_codes.match(gray, corners)
+        if sticker is not None and not any(
+            math.dist(s.center, sticker.center) < s.side / 2 for s in found + matched
+        ):
+            matched.append(sticker)
+    return found, matched, len(unread)
+
+
+BLOB_SIDES_PX = (35.0, 80.0)  # a code's side at 2304 wide: 2.3 to 2.8 px a module from 50-60 cm
+BLOB_EDGE_SHARE = 0.6  # of the frame's strongest edges (99.5th percentile): a code's edges
+BLOB_CLOSE_PX = 7  # at 2304 wide: a code's modules closed into one blob, a line opened away
+BLOB_SMOOTH_PX = 1.0  # at 2304 wide: a dim room's noise smoothed away, a code's modules kept
+BLOB_FILL = 0.75  # share of its turned bounding square a code's blob fills
+BLOB_CUT = 1.35  # the cut around a blob, of its side: the code's quiet zone and a margin
+BLOB_PX_PER_MODULE = 5.0
+BLOB_BLUR_MODULES = 0.75  # the unsharp mask's reach on a blob's cut (SLOT_BLUR_MM's)
+
+
+def _code_blobs(gray: np.ndarray) -> list[tuple[tuple[float, float], float, float]]:
+    """Where codes may lie in a frame: blobs of strong edges (dense dark and light modules,
+    closed into one blob; an outline or a line of a card's art is opened away) about as
+    large as a code and square: each its centre, side and turn (degrees)."""
+    zoom = gray.shape[1] / 2304
+    low, high = (side * zoom for side in BLOB_SIDES_PX)
+    smooth = cv2.GaussianBlur(gray, (0, 0), BLOB_SMOOTH_PX * zoom)  # the sensor's noise
+    edges = cv2.morphologyEx(smooth, cv2.MORPH_GRADIENT, np.ones((3, 3), np.uint8))
+    level = BLOB_EDGE_SHARE * float(np.percentile(edges[::4, ::4], 99.5))
+    _, strong = cv2.threshold(edges, level, 255, cv2.THRESH_BINARY)
+    kernel = np.ones((round(BLOB_CLOSE_PX * zoom),) * 2, np.uint8)
+    blobs = cv2.morphologyEx(strong, cv2.MORPH_CLOSE, kernel)
+    blobs = cv2.morphologyEx(blobs, cv2.MORPH_OPEN, kernel)
+    contours, _ = cv2.findContours(blobs, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    found = []
+    for contour in contours:
+        # most parts are specks of noise or lines: only those of a code's size are looked at
+        _, _, w, h = cv2.boundingRect(contour)
+        if max(w, h) < low or min(w, h) > high * 1.2 * math.sqrt(2):
+            continue
+        centre, (width, height), turn = cv2.minAreaRect(contour)
+        if min(width, height) < low or max(width, height) > high * 1.2:
+            continue
+        fill = cv2.contourArea(contour) / (width * height)
+        if max(width, height) > 1.35 * min(width, height) or fill < BLOB_FILL:
+            continue
+        found.append(((float(centre[0]), float(centre[1])), max(width, height), turn))
+    return found
+
+
+def _blob_codes(gray: np.ndarray, decoder: Decoder) -> list[Sticker]:
+    """The codes read where `_code_blobs` finds a code may lie, each cut out turned square
+    and enlarged to 5 px a module, then decoded as a position's sticker is (`_variants`):
+    a frame whose codes the whole frame's decoding finds but cannot read (hard light at
+    2304x1296: 2.6 px a module, blurred), corners in frame pixels."""
+    found: list[Sticker] = []
+    for centre, side, turn in _code_blobs(gray):
+        cut = side * BLOB_CUT
+        size = round(BLOB_CUT * QR_MODULES * BLOB_PX_PER_MODULE)
+        corners = cv2.boxPoints((centre, (cut, cut), turn)).astype(np.float32)
+        square = np.array([[0, size], [0, 0], [size, 0], [size, size]], dtype=np.float32)
+        to_crop = cv2.getPerspectiveTransform(corners, square)
+        crop = cv2.warpPerspective(gray, to_crop, (size, size), flags=cv2.INTER_CUBIC)
+        stretched = _stretched(crop)
+        if stretched is None:
+            continue
+        # sharpened at once: of the codes these cuts read in generated hard frames (seeds
+        # 940000-940029, spread 1), the first unsharp mask reads all but 9 of 336, the
+        # cut as it is or stretched only 2 more
+        read: list[Sticker] = []
+        for image in _sharp(stretched, BLOB_BLUR_MODULES * BLOB_PX_PER_MODULE):
+            read = [s for s in _every_code(decoder, image) if payloads.parse(s.text)]
+            if read:
+                break
+        else:  # no finder pattern found: its modules placed by the patterns every code has
+            told = known_codes.match_square(stretched, size / BLOB_CUT)
+            read = [] if told is None else [told]
+        back = np.linalg.inv(to_crop)
+        for sticker in read:
+            points = _project(back, np.array(sticker.corners))
+            found.append(Sticker(sticker.text, tuple(map(tuple, points))))  # type: ignore[arg-type]
+    return found
 
 
 def _merged(first: list[Sticker], more: list[Sticker], zoom: int) -> list[Sticker]:

@@ -59,6 +59,8 @@ class TableScene:
     # part of the slot's face-up code (laid by hand, off its place): no reader can read it
     col_mm: float = 23.0  # the layout's half-card step as laid on this table
     row_mm: float = 34.0  # how far apart its rows were laid
+    codes: dict[int, np.ndarray] = field(default_factory=dict)  # each face-up card's code:
+    # its four corners on the table (mm, the frame of `plane_to_frame`), by position
 
     @property
     def seen(self) -> list[str | None]:
@@ -506,6 +508,7 @@ def random_table(
         covered=covered,
         col_mm=laid.col_mm,
         row_mm=laid.row_mm,
+        codes=codes,
     )
 
 

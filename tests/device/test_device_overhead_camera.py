@@ -80,7 +80,8 @@ def test_one_camera_serves_the_scan_zone_and_the_structure(tmp_path: Path) -> No
 def test_the_reader_keeps_the_fit_of_the_age_for_a_dimmer_frame() -> None:
     # the mount holds still: after a frame in good light, the same view with the light
     # down (0.4 of it, defocused, noisy) still finds the cards the box knows where they
-    # lie; a reader that never saw the good frame reads about half of them
+    # lie; a reader that never saw the good frame read about half of them, and reads them
+    # all since codes are read from their codes' blobs (issue 26)
     catalog = default_catalog()
     events = read_record(RECORD)
     deal = next(e for e in events if isinstance(e, Deal))
@@ -102,7 +103,7 @@ def test_the_reader_keeps_the_fit_of_the_age_for_a_dimmer_frame() -> None:
     table_reader(catalog, "zxing", lambda: dealt, fresh.append)(dim, decoder.decode(dim), 1.0)
     assert cards(posted[0]) == 12  # every face-up card of age 1
     assert cards(posted[1]) == 12
-    assert cards(fresh[0]) < 12
+    assert cards(fresh[0]) == 12
 
 
 def test_the_overhead_keys_of_the_configuration(tmp_path: Path) -> None:

@@ -122,7 +122,7 @@ def test_a_generated_game_read_from_above_is_recorded_as_played(
     app.journal.close()
 
 
-def test_a_card_proposed_before_it_was_taken_leaves_the_table_when_confirmed(
+def test_game_17_at_a_hand_laid_table_is_journaled_as_played(
     catalog: Catalog, tmp_path: Path
 ) -> None:
     # generated game 17 at a table laid by hand (benchmarks/overhead_games.py --spread 1): in
@@ -130,9 +130,10 @@ def test_a_card_proposed_before_it_was_taken_leaves_the_table_when_confirmed(
     # player took it; the player, about to take it, confirmed, and the generated table kept
     # it: later frames showed a card the journal had taken (22 positions counted as told
     # wrongly, 3 cards scanned by hand where the view had read "empty"). The playback now
-    # takes a card confirmed from the table; and since the reading given again after the
-    # Observatory was recorded takes no place it cannot tell for gone, the Town Hall is no
-    # longer proposed early: it is proposed when its place reads bare (`overhead.Watch`)
+    # takes a card confirmed from the table. Since a reading given again after an event takes
+    # no place it cannot tell for gone (`overhead.what_left`), and since codes are read from
+    # their blobs and told by their modules (that frame now tells the Town Hall's place),
+    # no card is proposed early, and the journal holds the game as played
     game = simulate(catalog, random.Random(17), check=False, history=False)
     first = game.events[0]
     assert isinstance(first, Setup) and game.failure is None

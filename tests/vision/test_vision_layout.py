@@ -240,7 +240,8 @@ def test_a_fit_on_one_row_tells_no_far_position_empty() -> None:
     # with what the box knew: the frame's codes placed three cards of row 1 only, and the fit
     # on them (the steps a little off per row) put row 4's Courthouse over the bare table:
     # "empty". A fit on one row is a similarity now, and a position more than a row away
-    # from every card placed is not told empty from how it looks
+    # from every card placed is not told empty from how it looks. (Since codes are read from
+    # their blobs, row 4's code is read: Courthouse, never "empty")
     deal = random_table(400017, spread=0.5, difficulty="hard", taken=[])
     scene = random_table(
         400017, spread=0.5, difficulty="hard", deal=deal.deal, taken=[19, 18, 16, 15]
@@ -248,7 +249,7 @@ def test_a_fit_on_one_row_tells_no_far_position_empty() -> None:
     assert scene.truth[17] == "courthouse" and scene.known[17] == "courthouse"
     slots = read_structure(scene.frame, scene.age, DECODER, known=scene.known).slots
     assert all(s is None or s == t for s, t in zip(slots, scene.truth, strict=True))
-    assert slots[17] is None
+    assert slots[17] in (None, "courthouse")
 
 
 def test_a_few_cards_that_fit_the_layout_shifted_by_two_rows_give_nulls() -> None:
@@ -266,11 +267,19 @@ def test_six_cards_that_fit_the_layout_shifted_by_two_rows_give_nulls() -> None:
     # alone: the six cards read (rows 2, 4 and 6) fit the layout two rows up with no
     # contradiction, while three dim backs of the true placement (positions 4, 16 and 17)
     # looked like the table; 14 positions were told wrongly, rows 5 and 6 "empty" at a
-    # deal. Both placements are as likely and agree nowhere: nothing is told
+    # deal. Both placements are as likely and agree nowhere: nothing is told. (The codes
+    # those cards were read from, decoded sharpened and enlarged, are given here: the
+    # reader now reads the frame's codes from their blobs too, and all its face-up cards)
     scene = random_table(750055, spread=1.0, difficulty="hard", taken=[])
     assert scene.age == 3
     assert all(t != "empty" for t in scene.truth)
-    assert read_structure(scene.frame, scene.age, DECODER).slots == (None,) * 20
+    sharpened = DECODER.decode(structure._sharpened(scene.frame))
+    codes = structure._merged([], sharpened, structure._zoom(scene.frame))
+    slots = read_structure(scene.frame, scene.age, DECODER, stickers=codes).slots
+    assert slots == (None,) * 20
+    slots = read_structure(scene.frame, scene.age, DECODER).slots
+    assert all(s is None or s == t for s, t in zip(slots, scene.truth, strict=True))
+    assert all(slots[i] == t for i, t in enumerate(scene.truth) if t != "back")
 
 
 def test_known_cards_over_a_face_down_card_under_a_hand_tell_it_is_still_covered(
@@ -321,12 +330,13 @@ def test_a_hard_frame_whose_cards_fit_many_placements_gives_nulls(seed: int) -> 
     # few codes read fit the layout in many places that disagree everywhere (440012: 13
     # placements of one card; 440017: the best ones place other cards elsewhere), which
     # built up to 12 views before; no card can be told (440017: the two placements as
-    # likely, a column apart, both put position 9 under cards read, "back")
+    # likely, a column apart, both put position 9 under cards read, "back"). Since codes
+    # are read from their blobs and told by their modules (known_codes), the codes of
+    # every face-up card no hand lies over are read and the frame is placed: never wrong
     scene = random_table(seed, spread=1.0, difficulty="hard", taken=[])
     slots = read_structure(scene.frame, scene.age, DECODER).slots
     assert all(s is None or s == t for s, t in zip(slots, scene.truth, strict=True))
-    assert all(s in (None, "back") for s in slots)
-    assert sum(s is not None for s in slots) == (0 if seed == 440012 else 1)
+    assert sum(s == t for s, t in zip(slots, scene.truth, strict=True)) >= 13
 
 
 def test_a_hard_frame_read_from_the_frame_alone_tells_its_cards() -> None:
@@ -378,12 +388,13 @@ def test_a_deal_under_a_hand_told_it_is_the_deal_is_read(
     # placement leaves the top row's end card on the row's line beyond it: read whole).
     # Every position holds a card at the deal: told so, the shifted placement leaves
     # positions bare that must hold one, or (440020 at spread 0.5) leaves the row's end
-    # card read one place beyond its row
+    # card read one place beyond its row. (440019 from the frame alone is read since
+    # codes are read from their blobs: the cards under the hand's edge too)
     scene = random_table(seed, spread=spread, taken=[])
     assert any(scene.hidden) and scene.age == 2
     alone = read_structure(scene.frame, scene.age, DECODER).slots
     assert all(s is None or s == t for s, t in zip(alone, scene.truth, strict=True))
-    assert seed == 440000 or not any(s not in (None, "back") for s in alone)
+    assert seed in (440000, 440019) or not any(s not in (None, "back") for s in alone)
     slots = scan_known(tmp_path, capsys, scene, AT_THE_DEAL)
     assert all(s is None or s == t for s, t in zip(slots, scene.truth, strict=True))
     faces = _faces_in_view(scene)
@@ -393,14 +404,17 @@ def test_a_deal_under_a_hand_told_it_is_the_deal_is_read(
 def test_a_deal_whose_cards_fit_two_placements_told_it_is_the_deal_gives_nulls() -> None:
     # generated hand-laid deal 440003 (spread 1, hard light): three cards read, on three
     # rows, fit the layout a column apart with the other side under a hand or too dim to
-    # say; told it is the deal, their positions stay null, and only face-down cards that two
-    # cards lay over (one at most taken since) are told
+    # say; told it is the deal, their positions stayed null. Since codes are read from their
+    # blobs and told by their modules (known_codes), 9 cards are read and the frame is
+    # placed: never wrong. (With 4 cards on one diagonal, the codes the blobs' cuts decode
+    # without the modules, a placement shifted a row up finds no contradiction where the
+    # true one finds five dim backs looking bare: 5 positions told wrongly. Step 6 counts
+    # contradictions, it does not weigh them: docs/vision.md, "Limits")
     scene = random_table(440003, spread=1.0, difficulty="hard", taken=[])
     slots = read_structure(scene.frame, scene.age, DECODER, known=AT_THE_DEAL).slots
     assert all(s is None or s == t for s, t in zip(slots, scene.truth, strict=True))
-    assert set(slots) == {None, "back"}
-    faces = [i for i, t in enumerate(scene.truth) if t != "back"]
-    assert all(slots[i] is None for i in faces)
+    faces = [i for i, t in enumerate(scene.truth) if t != "back" and not scene.hidden[i]]
+    assert sum(slots[i] == scene.truth[i] for i in faces) >= 7
 
 
 def test_told_it_is_the_deal_a_deal_laid_as_the_file_says_reads_as_from_the_frame_alone() -> None:
@@ -412,12 +426,13 @@ def test_told_it_is_the_deal_a_deal_laid_as_the_file_says_reads_as_from_the_fram
 def test_told_it_is_the_deal_a_dim_card_that_looks_like_the_table_is_never_told_empty() -> None:
     # generated hand-laid deal 560004 (spread 1, hard light): the Stone Reserve at position
     # 17, dim and its code not read, looks like the bare table; 20 "back" entries are the
-    # deal not recorded yet, when no card is taken, so no position is told empty
+    # deal not recorded yet, when no card is taken, so no position is told empty. (Its code
+    # is read since from its blob, its modules told: Stone Reserve)
     scene = random_table(560004, spread=1.0, difficulty="hard", taken=[])
     assert scene.truth[17] == "stone_reserve" and not scene.hidden[17]
     slots = read_structure(scene.frame, scene.age, DECODER, known=AT_THE_DEAL).slots
     assert all(s is None or s == t for s, t in zip(slots, scene.truth, strict=True))
-    assert slots[17] is None and sum(s is not None for s in slots) >= 15
+    assert slots[17] in (None, "stone_reserve") and sum(s is not None for s in slots) >= 15
 
 
 def test_told_it_is_the_deal_a_dim_frame_is_decoded_again_sharpened() -> None:
@@ -455,10 +470,10 @@ def test_a_dim_card_that_looks_like_the_table_is_never_told_empty_from_the_frame
     # the Stone Reserve at position 17, dim and its code not read, looked like the bare
     # table and was told "empty"; the same view shows dim backs as bare table where cards
     # over them say a card must lie (positions 2, 3, 10, 11 and 12), so it tells no
-    # position empty
+    # position empty. (Its code is read since from its blob, its modules told)
     scene = random_table(560004, spread=1.0, difficulty="hard", taken=[])
     slots = read_structure(scene.frame, scene.age, DECODER).slots
-    assert slots[17] is None
+    assert slots[17] in (None, "stone_reserve")
     assert all(s is None or s == t for s, t in zip(slots, scene.truth, strict=True))
     assert sum(s is not None for s in slots) >= 12
 
@@ -630,3 +645,14 @@ def test_a_code_whose_quiet_zone_a_neighbour_s_edge_takes_is_read_at_its_place()
     for known in (None, AT_THE_DEAL):
         slots = read_structure(scene.frame, scene.age, DECODER, known=known).slots
         assert list(slots) == scene.truth
+
+
+def test_from_the_frame_alone_dim_backs_under_a_structure_read_nearly_whole_are_told() -> None:
+    # generated hand-laid deal 940019 (spread 1, hard light, age 1, no hand) read from the
+    # frame alone: all 12 face-up codes read (from their blobs), one placement, but every one
+    # of the 8 backs, dim, looks like the bare table, so none was told (the view is misread
+    # there and may be wrong). One placement of 8 cards or more cannot be shifted: a back
+    # both of whose covering cards it placed is told, and the deal is read whole
+    scene = random_table(940019, spread=1.0, difficulty="hard", taken=[])
+    assert not any(scene.hidden) and scene.truth.count("back") == 8
+    assert list(read_structure(scene.frame, scene.age, DECODER).slots) == scene.truth

@@ -334,8 +334,9 @@ def test_frames_once_read_wrongly_tell_no_wrong_position(
 
 def test_the_fit_of_an_earlier_frame_finds_the_known_cards_in_a_dim_one() -> None:
     # seed 4 at the start of its age, read in good light: the fit is kept. The light goes
-    # down: the whole frame reads no card (even sharpened), so alone nothing is placed;
-    # with the earlier fit the cards known are looked for where they lie and read
+    # down: the whole frame decodes no card (even sharpened); with the earlier fit the
+    # cards known are looked for where they lie and read. (Alone, the codes' blobs, cut
+    # out and sharpened, read them too since: the fit only adds where those do not)
     scene = random_table(4, moment="start", hands=False)
     known, taken = scene.known, scene.taken_cards
     first = read_structure(scene.frame, scene.age, DECODER, known=known, taken=taken)
@@ -343,19 +344,19 @@ def test_the_fit_of_an_earlier_frame_finds_the_known_cards_in_a_dim_one() -> Non
     dim = dimmed(scene.frame)
     assert not [s for s in DECODER.decode(dim) if payloads.parse(s.text) in scene.truth]
     alone = read_structure(dim, scene.age, DECODER, known=known, taken=taken)
-    assert alone.placed == 0
+    assert_never_wrong(scene, alone.slots)
     again = read_structure(dim, scene.age, DECODER, known=known, taken=taken, fit=first.fit)
     assert_never_wrong(scene, again.slots)
-    assert again.placed >= 4
+    assert again.placed >= max(4, alone.placed)
     # a camera moved 30 mm since: the stickers are not where the old fit puts them (10 mm
     # around), nothing is added, nothing is wrong
     shift = np.array([[1.0, 0, 30], [0, 1, 0], [0, 0, 1]])
     moved = replace(first.fit, homography=first.fit.homography @ shift)
     shifted = read_structure(dim, scene.age, DECODER, known=known, taken=taken, fit=moved)
     assert_never_wrong(scene, shifted.slots)
-    assert shifted.placed == 0
+    assert shifted.placed == alone.placed
     # from the frame alone (the command) no fit is looked at: nothing known to look for
-    assert read_structure(dim, scene.age, DECODER, fit=first.fit).placed == 0
+    assert_never_wrong(scene, read_structure(dim, scene.age, DECODER, fit=first.fit).slots)
 
 
 def test_the_table_model_refuses_bad_sizes() -> None:

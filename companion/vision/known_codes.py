@@ -1,0 +1,175 @@
+"""A QR code found but not decoded, told by its modules against the stickers we print.
+
+In hard light (a defocused lens, a dim room, heavy JPEG) at 2.6 px a module, zxing-cpp
+often finds a sticker's finder patterns but samples its modules wrongly: a checksum error,
+no text. Our stickers are few (every payload of data/stickers.toml, the Pantheon's and the
+family pad's: each a version-1 code), so such a code's modules, sampled where the decoder
+found them, are compared with every sticker's: the one they match far better than any
+other, and well, is read. A code of another kind (a foreign one, a sticker not ours)
+matches none of them well, and a code sampled off its modules matches none far better
+than the next. Where no decoder finds even the finder patterns (`match_square`, on a cut
+around a blob that looks like a code), the grid of modules is placed by the patterns every
+code has before its data modules are told so (BENCHMARKS.md, "Overhead camera in hard
+light: codes told by their modules").
+"""
+
+from __future__ import annotations
+
+import functools
+
+import cv2
+import numpy as np
+
+from companion.vision import payloads, stickers
+from companion.vision.decode import Corners, Sticker
+
+MODULES = 21  # a version-1 code
+SAMPLE_PX = 4  # px a module of the code's square warped out of the frame, averaged down
+LEAST = 0.36  # the best sticker's correlation with the modules sampled
+MARGIN = 0.16  # how far it must lie above the second best's
+# (generated hard frames, seeds 940000-940047, the codes zxing-cpp found: those it decoded
+# matched their own sticker at 0.45 to 0.85, 0.16 to 0.5 above the next; every code known
+# matched to another sticker, or to one not in the frame, at most 0.31 and 0.11 above the
+# next; placed by `match_square`, 87 codes told, each the card there, 0.21 or more above)
+
+
+def _function_modules() -> np.ndarray:
+    """The modules every version-1 code has alike: the three finder patterns with their
+    separators and format bits' corners, and the timing lines; the rest tell codes apart."""
+    alike = np.zeros((MODULES, MODULES), dtype=bool)
+    alike[:9, :9] = alike[:9, -8:] = alike[-8:, :9] = True
+    alike[6, :] = alike[:, 6] = True
+    return alike
+
+
+DATA = ~_function_modules()
+
+
+@functools.cache
+def _stickers() -> tuple[tuple[str, ...], np.ndarray]:
+    """Every payload we print, and its data modules as a row of -1 (dark) and 1 (light),
+    centred and scaled to unit spread (a correlation is then one product)."""
+    texts: list[str] = []
+    for table in (
+        payloads.sticker_table(),
+        payloads.pantheon_sticker_table(),
+        payloads.family_sticker_table(),
+    ):
+        texts += [t for t in table.by_payload if t not in texts]
+    rows = []
+    for text in texts:
+        modules = stickers.qr_modules(text, payloads.sticker_table().error_correction)
+        row = np.where(modules[DATA], -1.0, 1.0)
+        rows.append((row - row.mean()) / row.std())
+    return tuple(texts), np.array(rows)
+
+
+def sampled(gray: np.ndarray, corners: Corners) -> np.ndarray:
+    """The mean grey of each of a code's 21x21 modules, its corners (top-left, top-right,
+    bottom-right, bottom-left of the code as found) in `gray`'s pixels."""
+    side = MODULES * SAMPLE_PX
+    square = np.array([[0, 0], [side, 0], [side, side], [0, side]], dtype=np.float32)
+    to_square = cv2.getPerspectiveTransform(np.array(corners, dtype=np.float32), square)
+    warped = cv2.warpPerspective(gray, to_square, (side, side), flags=cv2.INTER_LINEAR)
+    return np.asarray(cv2.resize(warped, (MODULES, MODULES), interpolation=cv2.INTER_AREA))
+
+
+def match(gray: np.ndarray, corners: Corners) -> Sticker | None:
+    """The sticker whose code lies at `corners` in `gray`, told by its modules: the one
+    they correlate with at least LEAST and MARGIN more than with any other; None if none."""
+    text = _told(sampled(gray, corners)[DATA])
+    return None if text is None else Sticker(text, corners)
+
+
+def scores(grey: np.ndarray) -> np.ndarray:
+    """The correlation of a code's data modules' grey with each sticker's (`_stickers`)."""
+    grey = grey.astype(np.float64)
+    spread = grey.std()
+    if spread < 1e-6:
+        return np.zeros(len(_stickers()[0]))
+    return np.asarray(_stickers()[1] @ ((grey - grey.mean()) / spread) / grey.size)
+
+
+def _told(grey: np.ndarray) -> str | None:
+    """The payload whose data modules match `grey` (a code's data modules' grey) at least
+    LEAST and MARGIN more than any other's; None if none."""
+    found = scores(grey)
+    order = np.argsort(-found)
+    if found[order[0]] < LEAST or found[order[0]] - found[order[1]] < MARGIN:
+        return None
+    return str(_stickers()[0][order[0]])
+
+
+def _registration() -> tuple[np.ndarray, np.ndarray]:
+    """The modules every version-1 code has alike that place it (the three finder patterns
+    with their separators, the timing lines; not the format bits, which differ by mask),
+    and their shade (-1 dark, 1 light), centred and scaled to unit spread."""
+    placing = np.zeros((MODULES, MODULES), dtype=bool)
+    placing[:8, :8] = placing[:8, -8:] = placing[-8:, :8] = True
+    placing[6, 8:-8] = placing[8:-8, 6] = True
+    modules = stickers.qr_modules(payloads.payload_for(payloads.sticker_ids()[0]))
+    shade = np.where(modules[placing], -1.0, 1.0)
+    return placing, (shade - shade.mean()) / shade.std()
+
+
+PLACING, PLACING_SHADE = _registration()
+SHIFTS = np.arange(-1.5, 1.51, 0.5)  # modules: where a code may lie off its blob's centre
+# of its blob's side: a blob is the sticker's (the code and its light margin, 25 modules
+# for the code's 21) or the code's alone
+SCALES = (0.76, 0.82, 0.88, 0.94, 1.0, 1.06)
+PLACED = 0.6  # the finder patterns' and timing lines' correlation a code must reach
+
+
+def match_square(square: np.ndarray, side: float) -> Sticker | None:
+    """The sticker whose code lies about in the middle of `square` (a cut around a code,
+    turned square, the code about `side` px wide, turned any quarter): the grid of modules
+    placed where the finder patterns and timing lines every code has match best (a few
+    shifts and sizes, each quarter turn), then told by its data modules as `match` tells
+    them; None if no grid places a code's patterns well or no sticker matches. Its corners
+    are in `square`'s pixels, top-left first."""
+    smooth = cv2.blur(square.astype(np.float32), (3, 3))
+    centre = (square.shape[1] / 2, square.shape[0] / 2)
+    steps = (np.arange(MODULES) + 0.5) / MODULES - 0.5  # module centres, of the code's side
+    grids = []
+    for scale in SCALES:
+        width = side * scale
+        for dy in SHIFTS:
+            for dx in SHIFTS:
+                x0 = centre[0] + dx * width / MODULES
+                y0 = centre[1] + dy * width / MODULES
+                grids.append((x0, y0, width))
+    xs = np.array([[x0 + steps * w] for x0, _, w in grids], dtype=np.float32)
+    ys = np.array([[y0 + steps * w] for _, y0, w in grids], dtype=np.float32)
+    map_x = np.repeat(xs.reshape(len(grids), 1, MODULES), MODULES, axis=1)
+    map_y = np.repeat(ys.reshape(len(grids), MODULES, 1), MODULES, axis=2)
+    sampled_all = cv2.remap(
+        smooth,
+        map_x.reshape(-1, MODULES),
+        map_y.reshape(-1, MODULES),
+        cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_REPLICATE,
+    ).reshape(len(grids), MODULES, MODULES)
+    best: tuple[float, int, int] | None = None
+    for turn in range(4):
+        turned = np.rot90(sampled_all, turn, axes=(1, 2))[:, PLACING]
+        spread = turned.std(axis=1)
+        spread[spread < 1e-6] = np.inf
+        scores = ((turned - turned.mean(axis=1, keepdims=True)) / spread[:, None]) @ PLACING_SHADE
+        scores /= PLACING_SHADE.size
+        index = int(np.argmax(scores))
+        if best is None or scores[index] > best[0]:
+            best = (float(scores[index]), index, turn)
+    assert best is not None
+    placed, index, turn = best
+    if placed < PLACED:
+        return None
+    text = _told(np.rot90(sampled_all[index], turn)[DATA])
+    if text is None:
+        return None
+    x0, y0, width = grids[index]
+    half = width / 2
+    corners = [(x0 - half, y0 - half), (x0 + half, y0 - half), (x0 + half, y0 + half),
+               (x0 - half, y0 + half)]  # fmt: skip
+    # the code's top-left corner is the square's corner the quarter turns bring there
+    corners = corners[turn:] + corners[:turn]
+    return Sticker(text, tuple(corners))  # type: ignore[arg-type]
