@@ -85,6 +85,24 @@ VARIANTS: dict[str, Level] = {
     "5-bias": replace(LEVELS["5"], name="5-bias", settings=replace(PLAYOUTS, bias=1.0)),
     "5-shaped": replace(LEVELS["5"], name="5-shaped", settings=replace(PLAYOUTS, shaped=0.3)),
     "5-1k": replace(LEVELS["5"], name="5-1k", iterations=1000),
+    "5-1k-decisive": replace(
+        LEVELS["5"],
+        name="5-1k-decisive",
+        iterations=1000,
+        settings=replace(PLAYOUTS, decisive=True),
+    ),
+    "5-1k-guard": replace(
+        LEVELS["5"], name="5-1k-guard", iterations=1000, settings=replace(PLAYOUTS, guard=True)
+    ),
+    "5-1k-sharp": replace(
+        LEVELS["5"],
+        name="5-1k-sharp",
+        iterations=1000,
+        settings=replace(PLAYOUTS, decisive=True, guard=True),
+    ),
+    "5-sharp": replace(
+        LEVELS["5"], name="5-sharp", settings=replace(PLAYOUTS, decisive=True, guard=True)
+    ),
     "5-1k-keep": replace(LEVELS["5"], name="5-1k-keep", iterations=1000, keep=True),
     "5-1k-bias": replace(
         LEVELS["5"], name="5-1k-bias", iterations=1000, settings=replace(PLAYOUTS, bias=1.0)

@@ -99,6 +99,12 @@ class Settings:
     """A playout's win on points is worth 1 - shaped * (1 - m), its loss shaped * (1 - m),
     m the VP margin over MARGIN_SPAN (at most 1): a narrow win counts less than a wide one
     (supremacies 1 and 0, a shared victory 0.5)."""
+    decisive: bool = False
+    """A light playout's player who can win at once with a card or wonder it can pay for does
+    (`policy.decisive_move`; Law as a 6th symbol when it may take a token)."""
+    guard: bool = False
+    """A light playout's player whose opponent could win at once with an accessible card
+    takes that card: builds it, puts it under a wonder or discards it (`policy.guarding_move`)."""
 
 
 TRUNCATED = Settings()
@@ -285,7 +291,7 @@ def _iterate(
         path.append(child)
         node = child
     if not settings.plies:
-        world, plies = _playout(world, rng, settings.redraw)
+        world, plies = _playout(world, rng, settings.redraw, settings.decisive, settings.guard)
     else:
         world, plies = _rollout(world, rng, settings.plies)
     value = evaluate(world, Player.P1)
@@ -319,13 +325,19 @@ def _rollout(world: GameState, rng: random.Random, plies: int) -> tuple[GameStat
     return world, played
 
 
-def _playout(world: GameState, rng: random.Random, redraw: bool = False) -> tuple[GameState, int]:
+def _playout(
+    world: GameState,
+    rng: random.Random,
+    redraw: bool = False,
+    decisive: bool = False,
+    guard: bool = False,
+) -> tuple[GameState, int]:
     """A light playout to the end of the game, each player science-minded or not at
     random (`policy.SCIENCE_MINDED`); the final position and the events played."""
     science = (rng.random() < SCIENCE_MINDED, rng.random() < SCIENCE_MINDED)
     played = 0
     while not world.finished:
-        world = step(world, light_event(world, rng, science, redraw), rng)
+        world = step(world, light_event(world, rng, science, redraw, decisive, guard), rng)
         played += 1
     return world, played
 
