@@ -100,6 +100,18 @@ VARIANTS: dict[str, Level] = {
         iterations=1000,
         settings=replace(PLAYOUTS, decisive=True, guard=True),
     ),
+    "5-1k-military": replace(
+        LEVELS["5"],
+        name="5-1k-military",
+        iterations=1000,
+        settings=replace(PLAYOUTS, military=0.5),
+    ),
+    "5-1k-sharp-military": replace(
+        LEVELS["5"],
+        name="5-1k-sharp-military",
+        iterations=1000,
+        settings=replace(PLAYOUTS, decisive=True, guard=True, military=0.5),
+    ),
     "5-sharp": replace(
         LEVELS["5"], name="5-sharp", settings=replace(PLAYOUTS, decisive=True, guard=True)
     ),

@@ -105,6 +105,9 @@ class Settings:
     guard: bool = False
     """A light playout's player whose opponent could win at once with an accessible card
     takes that card: builds it, puts it under a wonder or discards it (`policy.guarding_move`)."""
+    military: float = 0.0
+    """The chance that a light playout's player who is not science-minded is military-minded
+    (Strategy first, then red cards it can afford: `policy.light_event`)."""
 
 
 TRUNCATED = Settings()
@@ -291,7 +294,9 @@ def _iterate(
         path.append(child)
         node = child
     if not settings.plies:
-        world, plies = _playout(world, rng, settings.redraw, settings.decisive, settings.guard)
+        world, plies = _playout(
+            world, rng, settings.redraw, settings.decisive, settings.guard, settings.military
+        )
     else:
         world, plies = _rollout(world, rng, settings.plies)
     value = evaluate(world, Player.P1)
@@ -331,13 +336,22 @@ def _playout(
     redraw: bool = False,
     decisive: bool = False,
     guard: bool = False,
+    military: float = 0.0,
 ) -> tuple[GameState, int]:
     """A light playout to the end of the game, each player science-minded or not at
-    random (`policy.SCIENCE_MINDED`); the final position and the events played."""
+    random (`policy.SCIENCE_MINDED`), and one who is not military-minded with the chance
+    `military`; the final position and the events played."""
     science = (rng.random() < SCIENCE_MINDED, rng.random() < SCIENCE_MINDED)
+    warlike = (False, False)
+    if military:
+        warlike = (
+            not science[0] and rng.random() < military,
+            not science[1] and rng.random() < military,
+        )
     played = 0
     while not world.finished:
-        world = step(world, light_event(world, rng, science, redraw, decisive, guard), rng)
+        event = light_event(world, rng, science, redraw, decisive, guard, warlike)
+        world = step(world, event, rng)
         played += 1
     return world, played
 

@@ -449,6 +449,7 @@ def light_event(
     redraw: bool = False,
     decisive: bool = False,
     guard: bool = False,
+    military: tuple[bool, bool] = (False, False),
 ) -> Event:
     """A light playout's next event: cheap and random, but with a plan. A decision: Law
     for a science-minded player, else a random answer, and who begins the next age is the
@@ -461,7 +462,9 @@ def light_event(
 
     With `decisive`, before all that, a player who can win at once does (`decisive_move`);
     with `guard`, a player whose opponent could win at once with an accessible card takes
-    that card away (`guarding_move`)."""
+    that card away (`guarding_move`). A military-minded player (`military[0]` for p1)
+    takes Strategy when offered a token and builds a red card it can afford before anything
+    but a win or a guard."""
     pending = state.pending
     if pending is not None:
         actor = pending.player
@@ -471,6 +474,10 @@ def light_event(
         if decisive:
             for option in options:
                 if _wins_with_option(state, actor, option):
+                    return option
+        if military[0 if actor is Player.P1 else 1]:
+            for option in options:
+                if getattr(option, "token", None) == STRATEGY:
                     return option
         if science[0 if actor is Player.P1 else 1]:
             catalog = state.catalog
@@ -496,6 +503,12 @@ def light_event(
         guarding = guarding_move(state, cards, rng)
         if guarding is not None:
             return guarding
+    if military[0 if player is Player.P1 else 1]:
+        start = int(rng.random() * len(cards))
+        for offset in range(len(cards)):
+            card = catalog.card(cards[(start + offset) % len(cards)])
+            if card.color is Color.RED and _affordable(catalog, city, opponent, card, coins):
+                return Build(player, card.id)
     scientist = science[0 if player is Player.P1 else 1]
     if scientist or state.age == ECONOMY_AGE:
         wanted = _GREEN if scientist else _ECONOMY

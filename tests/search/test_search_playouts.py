@@ -36,6 +36,7 @@ from companion.search.policy import (
 )
 
 LAW = TokenId("law")
+STRATEGY = TokenId("strategy")
 
 
 def states_of_random_games(catalog: Catalog, seeds: range) -> list[GameState]:
@@ -322,3 +323,39 @@ def test_a_guarding_playout_takes_the_card_the_opponent_would_win_with(
         after = apply(state, event)
         assert event.card not in accessible_cards(after)
     assert guarded >= 5
+
+
+def test_a_military_minded_player_builds_the_red_card_it_can(catalog: Catalog) -> None:
+    rng = random.Random(9)
+    seen = plain_other = 0
+    for state in _turns_of_random_games(catalog, range(10)):
+        reds = {c for c in _payable_cards(state) if catalog.card(c).color is Color.RED}
+        if not reds or decisive_move(state, accessible_cards(state)) is not None:
+            continue
+        seen += 1
+        event = light_event(state, rng, (False, False), military=(True, True))
+        assert isinstance(event, Build) and event.card in reds
+        plain = light_event(state, rng, (False, False))
+        plain_other += not (isinstance(plain, Build) and plain.card in reds)
+    assert seen >= 20 and plain_other >= 5
+
+
+def test_a_military_minded_player_takes_strategy(catalog: Catalog) -> None:
+    rng = random.Random(10)
+    offers = 0
+    for seed in range(300):
+        for state in play(catalog, random.Random(seed), check=False).states:
+            pending = state.pending
+            if pending is None or pending.kind is not PendingKind.PROGRESS:
+                continue
+            if STRATEGY not in state.board_tokens:
+                continue
+            offers += 1
+            event = light_event(state, rng, (False, False), military=(True, True))
+            assert isinstance(event, TakeProgress) and event.token == STRATEGY
+    assert offers >= 5
+
+
+def _payable_cards(state: GameState) -> set[CardId]:
+    """The accessible cards the player to move can build now (the engine says so)."""
+    return {c for c in accessible_cards(state) if _payable(state, Build(state.current, c))}
