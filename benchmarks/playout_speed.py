@@ -2,6 +2,11 @@
 
     .venv/bin/python benchmarks/playout_speed.py --old /tmp/old-build --positions 20 --rounds 3
 
+With `--level` (and `--old-level`), a `search_levels.VARIANTS` name instead of level 5, for
+example two variants of one build (`--old .`):
+
+    .venv/bin/python benchmarks/playout_speed.py --old . --old-level 5 --level 5-sharp
+
 `--old` is a folder holding an installed (compiled) `companion` package of the older version,
 for example a copy of a checkout's `companion/` and `data/` taken after
 `pip install -e .` at that commit. Each round runs `suggest` at level 5 over the same
@@ -30,7 +35,9 @@ from companion.engine_loader import engine_is_compiled
 from companion.play.simulate import play
 from companion.search.player import LEVELS, suggest
 
-count, seed = int(sys.argv[1]), int(sys.argv[2])
+count, seed, name = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+sys.path.insert(0, "benchmarks")
+from search_levels import VARIANTS
 catalog = default_catalog()
 states, game = [], 0
 while len(states) < count:
@@ -39,7 +46,7 @@ while len(states) < count:
                and (s.pending is None or s.pending.kind.value != "great_library")]
     game += 1
 states = states[:count]
-level = LEVELS["5"]
+level = VARIANTS[name] if name in VARIANTS else LEVELS[name]
 iterations = events = 0
 times = []
 for state in states:
@@ -59,11 +66,12 @@ print(json.dumps({
 """
 
 
-def measure(root: Path, positions: int, seed: int) -> dict[str, object]:
-    """One run of the child in a fresh process importing `companion` from `root`."""
+def measure(root: Path, positions: int, seed: int, level: str = "5") -> dict[str, object]:
+    """One run of the child in a fresh process importing `companion` from `root`, searching
+    as `level` (a level's name or a `search_levels.VARIANTS` name)."""
     environ = {**os.environ, "PYTHONPATH": str(root)}
     out = subprocess.run(
-        [sys.executable, "-c", CHILD, str(positions), str(seed)],
+        [sys.executable, "-c", CHILD, str(positions), str(seed), level],
         cwd=root,
         env=environ,
         capture_output=True,
@@ -80,11 +88,13 @@ def main() -> int:
     parser.add_argument("--positions", type=int, default=20)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--level", default="5", help="the new build's level or variant")
+    parser.add_argument("--old-level", default="5", help="the old build's level or variant")
     args = parser.parse_args()
     runs: dict[str, list[dict[str, object]]] = {"old": [], "new": []}
     for _ in range(args.rounds):
-        runs["old"].append(measure(args.old, args.positions, args.seed))
-        runs["new"].append(measure(REPO, args.positions, args.seed))
+        runs["old"].append(measure(args.old, args.positions, args.seed, args.old_level))
+        runs["new"].append(measure(REPO, args.positions, args.seed, args.level))
     print(json.dumps(runs, indent=1))
     return 0
 

@@ -99,6 +99,15 @@ class Settings:
     """A playout's win on points is worth 1 - shaped * (1 - m), its loss shaped * (1 - m),
     m the VP margin over MARGIN_SPAN (at most 1): a narrow win counts less than a wide one
     (supremacies 1 and 0, a shared victory 0.5)."""
+    decisive: bool = False
+    """A light playout's player who can win at once with a card or wonder it can pay for does
+    (`policy.decisive_move`; Law as a 6th symbol when it may take a token)."""
+    guard: bool = False
+    """A light playout's player whose opponent could win at once with an accessible card
+    takes that card: builds it, puts it under a wonder or discards it (`policy.guarding_move`)."""
+    military: float = 0.0
+    """The chance that a light playout's player who is not science-minded is military-minded
+    (Strategy first, then red cards it can afford: `policy.light_event`)."""
 
 
 TRUNCATED = Settings()
@@ -285,7 +294,9 @@ def _iterate(
         path.append(child)
         node = child
     if not settings.plies:
-        world, plies = _playout(world, rng, settings.redraw)
+        world, plies = _playout(
+            world, rng, settings.redraw, settings.decisive, settings.guard, settings.military
+        )
     else:
         world, plies = _rollout(world, rng, settings.plies)
     value = evaluate(world, Player.P1)
@@ -319,13 +330,28 @@ def _rollout(world: GameState, rng: random.Random, plies: int) -> tuple[GameStat
     return world, played
 
 
-def _playout(world: GameState, rng: random.Random, redraw: bool = False) -> tuple[GameState, int]:
+def _playout(
+    world: GameState,
+    rng: random.Random,
+    redraw: bool = False,
+    decisive: bool = False,
+    guard: bool = False,
+    military: float = 0.0,
+) -> tuple[GameState, int]:
     """A light playout to the end of the game, each player science-minded or not at
-    random (`policy.SCIENCE_MINDED`); the final position and the events played."""
+    random (`policy.SCIENCE_MINDED`), and one who is not military-minded with the chance
+    `military`; the final position and the events played."""
     science = (rng.random() < SCIENCE_MINDED, rng.random() < SCIENCE_MINDED)
+    warlike = (False, False)
+    if military:
+        warlike = (
+            not science[0] and rng.random() < military,
+            not science[1] and rng.random() < military,
+        )
     played = 0
     while not world.finished:
-        world = step(world, light_event(world, rng, science, redraw), rng)
+        event = light_event(world, rng, science, redraw, decisive, guard, warlike)
+        world = step(world, event, rng)
         played += 1
     return world, played
 

@@ -46,11 +46,14 @@ __all__ = [
     "Reason",
     "acting_player",
     "decisions",
+    "decisive_move",
     "evaluate",
+    "guarding_move",
     "library_draw",
     "light_event",
     "move_score",
     "moves",
+    "near_win",
     "policy_event",
     "reason",
     "redrawn_move",
@@ -58,6 +61,7 @@ __all__ = [
     "scored_moves",
     "scored_options",
     "shields_needed",
+    "wins_with",
 ]
 
 WIN = 100.0
@@ -439,7 +443,13 @@ ECONOMY_AGE = 1
 
 
 def light_event(
-    state: GameState, rng: random.Random, science: tuple[bool, bool], redraw: bool = False
+    state: GameState,
+    rng: random.Random,
+    science: tuple[bool, bool],
+    redraw: bool = False,
+    decisive: bool = False,
+    guard: bool = False,
+    military: tuple[bool, bool] = (False, False),
 ) -> Event:
     """A light playout's next event: cheap and random, but with a plan. A decision: Law
     for a science-minded player, else a random answer, and who begins the next age is the
@@ -448,13 +458,27 @@ def light_event(
     wonder that leads to one (`science_wonder`); in age 1 a player builds a brown, grey or
     yellow card it can afford; else a random accessible card goes to a random affordable
     wonder, a build or the discard pile (WONDER_SHARE, BUILD_SHARE). With `redraw`, a
-    build it cannot afford is drawn again instead of discarded (`_last_move`)."""
+    build it cannot afford is drawn again instead of discarded (`_last_move`).
+
+    With `decisive`, before all that, a player who can win at once does (`decisive_move`);
+    with `guard`, a player whose opponent could win at once with an accessible card takes
+    that card away (`guarding_move`). A military-minded player (`military[0]` for p1)
+    takes Strategy when offered a token and builds a red card it can afford before anything
+    but a win or a guard."""
     pending = state.pending
     if pending is not None:
         actor = pending.player
         if pending.kind is PendingKind.NEXT_AGE:
             return ChooseStarter(actor, actor)
         options = decisions(state, rng)
+        if decisive:
+            for option in options:
+                if _wins_with_option(state, actor, option):
+                    return option
+        if military[0 if actor is Player.P1 else 1]:
+            for option in options:
+                if getattr(option, "token", None) == STRATEGY:
+                    return option
         if science[0 if actor is Player.P1 else 1]:
             catalog = state.catalog
             for option in options:
@@ -471,6 +495,20 @@ def light_event(
     city, opponent = state.city(player), state.city(opponent_of(player))
     coins = city.coins
     cards = accessible_cards(state)
+    if decisive:
+        winning = decisive_move(state, cards)
+        if winning is not None:
+            return winning
+    if guard:
+        guarding = guarding_move(state, cards, rng)
+        if guarding is not None:
+            return guarding
+    if military[0 if player is Player.P1 else 1]:
+        start = int(rng.random() * len(cards))
+        for offset in range(len(cards)):
+            card = catalog.card(cards[(start + offset) % len(cards)])
+            if card.color is Color.RED and _affordable(catalog, city, opponent, card, coins):
+                return Build(player, card.id)
     scientist = science[0 if player is Player.P1 else 1]
     if scientist or state.age == ECONOMY_AGE:
         wanted = _GREEN if scientist else _ECONOMY
@@ -484,6 +522,106 @@ def light_event(
             if combo is not None:
                 return combo
     return _last_move(catalog, player, city, opponent, cards, rng, redraw)
+
+
+MOST_SHIELDS = 4
+"""The most shields one card or wonder gives (an age-3 red card's 3 plus Strategy's 1): a
+player further from the capital cannot win by military in one move."""
+
+
+def near_win(state: GameState, player: Player, city: City) -> bool:
+    """Whether one card could win for `player` (`city` its city): its pawn within
+    MOST_SHIELDS of the capital, or a 6th different symbol one away."""
+    return (
+        shields_needed(state, player) <= MOST_SHIELDS
+        or len(city.symbols) + 1 >= state.catalog.rules.science_supremacy
+    )
+
+
+def wins_with(state: GameState, player: Player, city: City, card: Card) -> bool:
+    """Whether building `card` wins at once for `player` (`city` its city), price aside: its
+    shields reach the capital, or its symbol is the 6th different one, or it makes a pair
+    while Law is on the board and Law would be the 6th."""
+    if card.shields:
+        shields = card.shields + (1 if STRATEGY in city.tokens else 0)
+        return shields >= shields_needed(state, player)
+    symbol = card.science
+    if symbol is None or len(city.symbols) + 1 < state.catalog.rules.science_supremacy:
+        return False
+    return symbol not in city.symbols or LAW in state.board_tokens
+
+
+def _wins_with_option(state: GameState, player: Player, option: Event) -> bool:
+    """Whether a decision's answer wins at once: Law as the 6th different symbol (a pair's
+    token, the Great Library's), or a card from the discard pile (the Mausoleum) that
+    `wins_with`."""
+    city = state.city(player)
+    if getattr(option, "token", None) == LAW:
+        return len(city.symbols) + 1 >= state.catalog.rules.science_supremacy
+    if isinstance(option, BuildFromDiscard):
+        return wins_with(state, player, city, state.catalog.card(option.card))
+    return False
+
+
+def decisive_move(state: GameState, cards: tuple[CardId, ...]) -> Event | None:
+    """A move that wins at once for the player whose turn it is, if it has one it can pay
+    for: an accessible card that `wins_with`, else a wonder whose shields reach the capital
+    (built with the first accessible card). None otherwise; cheap when the player is not
+    `near_win`."""
+    player = state.current
+    city = state.city(player)
+    if not near_win(state, player, city):
+        return None
+    catalog = state.catalog
+    opponent = state.city(opponent_of(player))
+    coins = city.coins
+    for card_id in cards:
+        card = catalog.card(card_id)
+        if wins_with(state, player, city, card) and _affordable(
+            catalog, city, opponent, card, coins
+        ):
+            return Build(player, card_id)
+    needed = shields_needed(state, player)
+    for wonder_id in city.wonders_unbuilt:
+        wonder = catalog.wonder(wonder_id)
+        if wonder.shields >= needed and _affordable(catalog, city, opponent, wonder, coins):
+            return BuildWonder(player, wonder_id, cards[0])
+    return None
+
+
+def guarding_move(state: GameState, cards: tuple[CardId, ...], rng: random.Random) -> Event | None:
+    """When the opponent could win at once on its next turn with an accessible card it can
+    pay for now (`wins_with`), the player whose turn it is takes that card (one at random
+    when there are several): builds it if it can, else puts it under a random wonder it can
+    pay for, else discards it. None when there is no such card; cheap when the opponent is
+    not `near_win`."""
+    player = state.current
+    other = opponent_of(player)
+    rival = state.city(other)
+    if not near_win(state, other, rival):
+        return None
+    catalog = state.catalog
+    city = state.city(player)
+    threats = [
+        card
+        for card in (catalog.card(c) for c in cards)
+        if wins_with(state, other, rival, card)
+        and _affordable(catalog, rival, city, card, rival.coins)
+    ]
+    if not threats:
+        return None
+    card = threats[int(rng.random() * len(threats))]
+    coins = city.coins
+    if _affordable(catalog, city, rival, card, coins):
+        return Build(player, card.id)
+    wonders = [
+        w
+        for w in city.wonders_unbuilt
+        if _affordable(catalog, city, rival, catalog.wonder(w), coins)
+    ]
+    if wonders:
+        return BuildWonder(player, wonders[int(rng.random() * len(wonders))], card.id)
+    return Discard(player, card.id)
 
 
 def redrawn_move(state: GameState, cards: tuple[CardId, ...], rng: random.Random) -> Event:

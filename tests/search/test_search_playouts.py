@@ -7,23 +7,36 @@ from dataclasses import replace
 
 import pytest
 
-from companion.engine.cards import CardId, Catalog, Color
-from companion.engine.events import Build, BuildFromDiscard, BuildWonder, IllegalEvent
+from companion.engine.cards import CardId, Catalog, Color, TokenId
+from companion.engine.events import (
+    Build,
+    BuildFromDiscard,
+    BuildWonder,
+    Discard,
+    Event,
+    IllegalEvent,
+    TakeProgress,
+)
 from companion.engine.rules import accessible_cards, apply
 from companion.engine.scoring import civilian_ranks
-from companion.engine.state import GameState, PendingKind, Player, Victory
+from companion.engine.state import GameState, PendingKind, Player, Victory, evolve, opponent_of
 from companion.play.simulate import play
 from companion.search.determinize import deal_if_needed, determinize
 from companion.search.mcts import PLAYOUTS, Node, Settings, Tree, key_of, shaped_value
 from companion.search.player import Level, suggest
 from companion.search.policy import (
+    decisive_move,
     evaluate,
+    guarding_move,
     light_event,
     move_score,
     moves,
     redrawn_move,
     science_wonder,
 )
+
+LAW = TokenId("law")
+STRATEGY = TokenId("strategy")
 
 
 def states_of_random_games(catalog: Catalog, seeds: range) -> list[GameState]:
@@ -231,3 +244,118 @@ def test_a_shaped_reward_counts_a_narrow_win_on_points_less(catalog: Catalog) ->
         cut = 0.3 * (1 - min(margin, 10) / 10)  # 0.27 at 1 VP, 0 at 10 VP or more
         expected = 1 - cut if final.winner is Player.P1 else cut
         assert shaped_value(final, value, 0.3) == pytest.approx(expected)
+
+
+def _winning_moves(state: GameState) -> set[Event]:
+    """The builds and wonders of the player to move that the engine says win at once by a
+    supremacy (Law taken when the build makes a pair), every card and wonder tried."""
+    player = state.current
+    cards = accessible_cards(state)
+    tried: list[Event] = [Build(player, c) for c in cards]
+    tried += [BuildWonder(player, w, cards[0]) for w in state.city(player).wonders_unbuilt]
+    found = set()
+    for event in tried:
+        try:
+            after = apply(state, event)
+        except IllegalEvent:
+            continue
+        pending = after.pending
+        if (
+            pending is not None
+            and pending.kind is PendingKind.PROGRESS
+            and LAW in after.board_tokens
+        ):
+            after = apply(after, TakeProgress(player, LAW))
+        if after.winner is player and after.victory is not Victory.CIVILIAN:
+            found.add(event)
+    return found
+
+
+def _turns_of_random_games(catalog: Catalog, seeds: range) -> list[GameState]:
+    """Every turn (no decision pending, a dealt structure) of random games."""
+    return [
+        state
+        for seed in seeds
+        for state in play(catalog, random.Random(seed), check=False).states
+        if state.structure is not None and not state.finished and state.pending is None
+    ]
+
+
+def test_a_decisive_playout_wins_at_once_when_a_move_does(catalog: Catalog) -> None:
+    rng = random.Random(7)
+    won = plain_missed = 0
+    for state in _turns_of_random_games(catalog, range(40)):
+        winning = _winning_moves(state)
+        assert (decisive_move(state, accessible_cards(state)) is not None) == bool(winning)
+        if not winning:
+            continue
+        won += 1
+        for _ in range(3):  # the playout's next event is a win, whatever its plan
+            science = (rng.random() < 0.5, rng.random() < 0.5)
+            event = light_event(state, rng, science, decisive=True)
+            after = apply(state, event)
+            if after.pending is not None:  # a pair: the next event takes Law
+                after = apply(after, light_event(after, rng, science, decisive=True))
+            assert after.winner is state.current and after.victory is not Victory.CIVILIAN
+        plain = apply(state, light_event(state, rng, (False, False)))
+        plain_missed += not plain.finished
+    assert won >= 5 and plain_missed >= 1  # without it the playout often plays on
+
+
+def test_a_guarding_playout_takes_the_card_the_opponent_would_win_with(
+    catalog: Catalog,
+) -> None:
+    rng = random.Random(8)
+    guarded = 0
+    for state in _turns_of_random_games(catalog, range(40)):
+        # the opponent's winning cards: the same position with the opponent to move
+        rival = evolve(state, current=opponent_of(state.current))
+        threats = {e.card for e in _winning_moves(rival) if isinstance(e, Build)}
+        cards = accessible_cards(state)
+        if decisive_move(state, cards) is not None:
+            continue  # a player who can win does (checked above)
+        event = light_event(state, rng, (False, False), guard=True)
+        if not threats:
+            assert guarding_move(state, cards, rng) is None
+            continue
+        guarded += 1
+        assert isinstance(event, Build | BuildWonder | Discard) and event.card in threats
+        after = apply(state, event)
+        assert event.card not in accessible_cards(after)
+    assert guarded >= 5
+
+
+def test_a_military_minded_player_builds_the_red_card_it_can(catalog: Catalog) -> None:
+    rng = random.Random(9)
+    seen = plain_other = 0
+    for state in _turns_of_random_games(catalog, range(10)):
+        reds = {c for c in _payable_cards(state) if catalog.card(c).color is Color.RED}
+        if not reds or decisive_move(state, accessible_cards(state)) is not None:
+            continue
+        seen += 1
+        event = light_event(state, rng, (False, False), military=(True, True))
+        assert isinstance(event, Build) and event.card in reds
+        plain = light_event(state, rng, (False, False))
+        plain_other += not (isinstance(plain, Build) and plain.card in reds)
+    assert seen >= 20 and plain_other >= 5
+
+
+def test_a_military_minded_player_takes_strategy(catalog: Catalog) -> None:
+    rng = random.Random(10)
+    offers = 0
+    for seed in range(300):
+        for state in play(catalog, random.Random(seed), check=False).states:
+            pending = state.pending
+            if pending is None or pending.kind is not PendingKind.PROGRESS:
+                continue
+            if STRATEGY not in state.board_tokens:
+                continue
+            offers += 1
+            event = light_event(state, rng, (False, False), military=(True, True))
+            assert isinstance(event, TakeProgress) and event.token == STRATEGY
+    assert offers >= 5
+
+
+def _payable_cards(state: GameState) -> set[CardId]:
+    """The accessible cards the player to move can build now (the engine says so)."""
+    return {c for c in accessible_cards(state) if _payable(state, Build(state.current, c))}
