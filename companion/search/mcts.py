@@ -28,7 +28,7 @@ from companion.engine.events import (
 )
 from companion.engine.rules import apply
 from companion.engine.scoring import civilian_ranks
-from companion.engine.state import GameState, Player, Victory
+from companion.engine.state import GameState, PendingKind, Player, Victory
 
 from .determinize import Worlds, deal_if_needed
 from .policy import (
@@ -41,6 +41,7 @@ from .policy import (
     policy_event,
     scored_options,
 )
+from .value import value as age_end_value
 
 __all__ = [
     "EXPLORATION",
@@ -99,6 +100,10 @@ class Settings:
     """A playout's win on points is worth 1 - shaped * (1 - m), its loss shaped * (1 - m),
     m the VP margin over MARGIN_SPAN (at most 1): a narrow win counts less than a wide one
     (supremacies 1 and 0, a shared victory 0.5)."""
+    age_value: bool = False
+    """A light playout (`plies` 0) stops at the end of the age, before who begins the next
+    one is chosen (in age 3 it plays to the end of the game), and that position is scored by
+    the learned `value.value` instead of by playing the later ages out."""
 
 
 TRUNCATED = Settings()
@@ -285,10 +290,13 @@ def _iterate(
         path.append(child)
         node = child
     if not settings.plies:
-        world, plies = _playout(world, rng, settings.redraw)
+        world, plies = _playout(world, rng, settings.redraw, settings.age_value)
     else:
         world, plies = _rollout(world, rng, settings.plies)
-    value = evaluate(world, Player.P1)
+    if settings.age_value and not world.finished:
+        value = age_end_value(world, Player.P1)
+    else:
+        value = evaluate(world, Player.P1)
     if settings.shaped and world.victory is Victory.CIVILIAN and not world.shared:
         value = shaped_value(world, value, settings.shaped)
     root.visits += 1
@@ -319,12 +327,18 @@ def _rollout(world: GameState, rng: random.Random, plies: int) -> tuple[GameStat
     return world, played
 
 
-def _playout(world: GameState, rng: random.Random, redraw: bool = False) -> tuple[GameState, int]:
+def _playout(
+    world: GameState, rng: random.Random, redraw: bool = False, age_end: bool = False
+) -> tuple[GameState, int]:
     """A light playout to the end of the game, each player science-minded or not at
-    random (`policy.SCIENCE_MINDED`); the final position and the events played."""
+    random (`policy.SCIENCE_MINDED`); the final position and the events played. With
+    `age_end`, it stops at the end of the age instead (a next-age decision pending): in age
+    3 that is the end of the game."""
     science = (rng.random() < SCIENCE_MINDED, rng.random() < SCIENCE_MINDED)
     played = 0
     while not world.finished:
+        if age_end and world.pending is not None and world.pending.kind is PendingKind.NEXT_AGE:
+            break
         world = step(world, light_event(world, rng, science, redraw), rng)
         played += 1
     return world, played
