@@ -104,7 +104,9 @@ def write(weights: dict[int, np.ndarray]) -> None:
     lines = ["WEIGHTS: Final[dict[int, tuple[float, ...]]] = {"]
     for age in (1, 2):
         lines.append(f"    {age}: (")
-        lines += [f"        {w:.5f},  # {name}" for w, name in zip(weights[age], FEATURES, strict=True)]
+        lines += [
+            f"        {w:.5f},  # {name}" for w, name in zip(weights[age], FEATURES, strict=True)
+        ]
         lines.append("    ),")
     lines.append("}")
     text = VALUE_PY.read_text(encoding="utf-8")
