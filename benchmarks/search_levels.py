@@ -109,6 +109,9 @@ VARIANTS: dict[str, Level] = {
     "5-1k-value": replace(
         LEVELS["5"], name="5-1k-value", iterations=1000, settings=replace(PLAYOUTS, age_value=True)
     ),
+    "5-2k-value": replace(
+        LEVELS["5"], name="5-2k-value", iterations=2000, settings=replace(PLAYOUTS, age_value=True)
+    ),
     "5-value": replace(
         LEVELS["5"], name="5-value", iterations=6000, settings=replace(PLAYOUTS, age_value=True)
     ),
