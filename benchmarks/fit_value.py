@@ -12,6 +12,15 @@ small ridge penalty, on the first `--games` games; the next `--held-out` games m
 log loss and Brier score against a constant (the training games' mean result) and against
 the old hand-tuned `policy.evaluate`. With `--write`, the weights replace `WEIGHTS` in
 value.py (recompile the package afterwards). Prints one JSON object.
+
+    .venv/bin/python benchmarks/fit_value.py --truth 400 --playouts 64
+
+measures instead how well the value in value.py (and `evaluate`) predicts what a search's
+playouts estimate: for the first age-1 end and age-2 end of `--truth` light games (seeds
+900000 on), the mean result of `--playouts` light playouts from that position (the level 5
+playout, `mcts._playout`, each with its own players' leanings and deals), and the share of
+the variance of that mean across positions the value explains (R2, the mean's own sampling
+variance taken out of both).
 """
 
 from __future__ import annotations
@@ -29,9 +38,9 @@ import numpy as np
 from companion.engine.catalog import default_catalog
 from companion.engine.state import GameState, PendingKind, Player
 from companion.play.simulate import play
-from companion.search.mcts import step
+from companion.search.mcts import _playout, step
 from companion.search.policy import SCIENCE_MINDED, evaluate, light_event
-from companion.search.value import FEATURES, features
+from companion.search.value import FEATURES, features, value
 
 VALUE_PY = Path(__file__).resolve().parent.parent / "companion" / "search" / "value.py"
 RIDGE = 1.0
@@ -122,13 +131,48 @@ def write(weights: dict[int, np.ndarray]) -> None:
     VALUE_PY.write_text(new, encoding="utf-8")
 
 
+def truth(games: int, playouts: int) -> dict[str, object]:
+    """How well `value` and `evaluate` predict the mean result of `playouts` light playouts
+    from the first age-1 and age-2 end of `games` light games."""
+    report: dict[str, object] = {"games": games, "playouts": playouts}
+    for age in (1, 2):
+        means: list[float] = []
+        chances: dict[str, list[float]] = {"value": [], "evaluate": []}
+        for game in range(900_000, 900_000 + games):
+            ends = [s for s in light_game(game)[0] if s.age == age]
+            if not ends:
+                continue
+            rng = random.Random(game)
+            results = []
+            for _ in range(playouts):
+                end = _playout(ends[0], rng)[0]
+                results.append(0.5 if end.shared else 1.0 if end.winner is Player.P1 else 0.0)
+            means.append(sum(results) / playouts)
+            chances["value"].append(value(ends[0], Player.P1))
+            chances["evaluate"].append(evaluate(ends[0], Player.P1))
+        m = np.array(means)
+        noise = float(np.mean(m * (1 - m))) / (playouts - 1)
+        spread = float(np.var(m)) - noise
+        found: dict[str, object] = {"positions": len(m), "variance": round(spread, 4)}
+        for name, chance in chances.items():
+            error = float(np.mean((np.array(chance) - m) ** 2)) - noise
+            found[name] = {"mse": round(error, 4), "r2": round(1 - error / spread, 3)}
+        report[f"age_{age}"] = found
+    return report
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=200_000, help="games to fit on")
     parser.add_argument("--held-out", type=int, default=50_000, help="games to measure on")
     parser.add_argument("--seed", type=int, default=0, help="the first game's seed")
     parser.add_argument("--write", action="store_true", help="write the weights to value.py")
+    parser.add_argument("--truth", type=int, default=0, help="games to measure value.py on")
+    parser.add_argument("--playouts", type=int, default=64, help="playouts a position (--truth)")
     args = parser.parse_args()
+    if args.truth:
+        print(json.dumps(truth(args.truth, args.playouts), indent=1))
+        return 0
     start = time.process_time()
     train = collect(args.seed, args.games)
     test = collect(args.seed + args.games, args.held_out)
