@@ -112,6 +112,12 @@ VARIANTS: dict[str, Level] = {
     "5-2k-value": replace(
         LEVELS["5"], name="5-2k-value", iterations=2000, settings=replace(PLAYOUTS, age_value=True)
     ),
+    "5-2k-value-c035": replace(
+        LEVELS["5"],
+        name="5-2k-value-c035",
+        iterations=2000,
+        settings=replace(PLAYOUTS, age_value=True, exploration=0.35),
+    ),
     "5-value": replace(
         LEVELS["5"], name="5-value", iterations=6000, settings=replace(PLAYOUTS, age_value=True)
     ),
