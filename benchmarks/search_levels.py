@@ -118,6 +118,12 @@ VARIANTS: dict[str, Level] = {
         iterations=2000,
         settings=replace(PLAYOUTS, age_value=True, exploration=0.35),
     ),
+    "5-value-c035": replace(
+        LEVELS["5"],
+        name="5-value-c035",
+        iterations=6000,
+        settings=replace(PLAYOUTS, age_value=True, exploration=0.35),
+    ),
     "5-value": replace(
         LEVELS["5"], name="5-value", iterations=6000, settings=replace(PLAYOUTS, age_value=True)
     ),
