@@ -157,6 +157,27 @@ VARIANTS: dict[str, Level] = {
         LEVELS["5"], name="5-1k-c05", iterations=1000, settings=replace(PLAYOUTS, exploration=0.5)
     ),
     "5-c05": replace(LEVELS["5"], name="5-c05", settings=replace(PLAYOUTS, exploration=0.5)),
+    "5-1k-value": replace(
+        LEVELS["5"], name="5-1k-value", iterations=1000, settings=replace(PLAYOUTS, age_value=True)
+    ),
+    "5-2k-value": replace(
+        LEVELS["5"], name="5-2k-value", iterations=2000, settings=replace(PLAYOUTS, age_value=True)
+    ),
+    "5-2k-value-c035": replace(
+        LEVELS["5"],
+        name="5-2k-value-c035",
+        iterations=2000,
+        settings=replace(PLAYOUTS, age_value=True, exploration=0.35),
+    ),
+    "5-value-c035": replace(
+        LEVELS["5"],
+        name="5-value-c035",
+        iterations=6000,
+        settings=replace(PLAYOUTS, age_value=True, exploration=0.35),
+    ),
+    "5-value": replace(
+        LEVELS["5"], name="5-value", iterations=6000, settings=replace(PLAYOUTS, age_value=True)
+    ),
 }
 """Search variants measured against the levels (see BENCHMARKS.md, "Search levels")."""
 

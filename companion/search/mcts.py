@@ -28,7 +28,7 @@ from companion.engine.events import (
 )
 from companion.engine.rules import apply
 from companion.engine.scoring import civilian_ranks
-from companion.engine.state import GameState, Player, Victory
+from companion.engine.state import GameState, PendingKind, Player, Victory
 
 from .determinize import Worlds, deal_if_needed
 from .policy import (
@@ -41,6 +41,7 @@ from .policy import (
     policy_event,
     scored_options,
 )
+from .value import value as age_end_value
 
 __all__ = [
     "EXPLORATION",
@@ -108,6 +109,10 @@ class Settings:
     military: float = 0.0
     """The chance that a light playout's player who is not science-minded is military-minded
     (Strategy first, then red cards it can afford: `policy.light_event`)."""
+    age_value: bool = False
+    """A light playout (`plies` 0) stops at the end of the age, before who begins the next
+    one is chosen (in age 3 it plays to the end of the game), and that position is scored by
+    the learned `value.value` instead of by playing the later ages out."""
 
 
 TRUNCATED = Settings()
@@ -295,11 +300,20 @@ def _iterate(
         node = child
     if not settings.plies:
         world, plies = _playout(
-            world, rng, settings.redraw, settings.decisive, settings.guard, settings.military
+            world,
+            rng,
+            settings.redraw,
+            settings.decisive,
+            settings.guard,
+            settings.military,
+            settings.age_value,
         )
     else:
         world, plies = _rollout(world, rng, settings.plies)
-    value = evaluate(world, Player.P1)
+    if settings.age_value and not world.finished:
+        value = age_end_value(world, Player.P1)
+    else:
+        value = evaluate(world, Player.P1)
     if settings.shaped and world.victory is Victory.CIVILIAN and not world.shared:
         value = shaped_value(world, value, settings.shaped)
     root.visits += 1
@@ -337,10 +351,13 @@ def _playout(
     decisive: bool = False,
     guard: bool = False,
     military: float = 0.0,
+    age_end: bool = False,
 ) -> tuple[GameState, int]:
     """A light playout to the end of the game, each player science-minded or not at
     random (`policy.SCIENCE_MINDED`), and one who is not military-minded with the chance
-    `military`; the final position and the events played."""
+    `military`; the final position and the events played. With `age_end`, it stops at the
+    end of the age instead (a next-age decision pending): in age 3 that is the end of the
+    game."""
     science = (rng.random() < SCIENCE_MINDED, rng.random() < SCIENCE_MINDED)
     warlike = (False, False)
     if military:
@@ -350,6 +367,8 @@ def _playout(
         )
     played = 0
     while not world.finished:
+        if age_end and world.pending is not None and world.pending.kind is PendingKind.NEXT_AGE:
+            break
         event = light_event(world, rng, science, redraw, decisive, guard, warlike)
         world = step(world, event, rng)
         played += 1
