@@ -67,6 +67,15 @@ from companion.search.player import (
     suggest,
 )
 
+
+def _five(
+    name: str, iterations: int = LEVELS["5"].iterations, keep: bool = False, **changes: Any
+) -> Level:
+    """Level 5 called `name`, with `iterations`, `keep` and its settings' `changes`."""
+    settings = replace(PLAYOUTS, **changes)
+    return replace(LEVELS["5"], name=name, iterations=iterations, keep=keep, settings=settings)
+
+
 VARIANTS: dict[str, Level] = {
     "4-age": replace(LEVELS["4"], name="4-age", settings=Settings(age_bound=True)),
     "full-200": Level("full-200", 200, settings=Settings(exploration=0.7, plies=0)),
@@ -83,101 +92,36 @@ VARIANTS: dict[str, Level] = {
     "full-3000-age": Level(
         "full-3000-age", 3000, settings=Settings(exploration=0.7, plies=0, age_bound=True)
     ),
-    "5-mean": replace(LEVELS["5"], name="5-mean", settings=replace(PLAYOUTS, by_mean=True)),
-    "5-redraw": replace(LEVELS["5"], name="5-redraw", settings=replace(PLAYOUTS, redraw=True)),
-    "5-random-expansion": replace(
-        LEVELS["5"], name="5-random-expansion", settings=replace(PLAYOUTS, scored_expansion=False)
-    ),
+    "5-mean": _five("5-mean", by_mean=True),
+    "5-redraw": _five("5-redraw", redraw=True),
+    "5-random-expansion": _five("5-random-expansion", scored_expansion=False),
     "5-keep": replace(LEVELS["5"], name="5-keep", keep=True),
-    "5-bias": replace(LEVELS["5"], name="5-bias", settings=replace(PLAYOUTS, bias=1.0)),
-    "5-shaped": replace(LEVELS["5"], name="5-shaped", settings=replace(PLAYOUTS, shaped=0.3)),
+    "5-bias": _five("5-bias", bias=1.0),
+    "5-shaped": _five("5-shaped", shaped=0.3),
     "5-1k": replace(LEVELS["5"], name="5-1k", iterations=1000),
-    "5-1k-decisive": replace(
-        LEVELS["5"],
-        name="5-1k-decisive",
-        iterations=1000,
-        settings=replace(PLAYOUTS, decisive=True),
+    "5-1k-decisive": _five("5-1k-decisive", 1000, decisive=True),
+    "5-1k-guard": _five("5-1k-guard", 1000, guard=True),
+    "5-1k-sharp": _five("5-1k-sharp", 1000, decisive=True, guard=True),
+    "5-1k-military": _five("5-1k-military", 1000, military=0.5),
+    "5-1k-sharp-military": _five(
+        "5-1k-sharp-military", 1000, decisive=True, guard=True, military=0.5
     ),
-    "5-1k-guard": replace(
-        LEVELS["5"], name="5-1k-guard", iterations=1000, settings=replace(PLAYOUTS, guard=True)
-    ),
-    "5-1k-sharp": replace(
-        LEVELS["5"],
-        name="5-1k-sharp",
-        iterations=1000,
-        settings=replace(PLAYOUTS, decisive=True, guard=True),
-    ),
-    "5-1k-military": replace(
-        LEVELS["5"],
-        name="5-1k-military",
-        iterations=1000,
-        settings=replace(PLAYOUTS, military=0.5),
-    ),
-    "5-1k-sharp-military": replace(
-        LEVELS["5"],
-        name="5-1k-sharp-military",
-        iterations=1000,
-        settings=replace(PLAYOUTS, decisive=True, guard=True, military=0.5),
-    ),
-    "5-sharp": replace(  # 2,760 iterations: the CPU of level 5's 3,000 (8.5 % dearer each)
-        LEVELS["5"],
-        name="5-sharp",
-        iterations=2760,
-        settings=replace(PLAYOUTS, decisive=True, guard=True),
-    ),
-    "5-decisive": replace(  # 2,820 iterations: the CPU of level 5's 3,000 (6.4 % dearer each)
-        LEVELS["5"],
-        name="5-decisive",
-        iterations=2820,
-        settings=replace(PLAYOUTS, decisive=True),
-    ),
-    "5-sharp-military": replace(
-        LEVELS["5"],
-        name="5-sharp-military",
-        settings=replace(PLAYOUTS, decisive=True, guard=True, military=0.5),
-    ),
+    # 2,760 and 2,820 iterations: the CPU of level 5's 3,000 (8.5 and 6.4 % dearer each)
+    "5-sharp": _five("5-sharp", 2760, decisive=True, guard=True),
+    "5-decisive": _five("5-decisive", 2820, decisive=True),
+    "5-sharp-military": _five("5-sharp-military", decisive=True, guard=True, military=0.5),
     "5-1k-keep": replace(LEVELS["5"], name="5-1k-keep", iterations=1000, keep=True),
-    "5-1k-bias": replace(
-        LEVELS["5"], name="5-1k-bias", iterations=1000, settings=replace(PLAYOUTS, bias=1.0)
-    ),
-    "5-1k-shaped": replace(
-        LEVELS["5"], name="5-1k-shaped", iterations=1000, settings=replace(PLAYOUTS, shaped=0.3)
-    ),
-    "5-1k-mean": replace(
-        LEVELS["5"], name="5-1k-mean", iterations=1000, settings=replace(PLAYOUTS, by_mean=True)
-    ),
-    "5-1k-keep-bias": replace(
-        LEVELS["5"],
-        name="5-1k-keep-bias",
-        iterations=1000,
-        keep=True,
-        settings=replace(PLAYOUTS, bias=1.0),
-    ),
-    "5-1k-c05": replace(
-        LEVELS["5"], name="5-1k-c05", iterations=1000, settings=replace(PLAYOUTS, exploration=0.5)
-    ),
-    "5-c05": replace(LEVELS["5"], name="5-c05", settings=replace(PLAYOUTS, exploration=0.5)),
-    "5-1k-value": replace(
-        LEVELS["5"], name="5-1k-value", iterations=1000, settings=replace(PLAYOUTS, age_value=True)
-    ),
-    "5-2k-value": replace(
-        LEVELS["5"], name="5-2k-value", iterations=2000, settings=replace(PLAYOUTS, age_value=True)
-    ),
-    "5-2k-value-c035": replace(
-        LEVELS["5"],
-        name="5-2k-value-c035",
-        iterations=2000,
-        settings=replace(PLAYOUTS, age_value=True, exploration=0.35),
-    ),
-    "5-value-c035": replace(
-        LEVELS["5"],
-        name="5-value-c035",
-        iterations=6000,
-        settings=replace(PLAYOUTS, age_value=True, exploration=0.35),
-    ),
-    "5-value": replace(
-        LEVELS["5"], name="5-value", iterations=6000, settings=replace(PLAYOUTS, age_value=True)
-    ),
+    "5-1k-bias": _five("5-1k-bias", 1000, bias=1.0),
+    "5-1k-shaped": _five("5-1k-shaped", 1000, shaped=0.3),
+    "5-1k-mean": _five("5-1k-mean", 1000, by_mean=True),
+    "5-1k-keep-bias": _five("5-1k-keep-bias", 1000, keep=True, bias=1.0),
+    "5-1k-c05": _five("5-1k-c05", 1000, exploration=0.5),
+    "5-c05": _five("5-c05", exploration=0.5),
+    "5-1k-value": _five("5-1k-value", 1000, age_value=True),
+    "5-2k-value": _five("5-2k-value", 2000, age_value=True),
+    "5-2k-value-c035": _five("5-2k-value-c035", 2000, age_value=True, exploration=0.35),
+    "5-value-c035": _five("5-value-c035", 6000, age_value=True, exploration=0.35),
+    "5-value": _five("5-value", 6000, age_value=True),
 }
 """Search variants measured against the levels (see BENCHMARKS.md, "Search levels")."""
 
