@@ -54,6 +54,7 @@ __all__ = [
     "move_score",
     "moves",
     "near_win",
+    "one_symbol_away",
     "policy_event",
     "reason",
     "redrawn_move",
@@ -250,6 +251,11 @@ def shields_needed(state: GameState, player: Player) -> int:
     return state.catalog.track.capital - sign * state.position
 
 
+def one_symbol_away(state: GameState, city: City) -> bool:
+    """Whether one more different science symbol gives `city` science supremacy."""
+    return len(city.symbols) + 1 >= state.catalog.rules.science_supremacy
+
+
 def _card_value(state: GameState, player: Player, card: Card) -> tuple[float, Reason | None]:
     """The worth of building `card` for `player`, ignoring its price."""
     city = state.city(player)
@@ -262,7 +268,7 @@ def _card_value(state: GameState, player: Player, card: Card) -> tuple[float, Re
                 value += 3.0
                 why = Reason.SCIENCE_PAIR
         else:
-            if len(city.symbols) + 1 >= state.catalog.rules.science_supremacy:
+            if one_symbol_away(state, city):
                 return WIN, Reason.WINS_SCIENCE
             value += 2.0 + 0.6 * len(city.symbols)
             why = Reason.NEW_SYMBOL
@@ -295,9 +301,8 @@ def _card_value(state: GameState, player: Player, card: Card) -> tuple[float, Re
 def _denial(state: GameState, player: Player, card: Card) -> tuple[float, Reason | None]:
     """The worth of keeping `card` from the opponent: their 6th symbol or their capital."""
     opponent = state.city(opponent_of(player))
-    supremacy = state.catalog.rules.science_supremacy
     new_symbol = card.science is not None and card.science not in opponent.symbols
-    if new_symbol and len(opponent.symbols) + 1 >= supremacy:
+    if new_symbol and one_symbol_away(state, opponent):
         return BLOCK, Reason.BLOCKS_SCIENCE
     if card.shields:
         shields = card.shields + (1 if STRATEGY in opponent.tokens else 0)
@@ -337,7 +342,7 @@ def _token_value(state: GameState, player: Player, token_id: TokenId) -> float:
     city = state.city(player)
     value = 0.8 * token.points + 0.3 * token.coins
     if token.science is not None:
-        if len(city.symbols) + 1 >= state.catalog.rules.science_supremacy:
+        if one_symbol_away(state, city):
             return WIN
         value += 3.0 + 0.6 * len(city.symbols)
     value += 0.8 * token.points_per_token * (len(city.tokens) + 1)
@@ -493,7 +498,6 @@ def light_event(
     player = state.current
     catalog = state.catalog
     city, opponent = state.city(player), state.city(opponent_of(player))
-    coins = city.coins
     cards = accessible_cards(state)
     if decisive:
         winning = decisive_move(state, cards)
@@ -505,18 +509,17 @@ def light_event(
             return guarding
     if military[0 if player is Player.P1 else 1]:
         start = int(rng.random() * len(cards))
-        for offset in range(len(cards)):
-            card = catalog.card(cards[(start + offset) % len(cards)])
-            if card.color is Color.RED and _affordable(catalog, city, opponent, card, coins):
-                return Build(player, card.id)
+        build = _build_of(catalog, player, city, opponent, cards, start, _RED)
+        if build is not None:
+            return build
     scientist = science[0 if player is Player.P1 else 1]
     if scientist or state.age == ECONOMY_AGE:
-        wanted = _GREEN if scientist else _ECONOMY
         start = int(rng.random() * len(cards))
-        for offset in range(len(cards)):
-            card = catalog.card(cards[(start + offset) % len(cards)])
-            if card.color in wanted and _affordable(catalog, city, opponent, card, coins):
-                return Build(player, card.id)
+        build = _build_of(
+            catalog, player, city, opponent, cards, start, _GREEN if scientist else _ECONOMY
+        )
+        if build is not None:
+            return build
         if scientist and city.wonders_unbuilt:
             combo = science_wonder(state, cards[start])
             if combo is not None:
@@ -532,10 +535,7 @@ player further from the capital cannot win by military in one move."""
 def near_win(state: GameState, player: Player, city: City) -> bool:
     """Whether one card could win for `player` (`city` its city): its pawn within
     MOST_SHIELDS of the capital, or a 6th different symbol one away."""
-    return (
-        shields_needed(state, player) <= MOST_SHIELDS
-        or len(city.symbols) + 1 >= state.catalog.rules.science_supremacy
-    )
+    return shields_needed(state, player) <= MOST_SHIELDS or one_symbol_away(state, city)
 
 
 def wins_with(state: GameState, player: Player, city: City, card: Card) -> bool:
@@ -546,7 +546,7 @@ def wins_with(state: GameState, player: Player, city: City, card: Card) -> bool:
         shields = card.shields + (1 if STRATEGY in city.tokens else 0)
         return shields >= shields_needed(state, player)
     symbol = card.science
-    if symbol is None or len(city.symbols) + 1 < state.catalog.rules.science_supremacy:
+    if symbol is None or not one_symbol_away(state, city):
         return False
     return symbol not in city.symbols or LAW in state.board_tokens
 
@@ -557,7 +557,7 @@ def _wins_with_option(state: GameState, player: Player, option: Event) -> bool:
     `wins_with`."""
     city = state.city(player)
     if getattr(option, "token", None) == LAW:
-        return len(city.symbols) + 1 >= state.catalog.rules.science_supremacy
+        return one_symbol_away(state, city)
     if isinstance(option, BuildFromDiscard):
         return wins_with(state, player, city, state.catalog.card(option.card))
     return False
@@ -715,6 +715,21 @@ def _affordable(
     return affordable(catalog, city, opponent, item, coins)
 
 
+def _build_of(
+    catalog: Catalog, player: Player, city: City, opponent: City,
+    cards: tuple[CardId, ...], start: int, colours: frozenset[Color],
+) -> Build | None:  # fmt: skip
+    """The build of the first card among `cards` (from `start` on, round) of `colours` that
+    `city` can pay for now; None if there is none."""
+    coins = city.coins
+    for offset in range(len(cards)):
+        card = catalog.card(cards[(start + offset) % len(cards)])
+        if card.color in colours and _affordable(catalog, city, opponent, card, coins):
+            return Build(player, card.id)
+    return None
+
+
+_RED = frozenset({Color.RED})
 _GREEN = frozenset({Color.GREEN})
 _ECONOMY = frozenset({Color.BROWN, Color.GREY, Color.YELLOW})
 LAW = TokenId("law")
