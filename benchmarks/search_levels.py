@@ -182,7 +182,10 @@ PROGRAM_TIMEOUT = 60.0
 
 def program(name: str, label: str) -> tuple[Outside, Program]:
     """The outside player of `name` (`cmd:PROGRAM ARGS...`), started, called `label`."""
-    command = shlex.split(name[len(COMMAND) :])
+    try:
+        command = shlex.split(name[len(COMMAND) :])
+    except ValueError as bad:
+        raise SystemExit(f"{name!r}: {bad}") from None
     if not command:
         raise SystemExit(f"{name!r} names no program")
     process = Program(command, PROGRAM_TIMEOUT)

@@ -42,3 +42,17 @@ def test_two_players_of_one_name_are_refused(tmp_path: Path) -> None:
     legal = program(tmp_path, "legal", minimal_engine())
     with pytest.raises(SystemExit, match="different names"):
         match(legal, "random", 2, 0, names=("random", None))
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        ("cmd:", "'cmd:' names no program"),
+        ("cmd:'unclosed", '"cmd:\'unclosed": No closing quotation'),
+        ("cmd:/nonexistent/engine", "cannot start /nonexistent/engine: No such file or directory"),
+    ],
+)
+def test_a_program_that_cannot_start_is_refused_in_one_line(name: str, message: str) -> None:
+    with pytest.raises(SystemExit) as refused:
+        match("random", name, 2, 0, names=(None, "engine"))
+    assert str(refused.value) == message
