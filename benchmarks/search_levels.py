@@ -122,6 +122,10 @@ VARIANTS: dict[str, Level] = {
     "5-2k-value-c035": _five("5-2k-value-c035", 2000, age_value=True, exploration=0.35),
     "5-value-c035": _five("5-value-c035", 6000, age_value=True, exploration=0.35),
     "5-value": _five("5-value", 6000, age_value=True),
+    # the C++ engine's own search choices (BENCHMARKS.md, "its own search choices")
+    "5-cpplike": _five(
+        "5-cpplike", exploration=0.75, by_mean=True, scored_expansion=False, redraw=True
+    ),
 }
 """Search variants measured against the levels (see BENCHMARKS.md, "Search levels")."""
 
