@@ -112,12 +112,13 @@ def start_scanner(
     inbox: queue.Queue[Any],
     health: Health | None = None,
     *,
-    on_frame: Callable[[Any, list[Any], float], object] | None = None,
+    on_frame: Callable[[Any, list[Any], float, list[Any]], object] | None = None,
     source: str | None = None,
 ) -> Any:
     """The camera on its own thread (companion.vision.scanner): each sticker newly shown in the
     scan zone becomes a Scan on the queue; a lost camera is a Status, retried until it is back.
-    `on_frame` also gets every frame and its codes (the overhead reading); `source` is another
+    `on_frame` also gets every frame, its codes and the corners of the codes found but not
+    decoded (the overhead reading); `source` is another
     camera than the [camera] one (a separate overhead camera, at the reading's resolution).
     """
     from companion.vision.scanner import Scanner
@@ -212,30 +213,39 @@ def table_reader(
     state: Callable[[], GameState],
     post: Callable[[Any], object],
     picture: OverheadPicture | None = None,
-) -> Callable[[Any, list[Any], float], None]:
+) -> Callable[[Any, list[Any], float, Sequence[Any]], None]:
     """The overhead reading of each camera frame (on the camera's thread): the structure of
-    the age being played, read from the codes the scanner decoded with what the box already
+    the age being played, read from the codes the scanner decoded (and those it found but
+    could not decode, told by their modules as `scan --structure` tells them: the same
+    path) with what the box already
     knows there (`overhead.known_cards`: the cards, and the positions taken) and the cards
     it knows are gone (`overhead.taken_cards`), posted as a `TableFrame`. The mount holds
     still: the last fit of each age that told positions is given with the next frames, so a
     frame too dim to place the structure from its own codes still finds the cards known
     where they lie (`read_structure(fit=)`), and the layout's steps fitted at the deal are
     kept for the age. Each reading is kept in `picture` for the phone's live page."""
+    from companion.vision import known_codes
     from companion.vision.decode import make_decoder
     from companion.vision.structure import read_structure
+
+    # the stickers' modules, built while the box starts, not on the first frame that needs
+    # them (a blurred code at the deal)
+    threading.Thread(target=known_codes.warm, name="sticker-modules", daemon=True).start()
 
     # read_structure's own (the codes are given): a frame that reads few codes decoded
     # again sharpened, a position's sticker decoded alone
     spare = make_decoder(decoder)
     fits: dict[int, Any] = {}  # age -> the last fit that told positions
 
-    def on_frame(frame: Any, stickers: list[Any], captured: float) -> None:
+    def on_frame(
+        frame: Any, stickers: list[Any], captured: float, unread: Sequence[Any] = ()
+    ) -> None:
         now = state()  # the game as the run loop last left it (states are immutable)
         known = overhead_rules.known_cards(now)
         taken = overhead_rules.taken_cards(now)
         read = read_structure(
             frame, now.age, spare, catalog=catalog, stickers=stickers, known=known, taken=taken,
-            fit=fits.get(now.age),
+            fit=fits.get(now.age), undecoded=unread,
         )  # fmt: skip
         if read.fit is not None:
             fits[now.age] = read.fit

@@ -46,6 +46,17 @@ class Decoder(Protocol):
         ...
 
 
+def decode_all(decoder: Decoder, gray: np.ndarray) -> tuple[list[Sticker], list[Corners]]:
+    """Every QR code `decoder` reads in the frame, and the corners of each code it found but
+    could not decode (zxing-cpp reports them: a blurred or dim code, which the overhead
+    reader tells by its modules); a decoder that reports none gives an empty list."""
+    every = getattr(decoder, "decode_all", None)
+    if every is None:
+        return decoder.decode(gray), []
+    found, unread = every(gray)
+    return list(found), list(unread)
+
+
 def _gray(frame: np.ndarray) -> np.ndarray:
     """A 2-D contiguous uint8 frame; colour frames (BGR) are converted."""
     if frame.ndim == 3:

@@ -64,6 +64,12 @@ def _stickers() -> tuple[tuple[str, ...], np.ndarray]:
     return tuple(texts), np.array(rows)
 
 
+def warm() -> None:
+    """Build every sticker's modules now (about 0.3 CPU s here), so the first frame that
+    tells a code by its modules does not wait for them (the device, at start)."""
+    _stickers()
+
+
 def sampled(gray: np.ndarray, corners: Corners) -> np.ndarray:
     """The mean grey of each of a code's 21x21 modules, its corners (top-left, top-right,
     bottom-right, bottom-left of the code as found) in `gray`'s pixels."""

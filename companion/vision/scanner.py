@@ -18,7 +18,14 @@ from typing import Protocol
 
 import numpy as np
 
-from companion.vision.decode import DEFAULT_DECODER, Decoder, Sticker, make_decoder
+from companion.vision.decode import (
+    DEFAULT_DECODER,
+    Corners,
+    Decoder,
+    Sticker,
+    decode_all,
+    make_decoder,
+)
 from companion.vision.tracker import TrackedScan, Tracker
 
 log = logging.getLogger(__name__)
@@ -34,13 +41,17 @@ class Source(Protocol):
     def close(self) -> None: ...
 
 
+OnFrame = Callable[[np.ndarray, list[Sticker], float, list[Corners]], object]
+
+
 class Scanner:
     """Frames from `open_source()` to `on_scan(TrackedScan)` calls, on a background thread.
 
     `fps` paces a source that does not block (a folder); None reads as fast as frames come.
     `clock` timestamps frames for the tracker and the scans (monotonic seconds).
-    `on_frame(frame, stickers, captured)` gets each frame with the codes decoded from it (the
-    overhead camera reads the structure from them; companion/service/).
+    `on_frame(frame, stickers, captured, unread)` gets each frame with the codes decoded
+    from it and the corners of those found there but not decoded (the overhead camera reads
+    the structure from them, telling those by their modules; companion/service/).
     """
 
     def __init__(
@@ -55,7 +66,7 @@ class Scanner:
         retry_first: float = 1.0,
         retry_longest: float = 10.0,
         clock: Callable[[], float] = time.monotonic,
-        on_frame: Callable[[np.ndarray, list[Sticker], float], object] | None = None,
+        on_frame: OnFrame | None = None,
     ) -> None:
         if isinstance(decoder, str):
             make_decoder(decoder)  # refuse an unknown name here, not on the thread
@@ -129,7 +140,7 @@ class Scanner:
     def _scan(self, decoder: Decoder, frame: np.ndarray, captured: float) -> None:
         self.frames += 1
         size = (frame.shape[1], frame.shape[0])
-        stickers = decoder.decode(frame)
+        stickers, unread = decode_all(decoder, frame)
         for scan in self._tracker.feed(stickers, captured, size):
             try:
                 self._on_scan(scan)
@@ -137,7 +148,7 @@ class Scanner:
                 log.exception("on_scan failed for %s", scan.text)
         if self._on_frame is not None:  # the overhead reading, on the codes decoded once
             try:
-                self._on_frame(frame, stickers, captured)
+                self._on_frame(frame, stickers, captured, unread)
             except Exception:
                 log.exception("on_frame failed")
 

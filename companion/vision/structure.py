@@ -33,7 +33,7 @@ import numpy as np
 from companion.engine.cards import Catalog, Layout, Position
 from companion.engine.catalog import default_catalog
 from companion.vision import known_codes, payloads
-from companion.vision.decode import Decoder, Sticker
+from companion.vision.decode import Corners, Decoder, Sticker, decode_all
 from companion.vision.table import QR_MODULES, QUIET_MODULES, TableModel, table_model
 
 Slot = str | None
@@ -1099,11 +1099,14 @@ def read_structure(
     known: Sequence[str | None] | None = None,
     taken: Collection[str] = (),
     fit: TableFit | None = None,
+    undecoded: Sequence[Corners] = (),
 ) -> StructureReading:
     """The 20 positions of age `age`'s structure in a grayscale overhead frame (`stickers`:
-    the codes already decoded from it, else the decoder reads them, and again sharpened when
-    they hold few cards; `known`: what is known at each position, in layout order: the card
-    seen there earlier in the age, which settles where the cards read lie when the frame
+    the codes already decoded from it, with `undecoded` the corners of those found there but
+    not decoded (`decode.decode_all`: the device's camera thread decodes each frame once),
+    else the decoder reads them, and again sharpened when they hold few cards; `known`:
+    what is known at each position, in layout order: the card seen there earlier in the
+    age, which settles where the cards read lie when the frame
     alone fits them in several places, "back" (or None) where a face-down card lay, "empty"
     where the card was taken and recorded, told "empty" whatever the frame shows: the
     `parse_known` entries of `scan --structure --known`, which the device gives too. It is
@@ -1129,7 +1132,7 @@ def read_structure(
     gray = np.ascontiguousarray(
         frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
     )
-    decoded, matched, unread = _decoded(decoder, gray) if stickers is None else (stickers, [], 0)
+    decoded, matched, unread = _decoded(decoder, gray, stickers, undecoded)
     found = decoded + matched
 
     def here(card_id: str | None) -> bool:
@@ -1616,16 +1619,20 @@ def _every_code(decoder: Decoder, gray: np.ndarray) -> list[Sticker]:
 
 
 def _decoded(
-    decoder: Decoder, gray: np.ndarray
-) -> tuple[list[Sticker], list[Sticker], int]:  # fmt: skip
-    """The codes `decoder` reads in `gray`, those it found but could not decode told by
-    their modules (`known_codes.match`: zxing-cpp reports them; a blurred code in hard
-    light), each once (a code found where another one lies is not told), and how many
-    codes it found but could not decode."""
-    decode_all = getattr(decoder, "decode_all", None)
-    if decode_all is None:
-        return decoder.decode(gray), [], 0
-    found, unread = decode_all(gray)
+    decoder: Decoder,
+    gray: np.ndarray,
+    stickers: list[Sticker] | None = None,
+    undecoded: Sequence[Corners] = (),
+) -> tuple[list[Sticker], list[Sticker], int]:
+    """The codes `decoder` reads in `gray` (or `stickers`, already read there, with
+    `undecoded`, the corners of those found there but not decoded), those it found but
+    could not decode told by their modules (`known_codes.match`: zxing-cpp reports them; a
+    blurred code in hard light), each once (a code found where another one lies is not
+    told), and how many codes it found but could not decode."""
+    if stickers is None:
+        found, unread = decode_all(decoder, gray)
+    else:
+        found, unread = stickers, list(undecoded)
     matched: list[Sticker] = []
     for corners in unread:
         sticker = known_codes.match(gray, corners)

@@ -77,6 +77,36 @@ def test_one_camera_serves_the_scan_zone_and_the_structure(tmp_path: Path) -> No
     assert app.ui.mode is Mode.FEEDBACK
 
 
+def test_the_device_tells_codes_found_but_not_decoded_as_the_scan_command_does() -> None:
+    # generated hand-laid deal 1100225 (age 1, spread 0.5, hard light): the scanner's one
+    # decoding of the frame reads 6 codes and finds 2 more it cannot decode. Given only the
+    # 6, the structure reader could not place the deal (no card told); given the corners of
+    # the 2 too, it tells them by their modules, as `scan --structure` does from the frame
+    # itself, and every face-up card of the deal is read, none wrongly
+    catalog = default_catalog()
+    scene = random_table(1100225, age=1, spread=0.5, difficulty="hard", taken=[])
+    decoder = make_decoder("zxing")
+    found, unread = decoder.decode_all(scene.frame)  # type: ignore[attr-defined]
+    assert (len(found), len(unread)) == (6, 2)
+    before_deal = apply(new_game(catalog), read_record(RECORD)[0])  # every position "back"
+    posted: list[TableFrame] = []
+    reader = table_reader(catalog, "zxing", lambda: before_deal, posted.append)
+    scanner = Scanner(lambda: Frames(scene.frame, 1), lambda scan: None, fps=None,
+                      on_frame=reader)  # fmt: skip
+    with scanner:
+        assert scanner.finished.wait(WAIT)
+    face_up = [i for i, truth in enumerate(scene.truth) if truth != "back"]
+    assert len(face_up) == 12 and len(posted) == 1
+    assert [posted[0].slots[i] for i in face_up] == [scene.truth[i] for i in face_up]
+    command = read_structure(scene.frame, 1, decoder, known=["back"] * 20).slots
+    assert posted[0].slots == command  # the device's path is the command's
+    only_decoded: list[TableFrame] = []
+    table_reader(catalog, "zxing", lambda: before_deal, only_decoded.append)(
+        scene.frame, found, 0.0
+    )
+    assert all(slot is None for slot in only_decoded[0].slots)
+
+
 def test_the_reader_keeps_the_fit_of_the_age_for_a_dimmer_frame() -> None:
     # the mount holds still: after a frame in good light, the same view with the light
     # down (0.4 of it, defocused, noisy) still finds the cards the box knows where they
