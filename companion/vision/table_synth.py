@@ -519,3 +519,27 @@ def dimmed(frame: np.ndarray) -> np.ndarray:
     soft = np.asarray(cv2.GaussianBlur(frame.astype(np.float32), (0, 0), 1.2)) * 0.4 + 15
     soft += np.random.default_rng(1).normal(0, 3, soft.shape)
     return np.asarray(np.clip(soft, 0, 255), dtype=np.uint8)
+
+
+UNREADABLE_BLUR_MODULES = 2.0  # a Gaussian's sigma: no decoder and no module match reads it
+UNREADABLE_MARGIN = 1.2  # of a code's side: the blur covers its quiet zone's inner part too
+
+
+def with_codes_unreadable(scene: TableScene, keep: Collection[int]) -> np.ndarray:
+    """`scene`'s frame with the face-up codes of every position not in `keep` blurred past
+    reading (a Gaussian of two modules over each code: its texture kept, its modules
+    gone); codes under a hand are left as they are. A frame whose reader has only a few
+    cards to place the structure by."""
+    frame = scene.frame.copy()
+    smooth = cv2.GaussianBlur(frame, (0, 0), UNREADABLE_BLUR_MODULES * scene.module_px)
+    for index, code in scene.codes.items():
+        if index in keep or scene.hidden[index]:
+            continue
+        corners = np.asarray(code, dtype=np.float64)
+        centre = corners.mean(axis=0)
+        wider = centre + (corners - centre) * UNREADABLE_MARGIN
+        quad = cv2.perspectiveTransform(np.array([wider]), scene.plane_to_frame)[0]
+        mask = np.zeros(frame.shape[:2], dtype=np.uint8)
+        cv2.fillConvexPoly(mask, quad.astype(np.int32), 255)
+        frame[mask > 0] = smooth[mask > 0]
+    return frame
