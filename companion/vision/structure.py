@@ -999,9 +999,10 @@ def _near(options: Sequence[_Option], known: Sequence[str | None] | None) -> lis
     like the table, a contradiction for the true placement as much as for a shifted one, so
     a placement of fewer cards can outscore the true one); or as many cards placed with two
     contradictions more, or as many more as its positions that look bare where it puts a
-    card (its dim backs, or a fit strayed at the far side: a contradiction that is the
-    view's doubt, not the placement's). With what was known only trusted placements stand
-    beside the best."""
+    card (its dim backs): three at most, any number when its view's table or the best's
+    may be something else (`_Option.doubtful`: a contradiction that is the view's doubt,
+    not the placement's). With what was known only trusted placements stand beside the
+    best."""
     ranked = sorted(options, key=lambda o: -o.score)
     best = ranked[0]
 
@@ -1013,14 +1014,19 @@ def _near(options: Sequence[_Option], known: Sequence[str | None] | None) -> lis
             # as many cards placed, two contradictions more: a few cards of rows laid
             # further apart fit the layout shifted by two rows too, and the dim backs of
             # the true placement looked like the table (generated hand-laid frame 410015);
-            # more when as many of its positions look bare where it puts a card (three dim
-            # backs: generated hand-laid deal 750055, hard light; five, a column off:
-            # 1100313 with three codes readable; eleven, 1100300 with five:
-            # benchmarks/structure_fewcodes.py, where up to three let 5 of 1,504
-            # readings place a few cards wrongly)
+            # more when as many of its positions look bare where it puts a card: up to
+            # three (three dim backs: generated hand-laid deal 750055, hard light), any
+            # number when its view's table or the best's may be something else (dim backs
+            # on a plane of their own, `RIVAL_SHARE`: five, a column off, in deal 1100313
+            # with three codes readable; eleven in 1100300 with five; up to three let 4 of
+            # 1,504 readings of benchmarks/structure_fewcodes.py place cards wrongly).
+            # Not any number always: a placement two rows down over the bare table has as
+            # many positions looking bare (seed 73, hard light, a later moment)
             or (
                 o.bound == best.bound
-                and o.contradictions <= best.contradictions + max(2, len(o.misread))
+                and o.contradictions
+                <= best.contradictions
+                + max(2, len(o.misread) if best.doubtful or o.doubtful else min(3, len(o.misread)))
             )
         )
 
