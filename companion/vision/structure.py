@@ -1354,10 +1354,15 @@ def read_structure(
     # a fit strays with the distance from the cards it was made on (far more when they lie
     # on one row, or the steps are off by a little per row): a position more than a row away
     # from every card placed is not told empty from how it looks (generated hand-laid frame
-    # 400017, hard light: a fit on three cards of row 1 saw row 4's card as bare table)
-    rows = {layout.positions[i].row for i, s in enumerate(best.slots) if _is_card(s)}
+    # 400017, hard light: a fit on three cards of row 1 saw row 4's card as bare table); from
+    # the frame alone, nor one more than FAR_COLUMNS along its row from them (deal 1100305,
+    # fine light, five codes readable at the right: a fit on them saw the card at the far
+    # left of row 5 so). The device, which knows what lay there, still sees the card it
+    # just took at the far end of a row gone (a late age's last cards)
+    at = [layout.positions[i] for i, s in enumerate(best.slots) if _is_card(s)]
+    reach = FAR_COLUMNS if known is None else 2 * len(layout.positions)
     for p in layout.positions:
-        far = all(abs(p.row - row) > 1 for row in rows)
+        far = all(abs(p.row - q.row) > 1 or abs(p.col - q.col) > reach for q in at)
         if slots[p.index] == EMPTY and p.index not in gone and far:
             slots[p.index] = None
     if known is not None:
@@ -1370,6 +1375,9 @@ def read_structure(
         else None
     )
     return StructureReading(tuple(slots), placed_count, len(found) - placed_count, told)
+
+
+FAR_COLUMNS = 6  # half-card steps: three cards along a row
 
 
 def _impossible_to_none(

@@ -433,6 +433,10 @@ def test_a_deal_whose_cards_fit_two_placements_told_it_is_the_deal_gives_nulls()
         # told the deal, 5 codes (and 2 more told by their blurred modules): a column to
         # the right; the true placement found 11 positions looking bare (6 told wrongly)
         (1100300, "hard", (2, 12, 13, 14, 18), AT_THE_DEAL),
+        # fine light, from the frame alone, 5 codes at the right of the structure: the card
+        # at the far left of the last row told empty by the fit on them, which strays there
+        # (`FAR_COLUMNS`)
+        (1100305, "fine", (1, 7, 8, 18, 19), None),
     ],
 )
 def test_a_deal_of_few_readable_codes_is_never_placed_wrongly(
