@@ -1305,12 +1305,27 @@ def read_structure(
         homography = near[0].homography
         used = {s for s in slots if s is not None} | {c for c, n in counts.items() if n > 1}
         used |= set(taken)
+        # the cards that can lie at a position: the one known there, else the age's cards
+        # neither read in the frame nor known elsewhere
+        elsewhere = {c for c in known or () if c is not None} | {c for c in read if c}
+        age_cards = [c.id for c in catalog.cards if c.age == age]
+
+        def can_lie(i: int, used: set[str]) -> set[str]:
+            if known is not None and known[i] not in (None, EMPTY):
+                return {known[i]} - used
+            return {c for c in age_cards if c not in used and c not in elsewhere}
+
         for p in layout.positions:
             if slots[p.index] is not None or not (
                 p.face_up or all(slots[i] == "empty" for i in p.covered_by)
             ):
                 continue
             card_id = _card_id(_read_slot(gray, homography, origins[p.index], m, decoder))
+            if card_id is None:  # no decoder reads it: told among the cards that can be there
+                crop = _place_crop(gray, homography, origins[p.index], m)
+                card_id = payloads.parse(
+                    known_codes.told_among(crop, can_lie(p.index, used)) or ""
+                )
             if card_id is not None and card_id not in used and _of_age(card_id, age, catalog):
                 slots[p.index] = card_id
                 used.add(card_id)
@@ -1398,7 +1413,7 @@ def _backs_under_cards(
         if slots[p.index] is not None or p.face_up:
             continue
         covering = [i for i in p.covered_by if i in near[0].placed]
-        if whole and len(covering) == len(p.covered_by) == 2:
+        if whole and covering and len(covering) == len(p.covered_by):
             slots[p.index] = BACK
             continue
         if any(p.index in o.misread for o in near):
@@ -1732,3 +1747,21 @@ def _agrees(placed: dict[int, int], cards: list[_Card], known: Sequence[str | No
         where.get(cards[j].id, i) == i and known[i] in (None, cards[j].id)
         for i, j in placed.items()
     )
+
+
+BLURRED_REACH_MM = 7.0  # how far off its place a code is looked for (SLOT_REACH_MM)
+
+
+def _place_crop(
+    gray: np.ndarray, homography: np.ndarray, origin: tuple[float, float], m: TableModel
+) -> np.ndarray:
+    """The place of the sticker of a card at `origin` rectified at known_codes.PLACE_PX a
+    module: the code, its quiet zone and BLURRED_REACH_MM around them."""
+    (left, top), (right, _), _, _ = m.code_corners()
+    module = (right - left) / QR_MODULES
+    k = known_codes.PLACE_PX / module
+    pad = BLURRED_REACH_MM + QUIET_MODULES * module
+    x0, y0 = origin[0] + left - pad, origin[1] + top - pad
+    size = round((right - left + 2 * pad) * k)
+    to_crop = np.array([[k, 0, -x0 * k], [0, k, -y0 * k], [0, 0, 1.0]]) @ np.linalg.inv(homography)
+    return np.asarray(cv2.warpPerspective(gray, to_crop, (size, size), flags=cv2.INTER_LINEAR))
