@@ -1364,7 +1364,7 @@ def read_structure(
             slots[p.index] = None
     if known is not None:
         _impossible_to_none(slots, known, layout, gone)
-    _backs_under_cards(slots, layout, near, strict=known is None)
+    _backs_under_cards(slots, layout, near, known)
     placed_count = sum(1 for s in slots if s not in (None, "back", "empty"))
     told = (
         TableFit(near[0].homography, m.col_mm, m.row_mm)
@@ -1393,27 +1393,40 @@ def _impossible_to_none(
 
 
 def _backs_under_cards(
-    slots: list[Slot], layout: Layout, near: Sequence[_Option], *, strict: bool
+    slots: list[Slot], layout: Layout, near: Sequence[_Option], known: Sequence[str | None] | None
 ) -> None:
     """Told "back", the face-down positions not told that a card told lies over: a covered
     card cannot have been taken, and it is turned up only once uncovered. Its own view
     may not tell it (a hand's edge over it; the card over it read only at its place, step
     7, after the view was classified: generated hand-laid deal 630000, fine light,
     position 15 under 18), but never where a placement as likely sees it bare. From the
-    frame alone, when a view of those placements shows the bare table where a card lies
-    (`strict`), only a card read in the whole frame and placed over it counts (step 10:
-    its placement may be wrong too)."""
-    strict = strict and any(o.misread for o in near)
+    frame alone (no `known`), when a view of those placements shows the bare table where a
+    card lies, only a card read in the whole frame and placed over it counts (step 10:
+    its placement may be wrong too). With `known`, a card read by its code where the box
+    knew it lay, in the one placement as likely, is where it lies: the face-down position
+    it lies over holds a card even where its view looks bare (a dim back in hard light:
+    generated hand-laid frame 1000011, a later moment, four backs each under one card
+    left, every one looking bare)."""
+    strict = known is None and any(o.misread for o in near)
     # one placement of many cards read (a structure whose codes are read nearly whole) is
-    # not a placement shifted along a row or a diagonal: a face-down position two cards
-    # read there lie over holds a card even where its view looks bare (a dim back in hard
-    # light: generated hand-laid deal 940019, every back of the deal looked bare)
+    # not a placement shifted along a row or a diagonal: a face-down position every card
+    # over which it placed (two, or one at a row's end) holds a card even where its view
+    # looks bare (a dim back in hard light: generated hand-laid deal 940019, every back of
+    # the deal looked bare; 1000024, the row ends)
     whole = len(near) == 1 and len(near[0].placed) >= WHOLE_PLACED
     for p in layout.positions:
         if slots[p.index] is not None or p.face_up:
             continue
         covering = [i for i in p.covered_by if i in near[0].placed]
         if whole and covering and len(covering) == len(p.covered_by):
+            slots[p.index] = BACK
+            continue
+        if (
+            known is not None
+            and len(near) == 1
+            and known[p.index] is None
+            and any(known[i] == slots[i] and _is_card(slots[i]) for i in covering)
+        ):
             slots[p.index] = BACK
             continue
         if any(p.index in o.misread for o in near):
