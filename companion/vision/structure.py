@@ -1410,15 +1410,16 @@ def _backs_under_cards(
     strict = known is None and any(o.misread for o in near)
     # one placement of many cards read (a structure whose codes are read nearly whole) is
     # not a placement shifted along a row or a diagonal: a face-down position every card
-    # over which it placed (two, or one at a row's end) holds a card even where its view
-    # looks bare (a dim back in hard light: generated hand-laid deal 940019, every back of
-    # the deal looked bare; 1000024, the row ends)
+    # over which is told (two, or one at a row's end; one of them at least placed by its
+    # code, the other read at its place, step 7) holds a card even where its view looks
+    # bare (a dim back in hard light: generated hand-laid deal 940019, every back of the
+    # deal looked bare; 1000024, the row ends; 1000035, a card over it read at its place)
     whole = len(near) == 1 and len(near[0].placed) >= WHOLE_PLACED
     for p in layout.positions:
         if slots[p.index] is not None or p.face_up:
             continue
         covering = [i for i in p.covered_by if i in near[0].placed]
-        if whole and covering and len(covering) == len(p.covered_by):
+        if whole and covering and all(_is_card(slots[i]) for i in p.covered_by):
             slots[p.index] = BACK
             continue
         if (
