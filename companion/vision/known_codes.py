@@ -47,9 +47,8 @@ DATA = ~_function_modules()
 
 
 @functools.cache
-def _stickers() -> tuple[tuple[str, ...], np.ndarray]:
-    """Every payload we print, and its data modules as a row of -1 (dark) and 1 (light),
-    centred and scaled to unit spread (a correlation is then one product)."""
+def _printed() -> tuple[tuple[str, ...], np.ndarray]:
+    """Every payload we print and its code's modules (True dark), one 21x21 array each."""
     texts: list[str] = []
     for table in (
         payloads.sticker_table(),
@@ -57,12 +56,17 @@ def _stickers() -> tuple[tuple[str, ...], np.ndarray]:
         payloads.family_sticker_table(),
     ):
         texts += [t for t in table.by_payload if t not in texts]
-    rows = []
-    for text in texts:
-        modules = stickers.qr_modules(text, payloads.sticker_table().error_correction)
-        row = np.where(modules[DATA], -1.0, 1.0)
-        rows.append((row - row.mean()) / row.std())
-    return tuple(texts), np.array(rows)
+    level = payloads.sticker_table().error_correction
+    return tuple(texts), np.array([stickers.qr_modules(text, level) for text in texts])
+
+
+@functools.cache
+def _stickers() -> tuple[tuple[str, ...], np.ndarray]:
+    """Every payload we print, and its data modules as a row of -1 (dark) and 1 (light),
+    centred and scaled to unit spread (a correlation is then one product)."""
+    texts, modules = _printed()
+    rows = np.where(modules[:, DATA], -1.0, 1.0)
+    return texts, (rows - rows.mean(axis=1, keepdims=True)) / rows.std(axis=1, keepdims=True)
 
 
 def sampled(gray: np.ndarray, corners: Corners) -> np.ndarray:
@@ -233,11 +237,7 @@ def _unit(rows: np.ndarray) -> np.ndarray:
 def _drawn_stickers(blur: float) -> np.ndarray:
     """Every sticker's data pixels drawn blurred `blur` modules (`_stickers`' order), each
     row centred and of unit spread."""
-    texts = _stickers()[0]
-    rows = []
-    for text in texts:
-        modules = stickers.qr_modules(text, payloads.sticker_table().error_correction)
-        rows.append(_drawn(np.where(modules, -1.0, 1.0), blur)[DATA_PX])
+    rows = [_drawn(np.where(modules, -1.0, 1.0), blur)[DATA_PX] for modules in _printed()[1]]
     return _unit(np.array(rows, dtype=np.float32))
 
 
