@@ -246,7 +246,7 @@ def _drawn_placing(blur: float) -> np.ndarray:
     """The placing pixels of a code drawn blurred `blur` modules, centred, unit spread."""
     pattern = np.zeros((MODULES, MODULES), np.float32)
     pattern[PLACING] = np.sign(PLACING_SHADE)
-    return _unit(_drawn(pattern, blur)[PLACING_PX][None, :])[0]
+    return np.asarray(_unit(_drawn(pattern, blur)[PLACING_PX][None, :])[0])
 
 
 def placed_square(crop: np.ndarray) -> tuple[np.ndarray, float] | None:
@@ -271,13 +271,11 @@ def placed_square(crop: np.ndarray) -> tuple[np.ndarray, float] | None:
             if best is None or score > best[0]:
                 best = (score, turn, scale, _peak(result, x, y))
     assert best is not None
-    score, turn, scale, (x, y) = best
+    score, turn, scale, at = best
     # the square's pixels in the crop: turned and scaled about the template's centre
     warp = cv2.getRotationMatrix2D(centre, turn, scale)
-    warp[:, 2] += (x, y)
-    square = cv2.warpAffine(
-        crop, warp, (side, side), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP
-    )
+    warp[:, 2] += np.array(at)
+    square = cv2.warpAffine(crop, warp, (side, side), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP)
     return np.asarray(square), float(score)
 
 

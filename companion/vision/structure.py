@@ -1311,8 +1311,9 @@ def read_structure(
         age_cards = [c.id for c in catalog.cards if c.age == age]
 
         def can_lie(i: int, used: set[str]) -> set[str]:
-            if known is not None and known[i] not in (None, EMPTY):
-                return {known[i]} - used
+            there = None if known is None else known[i]
+            if there is not None and there != EMPTY:
+                return {there} - used
             return {c for c in age_cards if c not in used and c not in elsewhere}
 
         for p in layout.positions:
@@ -1323,9 +1324,7 @@ def read_structure(
             card_id = _card_id(_read_slot(gray, homography, origins[p.index], m, decoder))
             if card_id is None:  # no decoder reads it: told among the cards that can be there
                 crop = _place_crop(gray, homography, origins[p.index], m)
-                card_id = payloads.parse(
-                    known_codes.told_among(crop, can_lie(p.index, used)) or ""
-                )
+                card_id = payloads.parse(known_codes.told_among(crop, can_lie(p.index, used)) or "")
             if card_id is not None and card_id not in used and _of_age(card_id, age, catalog):
                 slots[p.index] = card_id
                 used.add(card_id)

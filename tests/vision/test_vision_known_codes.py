@@ -196,7 +196,9 @@ def test_a_place_with_no_code_is_told_nothing() -> None:
     # code's finder patterns there, no sticker told whatever the candidates
     rng = np.random.default_rng(3)
     side = (known_codes.MODULES + 2 * known_codes.QUIET) * known_codes.PLACE_PX + 40
-    table = np.clip(120 + 6 * np.sin(np.arange(side) / 3)[None, :] + rng.normal(0, 4, (side, side)), 0, 255)
+    table = np.clip(
+        120 + 6 * np.sin(np.arange(side) / 3)[None, :] + rng.normal(0, 4, (side, side)), 0, 255
+    )
     every = {c.id for c in default_catalog().cards}
     assert known_codes.told_among(table.astype(np.uint8), every) is None
     blank = table.copy()

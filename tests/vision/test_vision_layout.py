@@ -390,7 +390,9 @@ def test_known_dim_backs_under_the_cards_left_are_told() -> None:
     # read by its code where the box knew it, and every one looks like the bare table:
     # left null before, told now with what was known
     deal = random_table(1000011, spread=0.5, difficulty="hard", taken=[])
-    scene = random_table(1000011, spread=0.5, difficulty="hard", deal=deal.deal, taken=[18, 16, 15, 10])
+    scene = random_table(
+        1000011, spread=0.5, difficulty="hard", deal=deal.deal, taken=[18, 16, 15, 10]
+    )
     slots = read_structure(scene.frame, scene.age, DECODER, known=scene.known).slots
     assert [slots[i] for i in (9, 11, 12, 13)] == ["back"] * 4
     assert all(s is None or s == t for s, t in zip(slots, scene.truth, strict=True))
