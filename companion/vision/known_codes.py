@@ -253,30 +253,40 @@ def placed_square(crop: np.ndarray) -> tuple[np.ndarray, float] | None:
     """The code lying about in the middle of `crop` (a place's cut, PLACE_PX a module, the
     code and its quiet zone within it, turned at most a few degrees) as a square of
     MODULES + 2 * QUIET modules at PLACE_PX each: registered where the pattern every code
-    has matches it best (`_register_pattern`, a few turns and sizes), with that match (a
-    correlation); None when the crop is too small."""
-    crop = crop.astype(np.float32)
+    has matches it best (`_register_pattern`: each turn at the size the fit says, then the
+    other sizes at the best turn), with that match (a correlation); None when the crop is
+    too small."""
     side = (MODULES + 2 * QUIET) * PLACE_PX
-    pattern = _register_pattern()
-    centre = ((side - 1) / 2, (side - 1) / 2)
     if crop.shape[0] <= side or crop.shape[1] <= side:
         return None
-    best: tuple[float, float, float, tuple[float, float]] | None = None
-    for turn in PLACE_TURNS:
-        for scale in PLACE_SCALES:
-            warp = cv2.getRotationMatrix2D(centre, turn, scale)
-            template = cv2.warpAffine(pattern, warp, (side, side), borderValue=1.0)
-            result = cv2.matchTemplate(crop, template, cv2.TM_CCOEFF_NORMED)
-            _, score, _, (x, y) = cv2.minMaxLoc(result)
-            if best is None or score > best[0]:
-                best = (score, turn, scale, _peak(result, x, y))
-    assert best is not None
+    crop = crop.astype(np.float32)
+    best = max((_registered(crop, turn, 1.0) for turn in PLACE_TURNS), key=lambda r: r[0])
+    others = [_registered(crop, best[1], scale) for scale in PLACE_SCALES if scale != 1.0]
+    best = max([best, *others], key=lambda r: r[0])
     score, turn, scale, at = best
-    # the square's pixels in the crop: turned and scaled about the template's centre
-    warp = cv2.getRotationMatrix2D(centre, turn, scale)
+    # the square's pixels in the crop: turned and scaled about the pattern's centre
+    warp = cv2.getRotationMatrix2D(((side - 1) / 2, (side - 1) / 2), turn, scale)
     warp[:, 2] += np.array(at)
     square = cv2.warpAffine(crop, warp, (side, side), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP)
     return np.asarray(square), float(score)
+
+
+def _registered(
+    crop: np.ndarray, turn: float, scale: float
+) -> tuple[float, float, float, tuple[float, float]]:
+    """Where `_register_pattern` turned `turn` degrees and scaled `scale` matches `crop`
+    best: the correlation there, the turn, the scale and the pattern's top-left corner."""
+    result = cv2.matchTemplate(crop, _turned_pattern(turn, scale), cv2.TM_CCOEFF_NORMED)
+    _, score, _, (x, y) = cv2.minMaxLoc(result)
+    return score, turn, scale, _peak(result, x, y)
+
+
+@functools.cache
+def _turned_pattern(turn: float, scale: float) -> np.ndarray:
+    """`_register_pattern` turned `turn` degrees and scaled about its centre."""
+    side = (MODULES + 2 * QUIET) * PLACE_PX
+    warp = cv2.getRotationMatrix2D(((side - 1) / 2, (side - 1) / 2), turn, scale)
+    return np.asarray(cv2.warpAffine(_register_pattern(), warp, (side, side), borderValue=1.0))
 
 
 def _peak(result: np.ndarray, x: int, y: int) -> tuple[float, float]:
