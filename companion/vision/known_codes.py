@@ -10,7 +10,11 @@ matches none of them well, and a code sampled off its modules matches none far b
 than the next. Where no decoder finds even the finder patterns (`match_square`, on a cut
 around a blob that looks like a code), the grid of modules is placed by the patterns every
 code has before its data modules are told so (BENCHMARKS.md, "Overhead camera in hard
-light: codes told by their modules").
+light: codes told by their modules"). Where no decoder reads a code at the place a fitted
+structure puts a position's sticker (`told_among`), the place is registered by those
+patterns and its data modules are told among the few cards that can lie there, every
+sticker drawn blurred as the code is (BENCHMARKS.md, "Overhead camera in hard light:
+blurred codes told at their places").
 """
 
 from __future__ import annotations
