@@ -1318,12 +1318,26 @@ def read_structure(
         homography = near[0].homography
         used = {s for s in slots if s is not None} | {c for c, n in counts.items() if n > 1}
         used |= set(taken)
+        # the cards that can lie at a position: the one known there, else the age's cards
+        # neither read in the frame nor known elsewhere
+        elsewhere = {c for c in known or () if c is not None} | {c for c in read if c}
+        age_cards = [c.id for c in catalog.cards if c.age == age]
+
+        def can_lie(i: int, used: set[str]) -> set[str]:
+            there = None if known is None else known[i]
+            if there is not None and there != EMPTY:
+                return {there} - used
+            return {c for c in age_cards if c not in used and c not in elsewhere}
+
         for p in layout.positions:
             if slots[p.index] is not None or not (
                 p.face_up or all(slots[i] == "empty" for i in p.covered_by)
             ):
                 continue
             card_id = _card_id(_read_slot(gray, homography, origins[p.index], m, decoder))
+            if card_id is None:  # no decoder reads it: told among the cards that can be there
+                crop = _place_crop(gray, homography, origins[p.index], m)
+                card_id = payloads.parse(known_codes.told_among(crop, can_lie(p.index, used)) or "")
             if card_id is not None and card_id not in used and _of_age(card_id, age, catalog):
                 slots[p.index] = card_id
                 used.add(card_id)
@@ -1367,7 +1381,7 @@ def read_structure(
             slots[p.index] = None
     if known is not None:
         _impossible_to_none(slots, known, layout, gone)
-    _backs_under_cards(slots, layout, near, strict=known is None)
+    _backs_under_cards(slots, layout, near, known)
     placed_count = sum(1 for s in slots if s not in (None, "back", "empty"))
     told = (
         TableFit(near[0].homography, m.col_mm, m.row_mm)
@@ -1399,27 +1413,41 @@ def _impossible_to_none(
 
 
 def _backs_under_cards(
-    slots: list[Slot], layout: Layout, near: Sequence[_Option], *, strict: bool
+    slots: list[Slot], layout: Layout, near: Sequence[_Option], known: Sequence[str | None] | None
 ) -> None:
     """Told "back", the face-down positions not told that a card told lies over: a covered
     card cannot have been taken, and it is turned up only once uncovered. Its own view
     may not tell it (a hand's edge over it; the card over it read only at its place, step
     7, after the view was classified: generated hand-laid deal 630000, fine light,
     position 15 under 18), but never where a placement as likely sees it bare. From the
-    frame alone, when a view of those placements shows the bare table where a card lies
-    (`strict`), only a card read in the whole frame and placed over it counts (step 10:
-    its placement may be wrong too)."""
-    strict = strict and any(o.misread for o in near)
+    frame alone (no `known`), when a view of those placements shows the bare table where a
+    card lies, only a card read in the whole frame and placed over it counts (step 10:
+    its placement may be wrong too). With `known`, a card read by its code where the box
+    knew it lay, in the one placement as likely, is where it lies: the face-down position
+    it lies over holds a card even where its view looks bare (a dim back in hard light:
+    generated hand-laid frame 1000011, a later moment, four backs each under one card
+    left, every one looking bare)."""
+    strict = known is None and any(o.misread for o in near)
     # one placement of many cards read (a structure whose codes are read nearly whole) is
-    # not a placement shifted along a row or a diagonal: a face-down position two cards
-    # read there lie over holds a card even where its view looks bare (a dim back in hard
-    # light: generated hand-laid deal 940019, every back of the deal looked bare)
+    # not a placement shifted along a row or a diagonal: a face-down position every card
+    # over which is told (two, or one at a row's end; one of them at least placed by its
+    # code, the other read at its place, step 7) holds a card even where its view looks
+    # bare (a dim back in hard light: generated hand-laid deal 940019, every back of the
+    # deal looked bare; 1000024, the row ends; 1000035, a card over it read at its place)
     whole = len(near) == 1 and len(near[0].placed) >= WHOLE_PLACED
     for p in layout.positions:
         if slots[p.index] is not None or p.face_up:
             continue
         covering = [i for i in p.covered_by if i in near[0].placed]
-        if whole and len(covering) == len(p.covered_by) == 2:
+        if whole and covering and all(_is_card(slots[i]) for i in p.covered_by):
+            slots[p.index] = BACK
+            continue
+        if (
+            known is not None
+            and len(near) == 1
+            and known[p.index] is None
+            and any(known[i] == slots[i] and _is_card(slots[i]) for i in covering)
+        ):
             slots[p.index] = BACK
             continue
         if any(p.index in o.misread for o in near):
@@ -1757,3 +1785,21 @@ def _agrees(placed: dict[int, int], cards: list[_Card], known: Sequence[str | No
         where.get(cards[j].id, i) == i and known[i] in (None, cards[j].id)
         for i, j in placed.items()
     )
+
+
+BLURRED_REACH_MM = 7.0  # how far off its place a code is looked for (SLOT_REACH_MM)
+
+
+def _place_crop(
+    gray: np.ndarray, homography: np.ndarray, origin: tuple[float, float], m: TableModel
+) -> np.ndarray:
+    """The place of the sticker of a card at `origin` rectified at known_codes.PLACE_PX a
+    module: the code, its quiet zone and BLURRED_REACH_MM around them."""
+    (left, top), (right, _), _, _ = m.code_corners()
+    module = (right - left) / QR_MODULES
+    k = known_codes.PLACE_PX / module
+    pad = BLURRED_REACH_MM + QUIET_MODULES * module
+    x0, y0 = origin[0] + left - pad, origin[1] + top - pad
+    size = round((right - left + 2 * pad) * k)
+    to_crop = np.array([[k, 0, -x0 * k], [0, k, -y0 * k], [0, 0, 1.0]]) @ np.linalg.inv(homography)
+    return np.asarray(cv2.warpPerspective(gray, to_crop, (size, size), flags=cv2.INTER_LINEAR))

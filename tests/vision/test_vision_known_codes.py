@@ -3,14 +3,18 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 import segno
 
+from companion.engine.catalog import default_catalog
 from companion.vision import known_codes, payloads, stickers
 from companion.vision.decode import Corners, make_decoder
-from companion.vision.structure import read_structure
-from companion.vision.table_synth import random_table
+from companion.vision.structure import _place_crop, read_structure
+from companion.vision.table import table_model
+from companion.vision.table_synth import TableScene, random_table
 
 DECODER = make_decoder("zxing")
 PX = 3  # px a module of the drawn codes
@@ -124,3 +128,79 @@ def test_a_hard_deal_whose_codes_were_found_but_not_decoded_is_read_from_their_b
     # cannot-tell, as the reader of b719d94 told it). Codes found but not decoded send the
     # reader to the codes' blobs as a frame of few codes does: all 12 read
     assert_faces_read(940019)
+
+
+# Generated hand-laid frames in hard light (spread 0.5): codes no decoder reads (motion blur,
+# a dim room), whose places the placement puts where the structure's fit says
+def _later_1000032() -> tuple[TableScene, list[str | None]]:
+    """Hard frame 1000032 (age 1) after seven cards were taken, and what the box knew."""
+    deal = random_table(1000032, spread=0.5, difficulty="hard", taken=[])
+    scene = random_table(
+        1000032, spread=0.5, difficulty="hard", deal=deal.deal, taken=[17, 14, 19, 18, 16, 15, 11]
+    )
+    return scene, list(scene.known)
+
+
+def test_a_blurred_code_no_decoder_reads_is_told_at_its_place_from_the_frame_alone() -> None:
+    # deal 1000035 (age 2): school's and dispensary's codes (positions 3 and 4), dim and
+    # blurred along a diagonal, are read by no decoder (left null before); at their places,
+    # registered by their finder patterns, their data modules drawn blurred as the frame is
+    # match their own card's at 0.92 and 0.93, every other sticker's at 0.41 at most
+    scene = random_table(1000035, spread=0.5, difficulty="hard", taken=[])
+    slots = read_structure(scene.frame, scene.age, DECODER).slots
+    assert (slots[3], slots[4]) == ("school", "dispensary") == tuple(scene.truth[3:5])
+    assert all(s is None or s == t for s, t in zip(slots, scene.truth, strict=True))
+
+
+def test_blurred_codes_are_told_as_the_device_knew_them() -> None:
+    # seven cards taken: stable, altar, guard tower and palisade (positions 1, 9, 10, 12),
+    # known face up there, are read by no decoder in this frame (left null before); each is
+    # told at its place, the card known there its one candidate
+    scene, known = _later_1000032()
+    slots = read_structure(scene.frame, scene.age, DECODER, known=known).slots
+    assert [slots[i] for i in (1, 9, 10, 12)] == ["stable", "altar", "guard_tower", "palisade"]
+    assert slots == tuple(scene.truth)
+
+
+def test_a_wrong_card_known_at_a_blurred_code_is_never_told() -> None:
+    # the box told that position 9 held the baths (a card of age 1 not in this frame): the
+    # code there is altar's, and its modules match altar's best, so the one candidate is
+    # refused and the position left null, never the baths nor a card not known there
+    scene, known = _later_1000032()
+    known[9] = "baths"
+    slots = read_structure(scene.frame, scene.age, DECODER, known=known).slots
+    assert slots[9] is None
+    assert all(s is None or s == t for s, t in zip(slots, scene.truth, strict=True))
+
+
+def test_told_among_refuses_a_place_whose_best_match_is_not_a_candidate() -> None:
+    # the place of school's code in deal 1000035 (position 3), cut out where the fit puts it:
+    # told school among candidates that hold it, nothing among candidates that do not (the
+    # dispensary beside it, every other card of age 2), whatever their own correlation
+    scene = random_table(1000035, spread=0.5, difficulty="hard", taken=[])
+    reading = read_structure(scene.frame, scene.age, DECODER)
+    assert reading.fit is not None
+    m = replace(table_model(), col_mm=reading.fit.col_mm, row_mm=reading.fit.row_mm)
+    origin = m.slot_corners(default_catalog().layout(scene.age))[3]
+    crop = _place_crop(scene.frame, reading.fit.homography, origin, m)
+    school = payloads.payload_for("school")
+    assert known_codes.told_among(crop, {"school"}) == school
+    assert known_codes.told_among(crop, {"school", "dispensary"}) == school
+    others = {c.id for c in default_catalog().cards if c.age == 2} - {"school"}
+    assert known_codes.told_among(crop, others) is None
+    assert known_codes.told_among(crop, {"dispensary"}) is None
+
+
+def test_a_place_with_no_code_is_told_nothing() -> None:
+    # the bare table drawn as a place's crop (its grain and noise), and a blank sticker: no
+    # code's finder patterns there, no sticker told whatever the candidates
+    rng = np.random.default_rng(3)
+    side = (known_codes.MODULES + 2 * known_codes.QUIET) * known_codes.PLACE_PX + 40
+    table = np.clip(
+        120 + 6 * np.sin(np.arange(side) / 3)[None, :] + rng.normal(0, 4, (side, side)), 0, 255
+    )
+    every = {c.id for c in default_catalog().cards}
+    assert known_codes.told_among(table.astype(np.uint8), every) is None
+    blank = table.copy()
+    blank[20:-20, 20:-20] = 200
+    assert known_codes.told_among(blank.astype(np.uint8), every) is None

@@ -368,6 +368,42 @@ def test_a_dim_code_missed_in_the_frame_is_read_at_its_place_from_a_narrow_cut()
     assert slots[2] == "library"
 
 
+def test_dim_backs_at_the_row_ends_under_a_whole_placement_are_told() -> None:
+    # generated hand-laid deal 1000024 (spread 1, hard light, age 2), from the frame alone:
+    # twelve cards placed by their codes, one placement; the face-down cards at the ends of
+    # rows 2 and 4 (positions 15 and 17, in the layout's order) lie each under one card
+    # placed there, and look like the bare table (dim backs): left null before, told now
+    scene = random_table(1000024, spread=1.0, difficulty="hard", taken=[])
+    assert (scene.truth[15], scene.truth[17]) == ("back", "back")
+    slots = read_structure(scene.frame, scene.age, DECODER).slots
+    assert (slots[15], slots[17]) == ("back", "back")
+    assert all(s is None or s == t for s, t in zip(slots, scene.truth, strict=True))
+
+
+def test_a_back_under_a_card_read_at_its_place_in_a_whole_placement_is_told() -> None:
+    # generated hand-laid deal 1000035 (spread 0.5, hard light, age 2), from the frame
+    # alone: position 7 lies under a card placed by its code and one read only at its place
+    # (school, position 3, by its modules); its back looks bare: told now
+    scene = random_table(1000035, spread=0.5, difficulty="hard", taken=[])
+    slots = read_structure(scene.frame, scene.age, DECODER).slots
+    assert scene.truth[7] == slots[7] == "back"
+    assert all(s is None or s == t for s, t in zip(slots, scene.truth, strict=True))
+
+
+def test_known_dim_backs_under_the_cards_left_are_told() -> None:
+    # generated hand-laid frame 1000011 (spread 0.5, hard light, age 1), four cards taken
+    # (18, 16, 15, 10): the face-down cards 9, 11, 12 and 13 lie each under one card left,
+    # read by its code where the box knew it, and every one looks like the bare table:
+    # left null before, told now with what was known
+    deal = random_table(1000011, spread=0.5, difficulty="hard", taken=[])
+    scene = random_table(
+        1000011, spread=0.5, difficulty="hard", deal=deal.deal, taken=[18, 16, 15, 10]
+    )
+    slots = read_structure(scene.frame, scene.age, DECODER, known=scene.known).slots
+    assert [slots[i] for i in (9, 11, 12, 13)] == ["back"] * 4
+    assert all(s is None or s == t for s, t in zip(slots, scene.truth, strict=True))
+
+
 # --- the deal, told it is the deal ------------------------------------------------------------
 
 AT_THE_DEAL = ["back"] * 20  # what the device knows before the deal is recorded
