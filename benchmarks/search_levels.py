@@ -126,6 +126,8 @@ VARIANTS: dict[str, Level] = {
     "5-cpplike": _five(
         "5-cpplike", exploration=0.75, by_mean=True, scored_expansion=False, redraw=True
     ),
+    # two of them without the redraw's cost (BENCHMARKS.md, "which of its choices")
+    "5-cpplike-lean": _five("5-cpplike-lean", by_mean=True, scored_expansion=False),
 }
 """Search variants measured against the levels (see BENCHMARKS.md, "Search levels")."""
 
@@ -245,6 +247,7 @@ def match(
         "expansions": list(expansions), "wins": wins, "losses": losses, "shared": shared,
         "forfeits": sum(r.startswith("forfeit") for r in results), "score": score,
         "interval": [low, high], "cpu_per_move": cpu, "calibration": calibration,
+        "results": results,
     }  # fmt: skip
 
 
@@ -351,6 +354,40 @@ def table(matches: list[dict[str, object]]) -> str:
     return "\n".join(lines)
 
 
+SCORES = {"win": 1.0, "forfeit win": 1.0, "shared": 0.5, "loss": 0.0, "forfeit loss": 0.0}
+"""A's score in a game of each result."""
+
+
+def outcomes(m: dict[str, Any]) -> list[float | None]:
+    """A's score in each game of a match, in order: from its `results`, else (files written
+    before they were recorded) from the results of A's estimates (None for a game in which A
+    had no real choice)."""
+    if "results" in m:
+        return [SCORES[result] for result in m["results"]]
+    scores: list[float | None] = [None] * int(m["games"])
+    for name, _, result, game in m["calibration"]:
+        if name == m["a"]:
+            scores[game] = result
+    return scores
+
+
+def paired(x: dict[str, Any], y: dict[str, Any], games: int | None = None) -> dict[str, object]:
+    """Two matches on the same deals (same seed, same opponent) compared game by game (the
+    first `games` of each, else all both played): the games compared, those where X scored
+    more and those where Y did, and the two-sided sign test's p of those (a shared victory
+    against a win or a loss counts as a difference)."""
+    if x["seed"] != y["seed"] or x["b"] != y["b"]:
+        raise SystemExit("paired matches need the same seed and the same opponent")
+    both = list(zip(outcomes(x), outcomes(y), strict=False))[:games]
+    pairs = [(a, b) for a, b in both if a is not None and b is not None]
+    x_more = sum(a > b for a, b in pairs)
+    y_more = sum(b > a for a, b in pairs)
+    n = x_more + y_more
+    tail = sum(math.comb(n, k) for k in range(min(x_more, y_more) + 1)) / 2**n
+    return {"x": x["a"], "y": y["a"], "games": len(pairs), "x_more": x_more,
+            "y_more": y_more, "p": min(1.0, 2 * tail)}  # fmt: skip
+
+
 def _seconds(cpu: float | None) -> str:
     """A side's CPU a move for the table ("-" for a program, whose CPU is not measured)."""
     return "-" if cpu is None else f"{cpu:.4f}"
@@ -370,7 +407,15 @@ def main(argv: list[str] | None = None) -> int:
     one.add_argument("--expansion", action="append", default=[], choices=["pantheon"])
     many = parts.add_parser("elo", help="the table from match files")
     many.add_argument("files", nargs="+", type=Path)
+    two = parts.add_parser("paired", help="two matches on the same deals, game by game")
+    two.add_argument("x", type=Path)
+    two.add_argument("y", type=Path)
+    two.add_argument("--games", type=int, help="only the first GAMES games of each")
     args = parser.parse_args(argv)
+    if args.part == "paired":
+        x, y = (json.loads(path.read_text(encoding="utf-8")) for path in (args.x, args.y))
+        print(json.dumps(paired(x, y, args.games)))
+        return 0
     if args.part == "match":
         expansions = tuple(dict.fromkeys(args.expansion))
         names = (args.name_a, args.name_b)

@@ -4,15 +4,18 @@ players, under a name of its own, so an outside engine can stand among the Elo a
 from __future__ import annotations
 
 import sys
+from dataclasses import fields
 from pathlib import Path
 
 import pytest
 
+from companion.search.mcts import PLAYOUTS
+from companion.search.player import LEVELS
 from tests.protocol.test_arena_programs import PALACE, minimal_engine, program
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 
-from search_levels import match, table
+from search_levels import VARIANTS, match, paired, table
 
 
 def test_a_program_plays_whole_games_under_its_name(tmp_path: Path) -> None:
@@ -22,6 +25,10 @@ def test_a_program_plays_whole_games_under_its_name(tmp_path: Path) -> None:
         "last-move", "random", 2, 0,
     )  # fmt: skip
     assert result["wins"] + result["losses"] + result["shared"] == 2  # type: ignore[operator]
+    # each game's result, in order, for paired comparisons of two players on the same deals
+    results: list[str] = result["results"]  # type: ignore[assignment]
+    assert len(results) == 2
+    assert results.count("win") == result["wins"] and results.count("loss") == result["losses"]
     # the program's CPU is its own process's: only random's is measured
     assert set(result["cpu_per_move"]) == {"random"}  # type: ignore[arg-type]
     row = table([result]).splitlines()[2]
@@ -56,3 +63,59 @@ def test_a_program_that_cannot_start_is_refused_in_one_line(name: str, message: 
     with pytest.raises(SystemExit) as refused:
         match("random", name, 2, 0, names=(None, "engine"))
     assert str(refused.value) == message
+
+
+def _changes(name: str) -> tuple[int, dict[str, object]]:
+    """A level-5 variant's iterations and the settings in which it differs from level 5's."""
+    level = VARIANTS[name]
+    changed = {
+        field.name: getattr(level.settings, field.name)
+        for field in fields(level.settings)
+        if getattr(level.settings, field.name) != getattr(PLAYOUTS, field.name)
+    }
+    return level.iterations, changed
+
+
+def test_the_cpp_engines_choices_are_variants_of_level_5_one_by_one() -> None:
+    assert LEVELS["5"].settings == PLAYOUTS and LEVELS["5"].iterations == 3000
+    assert _changes("5-mean") == (3000, {"by_mean": True})
+    assert _changes("5-random-expansion") == (3000, {"scored_expansion": False})
+    assert _changes("5-redraw") == (3000, {"redraw": True})
+    assert _changes("5-cpplike-lean") == (3000, {"by_mean": True, "scored_expansion": False})
+    assert _changes("5-cpplike") == (
+        3000, {"exploration": 0.75, "by_mean": True, "scored_expansion": False, "redraw": True},
+    )  # fmt: skip
+
+
+def _played(a: str, results: list[str]) -> dict[str, object]:
+    return {"a": a, "b": "C++ 3000", "seed": 5000, "games": len(results), "results": results}
+
+
+def test_two_matches_on_the_same_deals_are_compared_game_by_game() -> None:
+    x = _played("5-mean", ["win", "win", "loss", "shared", "win", "forfeit win"])
+    y = _played("5", ["loss", "win", "loss", "loss", "loss", "win"])
+    # X scored more in games 0, 3 (half against nothing) and 4: 3 differences, all X's,
+    # two-sided p = 2 * (1/2)**3
+    assert paired(x, y) == {
+        "x": "5-mean", "y": "5", "games": 6, "x_more": 3, "y_more": 0, "p": 0.25,
+    }  # fmt: skip
+    # the first two games only: one difference, p = 2 * 1/2, at most 1
+    assert paired(x, y, 2)["x_more"] == 1 and paired(x, y, 2)["p"] == 1.0
+
+
+def test_an_older_file_gives_its_results_through_a_players_estimates() -> None:
+    # no results recorded: game 1, where A had no real choice, is left out; B's estimates
+    # say nothing of A
+    older = {"a": "5", "b": "C++ 3000", "seed": 5000, "games": 3,
+             "calibration": [["5", 0.4, 1.0, 0], ["5", 0.3, 1.0, 0], ["C++ 3000", 0.5, 1.0, 2],
+                             ["5", 0.2, 0.0, 2]]}  # fmt: skip
+    newer = _played("5-mean", ["loss", "win", "win"])
+    assert paired(newer, older) == {
+        "x": "5-mean", "y": "5", "games": 2, "x_more": 1, "y_more": 1, "p": 1.0,
+    }  # fmt: skip
+
+
+def test_matches_on_other_deals_are_not_paired() -> None:
+    other = {**_played("5", ["win"]), "seed": 0}
+    with pytest.raises(SystemExit, match="same seed and the same opponent"):
+        paired(_played("5-mean", ["win"]), other)
