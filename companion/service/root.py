@@ -338,7 +338,11 @@ def run_service(config: Config, options: ServiceOptions | None = None) -> int:
         elif opts.keyboard and sys.stdin is not None and sys.stdin.isatty():
             restore = cbreak(sys.stdin)
             spawn("keyboard", read_keys, inbox, stop, sys.stdin)
-        reader = table_reader(catalog, config.decoder, lambda: app.state, inbox.put, picture)
+        reader = (  # its stickers' modules are built at once: only when the box reads from above
+            table_reader(catalog, config.decoder, lambda: app.state, inbox.put, picture)
+            if config.overhead
+            else None
+        )
         one = config.overhead and not config.overhead_source  # one camera serves both
         cameras = opts.camera and not opts.script
         scanner = None
