@@ -1006,6 +1006,13 @@ def _near(options: Sequence[_Option], known: Sequence[str | None] | None) -> lis
     ranked = sorted(options, key=lambda o: -o.score)
     best = ranked[0]
 
+    def more(o: _Option) -> int:
+        """The contradictions more than the best's a placement of as many cards may have:
+        two, or its positions that look bare where it puts a card (three at most unless a
+        view's table may be something else)."""
+        bare = len(o.misread)
+        return max(2, bare if best.doubtful or o.doubtful else min(3, bare))
+
     def as_likely(o: _Option) -> bool:
         return (
             o.score >= best.score - 1
@@ -1022,12 +1029,7 @@ def _near(options: Sequence[_Option], known: Sequence[str | None] | None) -> lis
             # 1,504 readings of benchmarks/structure_fewcodes.py place cards wrongly).
             # Not any number always: a placement two rows down over the bare table has as
             # many positions looking bare (seed 73, hard light, a later moment)
-            or (
-                o.bound == best.bound
-                and o.contradictions
-                <= best.contradictions
-                + max(2, len(o.misread) if best.doubtful or o.doubtful else min(3, len(o.misread)))
-            )
+            or (o.bound == best.bound and o.contradictions <= best.contradictions + more(o))
         )
 
     where = {s: i for i, s in enumerate(best.slots) if _is_card(s)}
@@ -1374,7 +1376,7 @@ def read_structure(
     # left of row 5 so). The device, which knows what lay there, still sees the card it
     # just took at the far end of a row gone (a late age's last cards)
     at = [layout.positions[i] for i, s in enumerate(best.slots) if _is_card(s)]
-    reach = FAR_COLUMNS if known is None else 2 * len(layout.positions)
+    reach = FAR_COLUMNS if known is None else math.inf
     for p in layout.positions:
         far = all(abs(p.row - q.row) > 1 or abs(p.col - q.col) > reach for q in at)
         if slots[p.index] == EMPTY and p.index not in gone and far:
@@ -1536,15 +1538,10 @@ def _read_slot(
     first (a wider cut changes the stretch of grey of a dim code), then, when nothing is
     read there, with `reach` around it (a card laid by hand a few mm off its place)."""
     k = SLOT_PX_PER_MM
-    (left, top), (right, _), _, _ = m.code_corners()
+    (left, _), (right, _), _, _ = m.code_corners()
     for pad in (SLOT_PAD_MM, reach) if reach > SLOT_PAD_MM else (SLOT_PAD_MM,):
-        x0, y0 = origin[0] + left - pad, origin[1] + top - pad
-        side = right - left + 2 * pad
-        to_crop = np.array([[k, 0, -x0 * k], [0, k, -y0 * k], [0, 0, 1.0]]) @ np.linalg.inv(
-            homography
-        )
-        size = round(side * k)
-        crop = cv2.warpPerspective(gray, to_crop, (size, size), flags=cv2.INTER_CUBIC)
+        crop, to_crop = _sticker_cut(gray, homography, origin, m, pad, k, cv2.INTER_CUBIC)
+        size = crop.shape[0]
         for image in _variants(crop, SLOT_BLUR_MM * k):
             for sticker in _every_code(decoder, image):
                 card_id = payloads.parse(sticker.text)
@@ -1795,11 +1792,27 @@ def _place_crop(
 ) -> np.ndarray:
     """The place of the sticker of a card at `origin` rectified at known_codes.PLACE_PX a
     module: the code, its quiet zone and BLURRED_REACH_MM around them."""
-    (left, top), (right, _), _, _ = m.code_corners()
+    (left, _), (right, _), _, _ = m.code_corners()
     module = (right - left) / QR_MODULES
-    k = known_codes.PLACE_PX / module
     pad = BLURRED_REACH_MM + QUIET_MODULES * module
+    k = known_codes.PLACE_PX / module
+    return _sticker_cut(gray, homography, origin, m, pad, k, cv2.INTER_LINEAR)[0]
+
+
+def _sticker_cut(
+    gray: np.ndarray,
+    homography: np.ndarray,
+    origin: tuple[float, float],
+    m: TableModel,
+    pad: float,
+    k: float,
+    flags: int,
+) -> tuple[np.ndarray, np.ndarray]:
+    """The place of the sticker of a card at `origin` (its code and `pad` mm around it)
+    rectified square at `k` px a mm, and the map from the frame's pixels to the cut's."""
+    (left, top), (right, _), _, _ = m.code_corners()
     x0, y0 = origin[0] + left - pad, origin[1] + top - pad
-    size = round((right - left + 2 * pad) * k)
     to_crop = np.array([[k, 0, -x0 * k], [0, k, -y0 * k], [0, 0, 1.0]]) @ np.linalg.inv(homography)
-    return np.asarray(cv2.warpPerspective(gray, to_crop, (size, size), flags=cv2.INTER_LINEAR))
+    size = round((right - left + 2 * pad) * k)
+    crop = cv2.warpPerspective(gray, to_crop, (size, size), flags=flags)
+    return np.asarray(crop), to_crop
