@@ -74,9 +74,13 @@ def _stickers() -> tuple[tuple[str, ...], np.ndarray]:
 
 
 def warm() -> None:
-    """Build every sticker's modules now (about 0.3 CPU s here), so the first frame that
-    tells a code by its modules does not wait for them (the device, at start)."""
+    """Build every sticker's modules now, and each drawn blurred as `told_among` compares
+    them (about 0.3 CPU s here), so the first frame that tells a code by its modules does
+    not wait for them (the device, at start)."""
     _stickers()
+    for blur in BLURS:
+        _drawn_stickers(blur)
+        _drawn_placing(blur)
 
 
 def sampled(gray: np.ndarray, corners: Corners) -> np.ndarray:
@@ -210,12 +214,17 @@ def _drawn(modules: np.ndarray, blur: float) -> np.ndarray:
     return np.asarray(cv2.GaussianBlur(big, (0, 0), blur * PLACE_PX))
 
 
+def _placing_modules() -> np.ndarray:
+    """What every code's modules are before its data (-1 dark, 1 light; 0 elsewhere)."""
+    pattern = np.zeros((MODULES, MODULES), np.float32)
+    pattern[PLACING] = np.sign(PLACING_SHADE)
+    return pattern
+
+
 @functools.cache
 def _register_pattern() -> np.ndarray:
     """What every code looks like before its data modules (0 there), blurred."""
-    pattern = np.zeros((MODULES, MODULES), np.float32)
-    pattern[PLACING] = np.sign(PLACING_SHADE)
-    return _drawn(pattern, REGISTER_BLUR)
+    return _drawn(_placing_modules(), REGISTER_BLUR)
 
 
 def _data_pixels() -> np.ndarray:
@@ -254,9 +263,7 @@ def _drawn_stickers(blur: float) -> np.ndarray:
 @functools.cache
 def _drawn_placing(blur: float) -> np.ndarray:
     """The placing pixels of a code drawn blurred `blur` modules, centred, unit spread."""
-    pattern = np.zeros((MODULES, MODULES), np.float32)
-    pattern[PLACING] = np.sign(PLACING_SHADE)
-    return np.asarray(_unit(_drawn(pattern, blur)[PLACING_PX][None, :])[0])
+    return np.asarray(_unit(_drawn(_placing_modules(), blur)[PLACING_PX][None, :])[0])
 
 
 def placed_square(crop: np.ndarray) -> tuple[np.ndarray, float] | None:
