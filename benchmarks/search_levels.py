@@ -388,6 +388,21 @@ def paired(x: dict[str, Any], y: dict[str, Any], games: int | None = None) -> di
             "y_more": y_more, "p": min(1.0, 2 * tail)}  # fmt: skip
 
 
+MATCH_KEYS = ("a", "b", "seed", "games")  # what every match file holds
+
+
+def _match_file(path: Path) -> dict[str, Any]:
+    """A match file written by `match`, or a one-line refusal of an unreadable one."""
+    try:
+        m = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as bad:
+        raise SystemExit(f"{path}: not a match file ({bad})") from None
+    missing = [key for key in MATCH_KEYS if not isinstance(m, dict) or key not in m]
+    if missing:
+        raise SystemExit(f"{path}: not a match file (no {', '.join(missing)})")
+    return dict(m)
+
+
 def _seconds(cpu: float | None) -> str:
     """A side's CPU a move for the table ("-" for a program, whose CPU is not measured)."""
     return "-" if cpu is None else f"{cpu:.4f}"
@@ -413,7 +428,7 @@ def main(argv: list[str] | None = None) -> int:
     two.add_argument("--games", type=int, help="only the first GAMES games of each")
     args = parser.parse_args(argv)
     if args.part == "paired":
-        x, y = (json.loads(path.read_text(encoding="utf-8")) for path in (args.x, args.y))
+        x, y = _match_file(args.x), _match_file(args.y)
         print(json.dumps(paired(x, y, args.games)))
         return 0
     if args.part == "match":
@@ -425,7 +440,7 @@ def main(argv: list[str] | None = None) -> int:
             args.out.write_text(text + "\n", encoding="utf-8")
         print(text)
         return 0
-    matches = combined([json.loads(path.read_text(encoding="utf-8")) for path in args.files])
+    matches = combined([_match_file(path) for path in args.files])
     print(table(matches))
     return 0
 

@@ -15,7 +15,7 @@ from tests.protocol.test_arena_programs import PALACE, minimal_engine, program
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 
-from search_levels import VARIANTS, match, paired, table
+from search_levels import VARIANTS, main, match, paired, table
 
 
 def test_a_program_plays_whole_games_under_its_name(tmp_path: Path) -> None:
@@ -119,3 +119,25 @@ def test_matches_on_other_deals_are_not_paired() -> None:
     other = {**_played("5", ["win"]), "seed": 0}
     with pytest.raises(SystemExit, match="same seed and the same opponent"):
         paired(_played("5-mean", ["win"]), other)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (None, "No such file"),
+        ("{not json", "not a match file"),
+        ('{"a": "5", "b": "4"}', "no seed, games"),
+        ("[1, 2]", "no a, b, seed, games"),
+    ],
+)
+def test_a_file_that_is_not_a_match_is_refused_in_one_line(
+    tmp_path: Path, text: str | None, message: str
+) -> None:
+    path = tmp_path / "match.json"
+    if text is not None:
+        path.write_text(text, encoding="utf-8")
+    for argv in (["paired", str(path), str(path)], ["elo", str(path)]):
+        with pytest.raises(SystemExit) as refused:
+            main(argv)
+        assert str(path) in str(refused.value) and message in str(refused.value)
+        assert "\n" not in str(refused.value)
