@@ -349,9 +349,18 @@ def told_among(crop: np.ndarray, candidates: Collection[str]) -> str | None:
     (`blurred_scores`): the best of every sticker we print, when it is one of `candidates`
     (card ids: the cards that can lie there), correlates at least BLURRED_LEAST and lies
     BLURRED_MARGIN above the second best of every sticker; None otherwise."""
+    return code_at(crop, candidates)[1]
+
+
+def code_at(crop: np.ndarray, candidates: Collection[str]) -> tuple[float, str | None]:
+    """How well the pattern every code has matches about the middle of `crop` (a
+    correlation, `placed_square`'s; -1 when the crop is too small), and the payload there
+    as `told_among` tells it."""
     got = placed_square(crop)
-    if got is None or got[1] < BLURRED_PLACED:
-        return None
+    if got is None:
+        return -1.0, None
+    if got[1] < BLURRED_PLACED:
+        return got[1], None
     found = blurred_scores(got[0])
     first, second = np.argsort(-found)[:2]
     text = str(_stickers()[0][first])
@@ -360,5 +369,5 @@ def told_among(crop: np.ndarray, candidates: Collection[str]) -> str | None:
         or found[first] < BLURRED_LEAST
         or found[first] - found[second] < BLURRED_MARGIN
     ):
-        return None
-    return text
+        return got[1], None
+    return got[1], text

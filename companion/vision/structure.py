@@ -977,6 +977,7 @@ class _Option:
     placed: dict[int, int]  # position -> card (index into the cards read)
     misread: frozenset[int] = frozenset()  # positions its view shows bare where a card lies
     doubtful: bool = False  # whether its view's table may be something else (`RIVAL_SHARE`)
+    view: _View | None = field(default=None, compare=False)  # the view it was looked at in
 
     @property
     def score(self) -> int:
@@ -1048,6 +1049,63 @@ def _near(options: Sequence[_Option], known: Sequence[str | None] | None) -> lis
         # if it lay so in the structure; it does not outweigh a placement trusted
         near = [best] + [o for o in near[1:] if o.trusted]
     return near
+
+
+def _told_apart(near: list[_Option], against: Sequence[int]) -> list[_Option]:
+    """Of placements as likely (`_near`), from the frame alone, those the codes at their
+    places do not contradict (`_code_contradictions`), when every other one is contradicted
+    at least once (of those, as `_near` keeps them); else all of them. A hand over one end of the structure, or a few codes
+    read in hard light, leaves the cards read fitting the layout shifted by a card too: the
+    shifted placement then puts stickers over the bare table beyond the structure's end,
+    where no code lies, or puts the structure's end past a card whose code is there."""
+    if min(against) > 0 or max(against) == 0:
+        return near
+    # those left as `_near` keeps them: the best of them and the others that put a card
+    # elsewhere (not the same cards placed with the other steps)
+    return _near([o for o, n in zip(near, against, strict=True) if n == 0], None)
+
+
+NO_CODE = 0.15  # `known_codes.code_at`'s match of the pattern every code has: below, no
+# code lies at a place (generated hand-laid deals 1400000-1400047, fine and hard light: at
+# the 42 places in view where the true placement put a face-up card whose code was not read
+# it matched 0.26 to 0.83, median 0.73; at the places of placements shifted by a card, 5 %
+# of them matched below 0.07 and a quarter below 0.14)
+
+
+def _code_contradictions(
+    option: _Option, gray: np.ndarray, layout: Layout, unread: Collection[str]
+) -> int:
+    """The places in view (no hand over them) where a placement's sticker is not as it says:
+    a face-up card it does not place (its code not read) where no code lies (`NO_CODE`), or
+    a code of a card of the age not read in the frame (`unread`, told among them by
+    `known_codes.code_at`) where it says a face-down card lies, a card was taken, or one
+    place beyond a row's end (`_row_ends`)."""
+    view, m = option.view, option.model
+    if view is None:
+        return 0
+    origins = m.slot_corners(layout)
+    (left, top), (right, _), _, (_, bottom) = m.code_corners()
+    cx, cy = m.code_centre()
+    places: list[tuple[bool, tuple[float, float]]] = []  # (a code is said there, place)
+    for p in layout.positions:
+        slot = option.slots[p.index]
+        if p.index in option.placed:
+            continue
+        if slot in (BACK, EMPTY):
+            places.append((False, origins[p.index]))
+        elif p.face_up or all(option.slots[i] == EMPTY for i in p.covered_by):
+            places.append((True, origins[p.index]))
+    places += [(False, (float(x - cx), float(y - cy))) for x, y in _row_ends(layout, m)]
+    count = 0
+    for face_up, (x, y) in places:
+        code = view.region(x + left - 2, y + top - 2, x + right + 2, y + bottom + 2)
+        upper = view.region(x + 3, y + 3, x + m.card_w - 3, y + m.row_mm - 3)
+        if not view.seen(code) or view.under_hand(code) or view.under_hand(upper):
+            continue
+        crop = _place_crop(gray, option.homography, (x, y), m)
+        shown, told = known_codes.code_at(crop, () if face_up else unread)
+        count += shown < NO_CODE if face_up else told is not None
+    return count
 
 
 def _agreed(near: Sequence[_Option]) -> list[Slot]:
@@ -1248,6 +1306,19 @@ def read_structure(
         return StructureReading(unknown, 0, len(found))
     options: list[_Option] = []
     looked = 0  # placements counted toward MOST_VIEWS, their view built or not
+    # from the frame alone, the placements as likely told apart by the codes at the places
+    # each puts a sticker (`_told_apart`), each placement's looked at once
+    unread = {c.id for c in catalog.cards if c.age == age and c.id not in read and here(c.id)}
+    against: dict[int, int] = {}
+
+    def apart(near: list[_Option]) -> list[_Option]:
+        if known is not None or len(near) < 2:
+            return near
+        for o in near:
+            if id(o) not in against:
+                against[id(o)] = _code_contradictions(o, gray, layout, unread)
+        return _told_apart(near, [against[id(o)] for o in near])
+
     for bound, homography, placed, trusted, m in fits:
         if options and bound < _best_score(options) - 1:
             break
@@ -1262,7 +1333,7 @@ def read_structure(
             # and the view of one that places the best's cards where it does (the same
             # cards with the other steps), or of one not trusted beside what was known
             # (only trusted placements stand beside the best then), changes nothing
-            near = _near(options, known)
+            near = apart(_near(options, known))
             if _tells_nothing(near, known):
                 return StructureReading(unknown, 0, len(found))
             if all(s is None or i in gone for i, s in enumerate(_agreed(near))):
@@ -1285,12 +1356,13 @@ def read_structure(
                 placed,
                 misread,
                 view.rival >= RIVAL_SHARE,
+                view,
             )
         )
     if not options:
         return StructureReading(unknown, 0, len(found))
     # the best placement and those as likely (`_near`): a position is told where they agree
-    near = _near(options, known)
+    near = apart(_near(options, known))
     best = near[0]
     m, origins = best.model, best.model.slot_corners(layout)
     if _tells_nothing(near, known):
