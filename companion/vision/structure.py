@@ -1086,21 +1086,27 @@ def _code_contradictions(
     origins = m.slot_corners(layout)
     (left, top), (right, _), _, (_, bottom) = m.code_corners()
     cx, cy = m.code_centre()
-    places: list[tuple[bool, tuple[float, float]]] = []  # (a code is said there, place)
+    # (a code is said there, the place, the positions over it)
+    places: list[tuple[bool, tuple[float, float], Sequence[int]]] = []
     for p in layout.positions:
         slot = option.slots[p.index]
         if p.index in option.placed:
             continue
         if slot in (BACK, EMPTY):
-            places.append((False, origins[p.index]))
+            places.append((False, origins[p.index], p.covered_by))
         elif p.face_up or all(option.slots[i] == EMPTY for i in p.covered_by):
-            places.append((True, origins[p.index]))
-    places += [(False, (float(x - cx), float(y - cy))) for x, y in _row_ends(layout, m)]
+            places.append((True, origins[p.index], p.covered_by))
+    places += [(False, (float(x - cx), float(y - cy)), ()) for x, y in _row_ends(layout, m)]
     count = 0
-    for face_up, (x, y) in places:
+    for face_up, (x, y), covered_by in places:
         code = view.region(x + left - 2, y + top - 2, x + right + 2, y + bottom + 2)
-        upper = view.region(x + 3, y + 3, x + m.card_w - 3, y + m.row_mm - 3)
-        if not view.seen(code) or view.under_hand(code) or view.under_hand(upper):
+        if not view.seen(code) or view.under_hand(code):
+            continue
+        # a place that looks bare tells no code missing where the card may have been
+        # taken: only where a card this placement tells lies over it (a covered card is
+        # never taken)
+        held = any(_is_card(option.slots[i]) or option.slots[i] == BACK for i in covered_by)
+        if face_up and view.bare_share(code) >= BARE_SHARE and not held:
             continue
         crop = _place_crop(gray, option.homography, (x, y), m)
         shown, told = known_codes.code_at(crop, () if face_up else unread)
