@@ -1051,18 +1051,18 @@ def _near(options: Sequence[_Option], known: Sequence[str | None] | None) -> lis
     return near
 
 
-def _told_apart(near: list[_Option], against: Sequence[int]) -> list[_Option]:
+def _told_apart(near: list[_Option], against: Sequence[bool]) -> list[_Option]:
     """Of placements as likely (`_near`), from the frame alone, those the codes at their
-    places do not contradict (`_code_contradictions`), when every other one is contradicted
-    at least once (of those, as `_near` keeps them); else all of them. A hand over one end of the structure, or a few codes
+    places do not contradict (`_contradicted`), when some others are (of those left, as
+    `_near` keeps them); else all of them. A hand over one end of the structure, or a few codes
     read in hard light, leaves the cards read fitting the layout shifted by a card too: the
     shifted placement then puts stickers over the bare table beyond the structure's end,
     where no code lies, or puts the structure's end past a card whose code is there."""
-    if min(against) > 0 or max(against) == 0:
+    if all(against) or not any(against):
         return near
     # those left as `_near` keeps them: the best of them and the others that put a card
     # elsewhere (not the same cards placed with the other steps)
-    return _near([o for o, n in zip(near, against, strict=True) if n == 0], None)
+    return _near([o for o, no in zip(near, against, strict=True) if not no], None)
 
 
 NO_CODE = 0.15  # `known_codes.code_at`'s match of the pattern every code has: below, no
@@ -1072,17 +1072,17 @@ NO_CODE = 0.15  # `known_codes.code_at`'s match of the pattern every code has: b
 # of them matched below 0.07 and a quarter below 0.14)
 
 
-def _code_contradictions(
+def _contradicted(
     option: _Option, gray: np.ndarray, layout: Layout, unread: Collection[str]
-) -> int:
-    """The places in view (no hand over them) where a placement's sticker is not as it says:
+) -> bool:
+    """Whether a place in view (no hand over it) shows a sticker not as a placement says:
     a face-up card it does not place (its code not read) where no code lies (`NO_CODE`), or
     a code of a card of the age not read in the frame (`unread`, told among them by
     `known_codes.code_at`) where it says a face-down card lies, a card was taken, or one
     place beyond a row's end (`_row_ends`)."""
     view, m = option.view, option.model
     if view is None:
-        return 0
+        return False
     origins = m.slot_corners(layout)
     (left, top), (right, _), _, (_, bottom) = m.code_corners()
     cx, cy = m.code_centre()
@@ -1097,21 +1097,24 @@ def _code_contradictions(
         elif p.face_up or all(option.slots[i] == EMPTY for i in p.covered_by):
             places.append((True, origins[p.index], p.covered_by))
     places += [(False, (float(x - cx), float(y - cy)), ()) for x, y in _row_ends(layout, m)]
-    count = 0
+    places.sort(key=lambda place: not place[0])  # a code missing first: no code told there
     for face_up, (x, y), covered_by in places:
         code = view.region(x + left - 2, y + top - 2, x + right + 2, y + bottom + 2)
         if not view.seen(code) or view.under_hand(code):
             continue
-        # a place that looks bare tells no code missing where the card may have been
-        # taken: only where a card this placement tells lies over it (a covered card is
-        # never taken)
+        # a code missing only where the place looks like the bare table and a card this
+        # placement tells lies over it (a covered card is never taken): a card's code
+        # blurred past reading matches the pattern of every code as little as the table
+        # (benchmarks/structure_fewcodes.py), and the card may have been taken
         held = any(_is_card(option.slots[i]) or option.slots[i] == BACK for i in covered_by)
-        if face_up and view.bare_share(code) >= BARE_SHARE and not held:
+        bare = view.bare_share(code) >= BARE_SHARE  # (a sticker never looks like the table)
+        if (not bare or not held) if face_up else bare:
             continue
         crop = _place_crop(gray, option.homography, (x, y), m)
         shown, told = known_codes.code_at(crop, () if face_up else unread)
-        count += shown < NO_CODE if face_up else told is not None
-    return count
+        if shown < NO_CODE if face_up else told is not None:
+            return True
+    return False
 
 
 def _agreed(near: Sequence[_Option]) -> list[Slot]:
@@ -1315,14 +1318,16 @@ def read_structure(
     # from the frame alone, the placements as likely told apart by the codes at the places
     # each puts a sticker (`_told_apart`), each placement's looked at once
     unread = {c.id for c in catalog.cards if c.age == age and c.id not in read and here(c.id)}
-    against: dict[int, int] = {}
+    against: dict[int, bool] = {}
 
     def apart(near: list[_Option]) -> list[_Option]:
-        if known is not None or len(near) < 2:
+        # past APART_VIEWS placements looked at, the frame is left as they leave it (the
+        # views of more placements cost more than their codes ever told apart)
+        if known is not None or len(near) < 2 or looked > APART_VIEWS:
             return near
         for o in near:
             if id(o) not in against:
-                against[id(o)] = _code_contradictions(o, gray, layout, unread)
+                against[id(o)] = _contradicted(o, gray, layout, unread)
         return _told_apart(near, [against[id(o)] for o in near])
 
     for bound, homography, placed, trusted, m in fits:
@@ -1510,16 +1515,17 @@ def _backs_under_cards(
     strict = known is None and any(o.misread for o in near)
     # one placement of many cards read (a structure whose codes are read nearly whole) is
     # not a placement shifted along a row or a diagonal: a face-down position every card
-    # over which is told (two, or one at a row's end; one of them at least placed by its
-    # code, the other read at its place, step 7) holds a card even where its view looks
-    # bare (a dim back in hard light: generated hand-laid deal 940019, every back of the
-    # deal looked bare; 1000024, the row ends; 1000035, a card over it read at its place)
+    # over which is told (two, or one at a row's end; each placed by its code or read at
+    # its place, step 7) holds a card even where its view looks bare (a dim back in hard
+    # light: generated hand-laid deal 940019, every back of the deal looked bare; 1000024,
+    # the row ends; 1000035, a card over it read at its place; 1400036, the one card over
+    # it read at its place)
     whole = len(near) == 1 and len(near[0].placed) >= WHOLE_PLACED
     for p in layout.positions:
         if slots[p.index] is not None or p.face_up:
             continue
         covering = [i for i in p.covered_by if i in near[0].placed]
-        if whole and covering and all(_is_card(slots[i]) for i in p.covered_by):
+        if whole and p.covered_by and all(_is_card(slots[i]) for i in p.covered_by):
             slots[p.index] = BACK
             continue
         if (
@@ -1708,6 +1714,10 @@ def _of_age(card_id: str | None, age: int, catalog: Catalog) -> bool:
 # more told any position (they disagree; benchmarks/structure_limits.py), and such frames
 # took up to 2 s here
 MOST_VIEWS = 12
+APART_VIEWS = 6  # placements looked at past which those as likely are not told apart by
+# their codes (`_told_apart`): generated hand-laid deals 1400000-1400047 at 2304x1296 told
+# apart were within 5; those that looked at more were told apart nowhere, and took up to
+# 0.26 CPU s
 FEW_CARDS = 4  # fewer cards of the age read in a frame: decoded again, sharpened
 SHARPEN_SIGMA = 2.0  # px at 2304 wide: the blur an unsharp mask takes away
 
