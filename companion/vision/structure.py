@@ -1317,7 +1317,7 @@ def read_structure(
     looked = 0  # placements counted toward MOST_VIEWS, their view built or not
     # from the frame alone, the placements as likely told apart by the codes at the places
     # each puts a sticker (`_told_apart`), each placement's looked at once
-    unread = {c.id for c in catalog.cards if c.age == age and c.id not in read and here(c.id)}
+    not_read = {c.id for c in catalog.cards if c.age == age and c.id not in read and here(c.id)}
     against: dict[int, bool] = {}
 
     def apart(near: list[_Option]) -> list[_Option]:
@@ -1327,7 +1327,7 @@ def read_structure(
             return near
         for o in near:
             if id(o) not in against:
-                against[id(o)] = _contradicted(o, gray, layout, unread)
+                against[id(o)] = _contradicted(o, gray, layout, not_read)
         return _told_apart(near, [against[id(o)] for o in near])
 
     for bound, homography, placed, trusted, m in fits:

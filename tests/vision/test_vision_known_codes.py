@@ -10,7 +10,7 @@ import numpy as np
 import segno
 
 from companion.engine.catalog import default_catalog
-from companion.vision import known_codes, payloads, stickers
+from companion.vision import known_codes, payloads, stickers, structure
 from companion.vision.decode import Corners, make_decoder
 from companion.vision.structure import _place_crop, read_structure
 from companion.vision.table import table_model
@@ -204,3 +204,23 @@ def test_a_place_with_no_code_is_told_nothing() -> None:
     blank = table.copy()
     blank[20:-20, 20:-20] = 200
     assert known_codes.told_among(blank.astype(np.uint8), every) is None
+
+
+def test_code_at_gives_how_well_a_code_s_pattern_matches_and_the_card_told() -> None:
+    # school's place in deal 1000035 (position 3) matches the pattern every code has far
+    # above the bare table's grain (structure.NO_CODE: below it, no code lies there); the
+    # card is told as told_among tells it
+    scene = random_table(1000035, spread=0.5, difficulty="hard", taken=[])
+    reading = read_structure(scene.frame, scene.age, DECODER)
+    assert reading.fit is not None
+    m = replace(table_model(), col_mm=reading.fit.col_mm, row_mm=reading.fit.row_mm)
+    origin = m.slot_corners(default_catalog().layout(scene.age))[3]
+    crop = _place_crop(scene.frame, reading.fit.homography, origin, m)
+    shown, told = known_codes.code_at(crop, {"school"})
+    assert shown > 0.5 and told == payloads.payload_for("school")
+    assert known_codes.code_at(crop, {"dispensary"}) == (shown, None)
+    side = (known_codes.MODULES + 2 * known_codes.QUIET) * known_codes.PLACE_PX + 40
+    table = 120 + 6 * np.sin(np.arange(side) / 3)[None, :] + np.zeros((side, side))
+    shown, told = known_codes.code_at(table.astype(np.uint8), {"school"})
+    assert shown < structure.NO_CODE and told is None
+    assert known_codes.code_at(table[:20, :20].astype(np.uint8), {"school"}) == (-1.0, None)

@@ -730,3 +730,40 @@ def test_from_the_frame_alone_dim_backs_under_a_structure_read_nearly_whole_are_
     scene = random_table(940019, spread=1.0, difficulty="hard", taken=[])
     assert not any(scene.hidden) and scene.truth.count("back") == 8
     assert list(read_structure(scene.frame, scene.age, DECODER).slots) == scene.truth
+
+
+def test_from_the_frame_alone_a_code_beyond_a_row_s_end_tells_a_shifted_placement_out() -> None:
+    # generated hand-laid deal 1400032 (spread 0, hard light, age 2) read from the frame
+    # alone: a hand over the right of the structure, seven cards read, which fit the layout
+    # where they lie and shifted a card to the right as well (no contradiction in either
+    # view), so no face-up position was told but those both placements agree on. The
+    # shifted one leaves the code at the left end of the top row (not read, told by its
+    # blurred modules among the cards not read) one place beyond its row's end: it is
+    # ruled out, and the five face-up cards in view it left null are read at their places
+    scene = random_table(1400032, spread=0.0, difficulty="hard", taken=[])
+    slots = read_structure(scene.frame, scene.age, DECODER).slots
+    assert all(s is None or s == t for s, t in zip(slots, scene.truth, strict=True))
+    faces = [i for i, t in enumerate(scene.truth) if t != "back" and not scene.hidden[i]]
+    assert faces == [0, 1, 4, 5, 14]
+    assert [slots[i] for i in faces] == [scene.truth[i] for i in faces]
+
+
+def test_from_the_frame_alone_a_back_under_one_card_read_at_its_place_is_told() -> None:
+    # generated hand-laid deal 1400036 (spread 0, hard light, age 3, no hand): nine codes
+    # placed, so one placement that cannot be shifted; the card at 18, the only one over
+    # position 15, read only at its place (step 7). A back under cards all told there (each
+    # placed or read at its place) is told: the deal is read whole (15 was null)
+    scene = random_table(1400036, spread=0.0, difficulty="hard", taken=[])
+    assert not any(scene.hidden) and scene.age == 3
+    assert list(read_structure(scene.frame, scene.age, DECODER).slots) == scene.truth
+
+
+def test_from_the_frame_alone_placements_the_codes_at_their_places_cannot_tell_give_nulls() -> None:
+    # generated hand-laid deal 1400042 (spread 1, hard light, age 3): an arm over 15 of the
+    # 20 positions, five cards read on the right, which fit the layout where they lie and a
+    # card to the left too; the places where each puts a sticker show no code of a card not
+    # read and no bare table under a card it tells (the shifted one's right end lies over
+    # the table, where a card may have been taken). Nothing is told
+    scene = random_table(1400042, spread=1.0, difficulty="hard", taken=[])
+    assert sum(scene.hidden) == 15
+    assert set(read_structure(scene.frame, scene.age, DECODER).slots) == {None}
