@@ -1054,10 +1054,11 @@ def _near(options: Sequence[_Option], known: Sequence[str | None] | None) -> lis
 def _told_apart(near: list[_Option], against: Sequence[bool]) -> list[_Option]:
     """Of placements as likely (`_near`), from the frame alone, those the codes at their
     places do not contradict (`_contradicted`), when some others are (of those left, as
-    `_near` keeps them); else all of them. A hand over one end of the structure, or a few codes
-    read in hard light, leaves the cards read fitting the layout shifted by a card too: the
-    shifted placement then puts stickers over the bare table beyond the structure's end,
-    where no code lies, or puts the structure's end past a card whose code is there."""
+    `_near` keeps them); else all of them. A hand over one end of the structure, or a few
+    codes read in hard light, leaves the cards read fitting the layout shifted by a card
+    too: the shifted placement then puts the structure's end short of a card whose code is
+    there (generated hand-laid deal 1400032, hard light), a back where a code is, or a card
+    under a card it tells over the bare table beyond the structure's end."""
     if all(against) or not any(against):
         return near
     # those left as `_near` keeps them: the best of them and the others that put a card
@@ -1076,8 +1077,9 @@ def _contradicted(
     option: _Option, gray: np.ndarray, layout: Layout, unread: Collection[str]
 ) -> bool:
     """Whether a place in view (no hand over it) shows a sticker not as a placement says:
-    a face-up card it does not place (its code not read) where no code lies (`NO_CODE`), or
-    a code of a card of the age not read in the frame (`unread`, told among them by
+    a face-up card it does not place (its code not read), under a card or back it tells,
+    where the place looks like the bare table and no code lies (`NO_CODE`); or a code of a
+    card of the age not read in the frame (`unread`, told among them by
     `known_codes.code_at`) where it says a face-down card lies, a card was taken, or one
     place beyond a row's end (`_row_ends`)."""
     view, m = option.view, option.model
@@ -1715,9 +1717,9 @@ def _of_age(card_id: str | None, age: int, catalog: Catalog) -> bool:
 # took up to 2 s here
 MOST_VIEWS = 12
 APART_VIEWS = 6  # placements looked at past which those as likely are not told apart by
-# their codes (`_told_apart`): generated hand-laid deals 1400000-1400047 at 2304x1296 told
-# apart were within 5; those that looked at more were told apart nowhere, and took up to
-# 0.26 CPU s
+# their codes (`_told_apart`): generated hand-laid deals 1400000-1400047 at 2304x1296 read
+# the same with this bound as without, and those that looked at more placements, told
+# apart nowhere, took up to 0.26 CPU s without it
 FEW_CARDS = 4  # fewer cards of the age read in a frame: decoded again, sharpened
 SHARPEN_SIGMA = 2.0  # px at 2304 wide: the blur an unsharp mask takes away
 
