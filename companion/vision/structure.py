@@ -1717,7 +1717,7 @@ def _of_age(card_id: str | None, age: int, catalog: Catalog) -> bool:
 # took up to 2 s here
 MOST_VIEWS = 12
 APART_VIEWS = 6  # placements looked at past which those as likely are not told apart by
-# their codes (`_told_apart`): generated hand-laid deals 1400000-1400047 at 2304x1296 read
+# their codes (`_told_apart`): generated hand-laid deals 1400000-1400047 (2304x1296, hard) read
 # the same with this bound as without, and those that looked at more placements, told
 # apart nowhere, took up to 0.26 CPU s without it
 FEW_CARDS = 4  # fewer cards of the age read in a frame: decoded again, sharpened
