@@ -1416,18 +1416,35 @@ def read_structure(
                 return {there} - used
             return {c for c in age_cards if c not in used and c not in elsewhere}
 
-        for p in layout.positions:
-            if slots[p.index] is not None or not (
-                p.face_up or all(slots[i] == "empty" for i in p.covered_by)
-            ):
-                continue
-            card_id = _card_id(_read_slot(gray, homography, origins[p.index], m, decoder))
-            if card_id is None:  # no decoder reads it: told among the cards that can be there
-                crop = _place_crop(gray, homography, origins[p.index], m)
-                card_id = payloads.parse(known_codes.told_among(crop, can_lie(p.index, used)) or "")
-            if card_id is not None and card_id not in used and _of_age(card_id, age, catalog):
-                slots[p.index] = card_id
-                used.add(card_id)
+        # twice: the second time on the placement fitted again with the codes decoded at
+        # their places the first time (`_refit`): a fit on a few codes of one row strays by
+        # 7 mm or more at the far rows, where a blurred code is then cut at its edge and
+        # refused (generated hand-laid frame 1420006, hard light, 11 cards taken)
+        at_place: dict[int, Sticker] = {}
+        for attempt in range(2):
+            if attempt:
+                refit = _refit(cards, near[0].placed, at_place, origins, m)
+                if refit is None:
+                    break
+                homography = refit
+            for p in layout.positions:
+                if slots[p.index] is not None or not (
+                    p.face_up or all(slots[i] == "empty" for i in p.covered_by)
+                ):
+                    continue
+                sticker = _read_slot(gray, homography, origins[p.index], m, decoder)
+                card_id = _card_id(sticker)
+                if card_id is None:  # no decoder reads it: told among the cards there
+                    crop = _place_crop(gray, homography, origins[p.index], m)
+                    told = known_codes.told_among(crop, can_lie(p.index, used))
+                    card_id = payloads.parse(told or "")
+                if card_id is not None and card_id not in used and _of_age(card_id, age, catalog):
+                    slots[p.index] = card_id
+                    used.add(card_id)
+                    if sticker is not None:
+                        at_place[p.index] = sticker
+            if not at_place:
+                break
     # a card whose art is about the table's shade (dim, blurred) may look like the bare
     # table, and a fit from a few cards strays by several mm at its far side, where the
     # sticker is then looked for in the wrong place: a position about to be told empty (not
@@ -1607,6 +1624,29 @@ SLOT_REACH_MM = 7.0  # the margin of the second cut, where nothing was read in t
 # FIT_TOLERANCE_MM's 8.5 mm, since a wider cut stretches the grey of a dim code otherwise and
 # reads fewer (generated hand-laid frame 470011, hard light: a card read at 7 mm, not at 8.5)
 SLOT_PX_PER_MM = 6.0  # the sticker of a position rectified for the decoder: 5 px a module
+
+
+def _refit(
+    cards: Sequence[_Card],
+    placed: dict[int, int],
+    at_place: dict[int, Sticker],
+    origins: Sequence[tuple[float, float]],
+    m: TableModel,
+) -> np.ndarray | None:
+    """The placement fitted again (`_fit`) on the codes it placed and those decoded at
+    their places since (`at_place`, position -> sticker); None when it holds fewer cards
+    than before, or no card placed lies where the new fit puts it (`_fits`)."""
+    points = [(i, np.array(cards[j].sticker.corners)) for i, j in placed.items()]
+    points += [(i, np.array(sticker.corners)) for i, sticker in at_place.items()]
+    mm = np.vstack([_code_mm(m, origins[i]) for i, _ in points]).astype(np.float32)
+    px = np.vstack([corners for _, corners in points]).astype(np.float32)
+    rows = len({round(origins[i][1], 3) for i, _ in points})
+    homography = _fit(mm, px, len(points), rows)
+    if homography is None or not all(
+        _fits(cards[j], homography, origins[i], m) for i, j in placed.items()
+    ):
+        return None
+    return homography
 
 
 def _read_slot(
