@@ -1436,8 +1436,8 @@ def read_structure(
                 card_id = _card_id(sticker)
                 if card_id is None:  # no decoder reads it: told among the cards there
                     crop = _place_crop(gray, homography, origins[p.index], m)
-                    told = known_codes.told_among(crop, can_lie(p.index, used))
-                    card_id = payloads.parse(told or "")
+                    text = known_codes.told_among(crop, can_lie(p.index, used))
+                    card_id = payloads.parse(text or "")
                 if card_id is not None and card_id not in used and _of_age(card_id, age, catalog):
                     slots[p.index] = card_id
                     used.add(card_id)
