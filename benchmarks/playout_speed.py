@@ -14,7 +14,8 @@ positions (every 5th state of random games with a dealt structure, no Great Libr
 once with each build, each in a fresh process, old first, so that a change in the machine's
 load falls on both. CPU time (`time.process_time`) of the searches only. Prints one JSON
 object: per build and round, the playouts and rollout events per CPU second and the CPU
-seconds a move (median and 95th percentile).
+seconds a move (median and 95th percentile), its mean and the mean iterations a move (which a
+variant with time management, `search_levels.VARIANTS["5-tm"]`, spends unevenly).
 """
 
 from __future__ import annotations
@@ -62,6 +63,7 @@ print(json.dumps({
     "compiled": engine_is_compiled(), "positions": len(states),
     "playouts_per_cpu_second": iterations / cpu, "events_per_cpu_second": events / cpu,
     "cpu_p50": statistics.median(times), "cpu_p95": p95,
+    "cpu_mean": cpu / len(times), "iterations_mean": iterations / len(times),
 }))
 """
 

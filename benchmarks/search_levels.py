@@ -128,6 +128,17 @@ VARIANTS: dict[str, Level] = {
     ),
     # two of them without the redraw's cost (BENCHMARKS.md, "which of its choices")
     "5-cpplike-lean": _five("5-cpplike-lean", by_mean=True, scored_expansion=False),
+    # the redraw at level 5's CPU a move (it costs 11 to 15 % more an iteration)
+    "5-redraw-2650": _five("5-redraw-2650", 2650, redraw=True),
+    # time management (BENCHMARKS.md, "spend the CPU where the move is hard"): a search
+    # stopped once its choice is settled, the budget raised to spend level 5's mean CPU a move
+    # in games against the C++ engine (6,000 spent about a fifth more there)
+    "5-tm": _five("5-tm", 4500, stop_decided=True, stop_least=300, stop_ratio=3.0),
+    "5-tm-6000": _five("5-tm-6000", 6000, stop_decided=True, stop_least=500, stop_ratio=3.0),
+    # the same with the redraw, its budget cut by its 12 % dearer iterations (no match yet)
+    "5-redraw-tm": _five(
+        "5-redraw-tm", 4000, redraw=True, stop_decided=True, stop_least=300, stop_ratio=3.0
+    ),
 }
 """Search variants measured against the levels (see BENCHMARKS.md, "Search levels")."""
 

@@ -47,6 +47,7 @@ __all__ = [
     "EXPLORATION",
     "PLAYOUTS",
     "ROLLOUT_PLIES",
+    "STOP_EVERY",
     "TRUNCATED",
     "Node",
     "Settings",
@@ -54,6 +55,7 @@ __all__ = [
     "Tree",
     "key_of",
     "search",
+    "settled",
     "shaped_value",
 ]
 
@@ -71,6 +73,9 @@ PRIOR_SPAN = 10.0
 """`move_score` (VP-like units) beyond which the progressive bias's prior stops growing."""
 MARGIN_SPAN = 10.0
 """The VP margin of a win on points at which a shaped reward is whole (`Settings.shaped`)."""
+STOP_EVERY = 50
+"""Iterations between two looks at whether a run may stop early (`Settings.stop_decided`,
+`Settings.stop_least`): a count, not a clock, so a seeded search stays reproducible."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +118,15 @@ class Settings:
     """A light playout (`plies` 0) stops at the end of the age, before who begins the next
     one is chosen (in age 3 it plays to the end of the game), and that position is scored by
     the learned `value.value` instead of by playing the later ages out."""
+    stop_decided: bool = False
+    """Time management: a run stops early once the root's most visited move leads the second
+    by more visits than the run has iterations left, so that no other move could end with
+    as many (looked at every STOP_EVERY iterations; the moves are ranked by visits)."""
+    stop_least: int = 0
+    """Time management: after this many iterations of a run (0: never), it also stops once
+    the root's most visited move has at least `stop_ratio` times the second's visits (looked
+    at every STOP_EVERY iterations), so an easy move leaves the CPU to a larger budget."""
+    stop_ratio: float = 0.0
 
 
 TRUNCATED = Settings()
@@ -220,23 +234,55 @@ class Tree:
         root_events: list[Event] | None = None,
         clock: Callable[[], float] = time.perf_counter,
     ) -> int:
-        """Run `iterations` more (fewer once `seconds` have passed, when given); with
+        """Run `iterations` more (fewer once `seconds` have passed, when given, or once the
+        settings' time management finds the root's choice settled: `settled`); with
         `root_events`, only those moves are tried at the root. The iterations done."""
         root = self.root
         rng = self.rng
         worlds = self._worlds
         root_keys = _keys(root_events) if root_events is not None else None
+        settings = self.settings
+        managed = settings.stop_decided or settings.stop_least > 0
         start = clock()
         done = 0
         while done < iterations:
             done += 1
             world = worlds.draw(rng)
-            self.rollout_events += _iterate(root, world, rng, root_events, root_keys, self.settings)
+            self.rollout_events += _iterate(root, world, rng, root_events, root_keys, settings)
             if seconds is not None and clock() - start >= seconds:
+                break
+            if (
+                managed
+                and done % STOP_EVERY == 0
+                and settled(root, root_keys, done, iterations - done, settings)
+            ):
                 break
         self.iterations += done
         self.seconds += clock() - start
         return done
+
+
+def settled(
+    root: Node, keys: list[Hashable] | None, done: int, left: int, settings: Settings
+) -> bool:
+    """Whether a run that has done `done` iterations, with `left` to go, may stop now
+    (`Settings.stop_decided`, `stop_least`, `stop_ratio`): the root's most visited move
+    (among `keys` when given) leads the second by more than `left` visits, or, after
+    `stop_least` iterations, has at least `stop_ratio` times its visits."""
+    children = root.children
+    if keys is None:
+        counts = [child.visits for child in children.values()]
+    else:
+        counts = [children[key].visits for key in keys if key in children]
+    first = second = 0
+    for count in counts:
+        if count > first:
+            first, second = count, first
+        elif count > second:
+            second = count
+    if settings.stop_decided and first - second > left:
+        return True
+    return 0 < settings.stop_least <= done and first > 0 and first >= settings.stop_ratio * second
 
 
 def _iterate(
