@@ -173,16 +173,22 @@ def test_a_wrong_card_known_at_a_blurred_code_is_never_told() -> None:
     assert all(s is None or s == t for s, t in zip(slots, scene.truth, strict=True))
 
 
-def test_told_among_refuses_a_place_whose_best_match_is_not_a_candidate() -> None:
-    # the place of school's code in deal 1000035 (position 3), cut out where the fit puts it:
-    # told school among candidates that hold it, nothing among candidates that do not (the
-    # dispensary beside it, every other card of age 2), whatever their own correlation
+def _school_place() -> np.ndarray:
+    """The place of school's code in generated hand-laid deal 1000035 (spread 0.5, hard
+    light; position 3), cut out where the frame's fit puts it."""
     scene = random_table(1000035, spread=0.5, difficulty="hard", taken=[])
     reading = read_structure(scene.frame, scene.age, DECODER)
     assert reading.fit is not None
     m = replace(table_model(), col_mm=reading.fit.col_mm, row_mm=reading.fit.row_mm)
     origin = m.slot_corners(default_catalog().layout(scene.age))[3]
-    crop = _place_crop(scene.frame, reading.fit.homography, origin, m)
+    return _place_crop(scene.frame, reading.fit.homography, origin, m)
+
+
+def test_told_among_refuses_a_place_whose_best_match_is_not_a_candidate() -> None:
+    # the place of school's code in deal 1000035 (position 3), cut out where the fit puts it:
+    # told school among candidates that hold it, nothing among candidates that do not (the
+    # dispensary beside it, every other card of age 2), whatever their own correlation
+    crop = _school_place()
     school = payloads.payload_for("school")
     assert known_codes.told_among(crop, {"school"}) == school
     assert known_codes.told_among(crop, {"school", "dispensary"}) == school
@@ -210,12 +216,7 @@ def test_code_at_gives_how_well_a_code_s_pattern_matches_and_the_card_told() -> 
     # school's place in deal 1000035 (position 3) matches the pattern every code has far
     # above the bare table's grain (structure.NO_CODE: below it, no code lies there); the
     # card is told as told_among tells it
-    scene = random_table(1000035, spread=0.5, difficulty="hard", taken=[])
-    reading = read_structure(scene.frame, scene.age, DECODER)
-    assert reading.fit is not None
-    m = replace(table_model(), col_mm=reading.fit.col_mm, row_mm=reading.fit.row_mm)
-    origin = m.slot_corners(default_catalog().layout(scene.age))[3]
-    crop = _place_crop(scene.frame, reading.fit.homography, origin, m)
+    crop = _school_place()
     shown, told = known_codes.code_at(crop, {"school"})
     assert shown > 0.5 and told == payloads.payload_for("school")
     assert known_codes.code_at(crop, {"dispensary"}) == (shown, None)
