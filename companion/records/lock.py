@@ -46,6 +46,11 @@ from pathlib import Path
 from companion.records.journal import JournalError
 
 POLL_SECONDS = 0.05
+NAMELESS_SECONDS = 2.0
+"""How long a holder that has not written its name yet is waited for: a writer takes the
+lock, then writes who it is, and empties that before it lets go; another process that
+looks in between sees the lock held by nobody named (imports started at once on a loaded
+machine: one was refused as the journal being "in use by another process")."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,14 +144,17 @@ class WriterLock:
         checked_journal(self.journal)  # before anything is created
         self.path = lock_path(self.journal)
         fd = _open_lock_file(self.journal, self.path)
-        deadline = time.monotonic() + self._wait_seconds
+        start = time.monotonic()
+        deadline = start + self._wait_seconds
         while True:
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
                 break
             except BlockingIOError:
                 holder = _read_holder(fd)
-                if holder.kind in self._wait_for and time.monotonic() < deadline:
+                now = time.monotonic()
+                waited_for = holder.kind in self._wait_for and now < deadline
+                if waited_for or (holder.pid is None and now < start + NAMELESS_SECONDS):
                     time.sleep(POLL_SECONDS)
                     continue
                 os.close(fd)

@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import signal
 import subprocess
 import sys
 import textwrap
+import threading
 from pathlib import Path
 
 import pytest
 
 from companion.cli import main
+from companion.records import lock as lock_module
 from companion.records.journal import Journal
 from companion.records.lock import JournalBusy, WriterLock, holder_of, lock_path
 
@@ -159,3 +162,35 @@ def test_the_same_record_imported_three_times_at_once_is_one_game(tmp_path: Path
     ]
     with Journal.open(journal, readonly=True) as opened:
         assert [g.id for g in opened.games()] == [1]
+
+
+def _nameless_holder(journal: Path) -> int:
+    """The writer lock of `journal` taken by a writer that has not written its name yet
+    (the instant between a writer's lock and its name, or its emptying and letting go)."""
+    journal.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(f"{journal}.lock", os.O_RDWR | os.O_CREAT, 0o644)
+    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    return fd
+
+
+def test_a_writer_that_has_not_written_its_name_yet_is_waited_for(tmp_path: Path) -> None:
+    journal = tmp_path / "journal.sqlite"
+    fd = _nameless_holder(journal)
+    threading.Timer(0.3, os.close, (fd,)).start()  # it lets go
+    with WriterLock(journal, wait_for=("import",)) as lock:  # refused at once before
+        assert holder_of(journal) is not None and lock.path.exists()
+
+
+def test_a_holder_that_never_names_itself_is_refused_after_a_while(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(lock_module, "NAMELESS_SECONDS", 0.2)
+    journal = tmp_path / "journal.sqlite"
+    fd = _nameless_holder(journal)
+    try:
+        with pytest.raises(JournalBusy, match="in use by another process"):
+            WriterLock(journal).acquire()
+    finally:
+        os.close(fd)
+    with WriterLock(journal):  # free again
+        pass
