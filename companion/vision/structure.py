@@ -363,6 +363,16 @@ def _fit(
     return None if affine is None else np.vstack([affine, [0.0, 0.0, 1.0]])
 
 
+def _fit_at(
+    stickers: dict[int, Sticker], origins: Sequence[tuple[float, float]], m: TableModel
+) -> np.ndarray | None:
+    """`_fit` on the codes of cards at positions (position -> its sticker in the frame)."""
+    mm = np.vstack([_code_mm(m, origins[i]) for i in stickers])
+    px = np.vstack([np.array(s.corners) for s in stickers.values()])
+    rows = len({round(origins[i][1], 3) for i in stickers})
+    return _fit(mm.astype(np.float32), px.astype(np.float32), len(stickers), rows)
+
+
 def _project(homography: np.ndarray, points: np.ndarray) -> np.ndarray:
     return np.asarray(
         cv2.perspectiveTransform(points.reshape(-1, 1, 2).astype(np.float64), homography)
@@ -409,10 +419,7 @@ def _placement(
     for _ in range(4):
         if not placed:
             return None
-        mm = np.vstack([_code_mm(m, origins[i]) for i in placed])
-        px = np.vstack([np.array(cards[j].sticker.corners) for j in placed.values()])
-        rows = len({round(origins[i][1], 3) for i in placed})
-        homography = _fit(mm.astype(np.float32), px.astype(np.float32), len(placed), rows)
+        homography = _fit_at({i: cards[j].sticker for i, j in placed.items()}, origins, m)
         if homography is None:
             return None
         kept = {i: j for i, j in placed.items() if _fits(cards[j], homography, origins[i], m)}
@@ -1633,15 +1640,11 @@ def _refit(
     origins: Sequence[tuple[float, float]],
     m: TableModel,
 ) -> np.ndarray | None:
-    """The placement fitted again (`_fit`) on the codes it placed and those decoded at
-    their places since (`at_place`, position -> sticker); None when it holds fewer cards
-    than before, or no card placed lies where the new fit puts it (`_fits`)."""
-    points = [(i, np.array(cards[j].sticker.corners)) for i, j in placed.items()]
-    points += [(i, np.array(sticker.corners)) for i, sticker in at_place.items()]
-    mm = np.vstack([_code_mm(m, origins[i]) for i, _ in points]).astype(np.float32)
-    px = np.vstack([corners for _, corners in points]).astype(np.float32)
-    rows = len({round(origins[i][1], 3) for i, _ in points})
-    homography = _fit(mm, px, len(points), rows)
+    """The placement fitted again (`_fit_at`) on the codes it placed and those decoded at
+    their places since (`at_place`, position -> sticker); None when the fit fails or a card
+    it placed does not lie where the new fit puts it (`_fits`)."""
+    stickers = {i: cards[j].sticker for i, j in placed.items()} | at_place
+    homography = _fit_at(stickers, origins, m)
     if homography is None or not all(
         _fits(cards[j], homography, origins[i], m) for i, j in placed.items()
     ):
