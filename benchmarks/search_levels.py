@@ -373,11 +373,21 @@ SCORES = {"win": 1.0, "forfeit win": 1.0, "shared": 0.5, "loss": 0.0, "forfeit l
 def outcomes(m: dict[str, Any]) -> list[float | None]:
     """A's score in each game of a match, in order: from its `results`, else (files written
     before they were recorded) from the results of A's estimates (None for a game in which A
-    had no real choice)."""
+    had no real choice).
+
+    Raises:
+        ValueError: a result it does not know, or estimates without their game's number.
+    """
     if "results" in m:
+        unknown = [r for r in m["results"] if r not in SCORES]
+        if unknown:
+            raise ValueError(f"a result not known: {unknown[0]!r}")
         return [SCORES[result] for result in m["results"]]
     scores: list[float | None] = [None] * int(m["games"])
-    for name, _, result, game in m["calibration"]:
+    for entry in m.get("calibration", []):
+        if len(entry) != 4:
+            raise ValueError("no game-by-game results (written before they were recorded)")
+        name, _, result, game = entry
         if name == m["a"]:
             scores[game] = result
     return scores
@@ -441,6 +451,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.part == "paired":
         x, y = _match_file(args.x), _match_file(args.y)
+        for path, m in ((args.x, x), (args.y, y)):
+            try:
+                outcomes(m)
+            except ValueError as bad:
+                raise SystemExit(f"{path}: {bad}") from None
         print(json.dumps(paired(x, y, args.games)))
         return 0
     if args.part == "match":

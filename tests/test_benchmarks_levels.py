@@ -3,6 +3,7 @@ players, under a name of its own, so an outside engine can stand among the Elo a
 
 from __future__ import annotations
 
+import json
 import sys
 from dataclasses import fields
 from pathlib import Path
@@ -141,3 +142,23 @@ def test_a_file_that_is_not_a_match_is_refused_in_one_line(
             main(argv)
         assert str(path) in str(refused.value) and message in str(refused.value)
         assert "\n" not in str(refused.value)
+
+
+@pytest.mark.parametrize(
+    ("match", "message"),
+    [
+        ({"results": ["win", "draw"]}, "a result not known: 'draw'"),
+        (
+            {"calibration": [["5", 0.4, 1.0]]},
+            "no game-by-game results (written before they were recorded)",
+        ),
+    ],
+)
+def test_a_match_whose_games_cannot_be_told_apart_is_refused_in_one_line(
+    tmp_path: Path, match: dict[str, object], message: str
+) -> None:
+    path = tmp_path / "match.json"
+    path.write_text(json.dumps({"a": "5", "b": "C++", "seed": 1, "games": 2, **match}))
+    with pytest.raises(SystemExit) as refused:
+        main(["paired", str(path), str(path)])
+    assert str(refused.value) == f"{path}: {message}"
