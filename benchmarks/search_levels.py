@@ -128,6 +128,10 @@ VARIANTS: dict[str, Level] = {
     ),
     # two of them without the redraw's cost (BENCHMARKS.md, "which of its choices")
     "5-cpplike-lean": _five("5-cpplike-lean", by_mean=True, scored_expansion=False),
+    # twice level 5's iterations (twice its CPU): what playouts twice as cheap would buy
+    "5-cpplike-lean-6k": _five("5-cpplike-lean-6k", 6000, by_mean=True, scored_expansion=False),
+    # the C++ engine's free choices with a playout without a plan, as its playouts play
+    "5-plain": _five("5-plain", by_mean=True, scored_expansion=False, plain=True),
     # the redraw at level 5's CPU a move (it costs 11 to 15 % more an iteration)
     "5-redraw-2650": _five("5-redraw-2650", 2650, redraw=True),
     # time management (BENCHMARKS.md, "spend the CPU where the move is hard"): a search

@@ -127,6 +127,10 @@ class Settings:
     the root's most visited move has at least `stop_ratio` times the second's visits (looked
     at every STOP_EVERY iterations), so an easy move leaves the CPU to a larger budget."""
     stop_ratio: float = 0.0
+    plain: bool = False
+    """A light playout without a plan: no player science-minded, and no brown, grey or
+    yellow card first in age 1 (`policy.light_event`'s `plain`): a random accessible card to
+    a wonder, a build or the discard pile, as the C++ engine's playouts play."""
 
 
 TRUNCATED = Settings()
@@ -353,6 +357,7 @@ def _iterate(
             settings.guard,
             settings.military,
             settings.age_value,
+            settings.plain,
         )
     else:
         world, plies = _rollout(world, rng, settings.plies)
@@ -398,13 +403,16 @@ def _playout(
     guard: bool = False,
     military: float = 0.0,
     age_end: bool = False,
+    plain: bool = False,
 ) -> tuple[GameState, int]:
     """A light playout to the end of the game, each player science-minded or not at
     random (`policy.SCIENCE_MINDED`), and one who is not military-minded with the chance
     `military`; the final position and the events played. With `age_end`, it stops at the
     end of the age instead (a next-age decision pending): in age 3 that is the end of the
-    game."""
-    science = (rng.random() < SCIENCE_MINDED, rng.random() < SCIENCE_MINDED)
+    game. With `plain`, no player is science-minded and none follows age 1's plan."""
+    science = (
+        (False, False) if plain else (rng.random() < SCIENCE_MINDED, rng.random() < SCIENCE_MINDED)
+    )
     warlike = (False, False)
     if military:
         warlike = (
@@ -415,7 +423,7 @@ def _playout(
     while not world.finished:
         if age_end and world.pending is not None and world.pending.kind is PendingKind.NEXT_AGE:
             break
-        event = light_event(world, rng, science, redraw, decisive, guard, warlike)
+        event = light_event(world, rng, science, redraw, decisive, guard, warlike, plain)
         world = step(world, event, rng)
         played += 1
     return world, played

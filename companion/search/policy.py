@@ -455,6 +455,7 @@ def light_event(
     decisive: bool = False,
     guard: bool = False,
     military: tuple[bool, bool] = (False, False),
+    plain: bool = False,
 ) -> Event:
     """A light playout's next event: cheap and random, but with a plan. A decision: Law
     for a science-minded player, else a random answer, and who begins the next age is the
@@ -469,7 +470,8 @@ def light_event(
     with `guard`, a player whose opponent could win at once with an accessible card takes
     that card away (`guarding_move`). A military-minded player (`military[0]` for p1)
     takes Strategy when offered a token and builds a red card it can afford before anything
-    but a win or a guard."""
+    but a win or a guard. With `plain`, age 1 has no plan either (no brown, grey or yellow
+    card first)."""
     pending = state.pending
     if pending is not None:
         actor = pending.player
@@ -513,7 +515,7 @@ def light_event(
         if build is not None:
             return build
     scientist = science[0 if player is Player.P1 else 1]
-    if scientist or state.age == ECONOMY_AGE:
+    if scientist or (state.age == ECONOMY_AGE and not plain):
         start = int(rng.random() * len(cards))
         build = _build_of(
             catalog, player, city, opponent, cards, start, _GREEN if scientist else _ECONOMY

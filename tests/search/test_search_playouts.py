@@ -72,11 +72,35 @@ def test_a_science_minded_player_builds_the_green_card_it_can(catalog: Catalog) 
         assert event.type == "build" and getattr(event, "card", None) in greens
 
 
-def _affordable_greens(state: GameState) -> set[CardId]:
-    """The green cards the player to move can take and build now (the engine says so)."""
+def test_a_plain_playout_follows_no_plan_in_age_1(catalog: Catalog) -> None:
+    # in age 1 a light playout's player builds a brown, grey or yellow card it can afford
+    # first; a plain one (as the C++ engine's playouts) draws a card and what to do with it
+    economy = {Color.BROWN, Color.GREY, Color.YELLOW}
+    state = next(
+        s
+        for s in states_of_random_games(catalog, range(10))
+        if s.pending is None and s.age == 1 and _affordable_greens(s, economy)
+    )
+    cheap = _affordable_greens(state, economy)
+    planned = [light_event(state, random.Random(seed), (False, False)) for seed in range(40)]
+    plain = [
+        light_event(state, random.Random(seed), (False, False), plain=True) for seed in range(40)
+    ]
+    assert all(e.type == "build" and getattr(e, "card", None) in cheap for e in planned)
+    # the last move: a wonder under WONDER_SHARE of the roll, a build under BUILD_SHARE, else
+    # a discard; 40 draws of a uniform roll give each kind some of them
+    assert any(e.type == "discard" for e in plain)
+    assert any(getattr(e, "card", None) not in cheap for e in plain)
+
+
+def _affordable_greens(
+    state: GameState, colors: frozenset[Color] | set[Color] = frozenset({Color.GREEN})
+) -> set[CardId]:
+    """The cards of `colors` (green) the player to move can take and build now (the engine
+    says so)."""
     found = set()
     for card_id in accessible_cards(state):
-        if state.catalog.card(card_id).color is not Color.GREEN:
+        if state.catalog.card(card_id).color not in colors:
             continue
         try:
             apply(state, Build(state.current, card_id))
