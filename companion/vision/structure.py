@@ -1243,11 +1243,16 @@ def read_structure(
     )
     few_cards = min(FEW_CARDS, expected) if known is not None else FEW_CARDS
     # codes found but not decoded (blurred, dim): the frame's codes are looked for again
-    if len(of_age) < few_cards or unread:
+    if len(_in_structure(of_age, known)) < few_cards or unread:
         found = _merged(found, _blob_codes(gray, decoder), 1)
         of_age = {c for c in map(payloads.parse, (s.text for s in found)) if here(c)}
-    if len(of_age) < few_cards:
+    if len(_in_structure(of_age, known)) < few_cards:
         found = _merged(found, _every_code(decoder, _sharpened(gray)), _zoom(gray))
+        of_age = {c for c in map(payloads.parse, (s.text for s in found)) if here(c)}
+    # still few: the codes' blobs no decoder reads told among the cards known face up
+    if known is not None and len(_in_structure(of_age, known)) < few_cards:
+        missing = {c for c in known if c not in (None, EMPTY) and here(c)} - of_age
+        found = found + _known_blobs(gray, found, missing)
     if fit is not None:  # the structure as laid at this table, kept for the age
         m = replace(m, col_mm=fit.col_mm, row_mm=fit.row_mm)
     origins = m.slot_corners(layout)
@@ -1292,7 +1297,9 @@ def read_structure(
             continue
         homography, placed = fitted
         tried.add((frozenset(placed.items()), m.col_mm, m.row_mm))
-        if known is not None and not _agrees(placed, cards, known):
+        if known is not None and not (
+            _agrees(placed, cards, known) and _can_turn_up(placed, layout, known)
+        ):
             continue
         strays = _strays(cards, placed, homography, origins, m, layout, known)
         rows = {layout.positions[i].row for i in placed}
@@ -1500,6 +1507,59 @@ def read_structure(
         else None
     )
     return StructureReading(tuple(slots), placed_count, len(found) - placed_count, told)
+
+
+def _in_structure(read: set[str | None], known: Sequence[str | None] | None) -> set[str | None]:
+    """The cards of the age read that can count toward a frame's FEW_CARDS: all of them
+    from the frame alone; with `known`, only those known face up in the structure. Late in
+    an age most cards of the age lie in the cities, decoded sharp beside the structure,
+    while the few left in it are dim and blurred: counting the cities' cards, the frame
+    looked no further and placed nothing (generated hand-laid frame 1440002, hard light,
+    age 1, five cards left, a camera turned 30 degrees: five cities' codes decoded, the
+    structure's five read only from the codes' blobs)."""
+    if known is None:
+        return read
+    return read & {c for c in known if c not in (None, EMPTY)}
+
+
+BLOB_MODULES = (21.0, 23.0, 25.0)  # a blob is the code (21 modules), the sticker (25), between
+BLOB_MARGIN_MODULES = 4.0  # the cut around a blob's code for `known_codes.told_square`
+
+
+def _known_blobs(gray: np.ndarray, found: Sequence[Sticker], missing: set[str]) -> list[Sticker]:
+    """The codes' blobs (`_code_blobs`) where no code was read, each told among `missing`
+    (cards known face up in the structure and not read in the frame) by its blurred data
+    modules as a position's code is (`known_codes.told_square`: each quarter turn, the
+    blob taken as the code, the sticker or between, the best registered told), corners in
+    frame pixels. The telling's margin is over every sticker we print, so a city's card or
+    a card not known there is refused as at a position. A dim room with a turned camera,
+    late in an age: every code of the structure too blurred to decode, nothing placed
+    (generated hand-laid frame 1440015, hard light, age 1, four cards left, one decoded
+    from its blob)."""
+    if not missing:
+        return []
+    told: list[Sticker] = []
+    px = known_codes.PLACE_PX
+    for centre, side, turn in _code_blobs(gray):
+        if any(math.dist(s.center, centre) < max(s.side, side) / 2 for s in found):
+            continue
+        crops, backs = [], []
+        for modules in BLOB_MODULES:
+            module = side / modules
+            cut = round((QR_MODULES + 2 * (QUIET_MODULES + BLOB_MARGIN_MODULES)) * px)
+            scale = px / module
+            for quarter in range(4):
+                warp = cv2.getRotationMatrix2D(centre, turn + 90.0 * quarter, scale)
+                warp[:, 2] += np.array([cut / 2 - centre[0], cut / 2 - centre[1]])
+                crops.append(cv2.warpAffine(gray, warp, (cut, cut), flags=cv2.INTER_LINEAR))
+                backs.append(cv2.invertAffineTransform(warp))
+        got = known_codes.told_square(crops, missing)
+        if got is not None:
+            index, text, corners = got
+            points = np.hstack([np.array(corners), np.ones((4, 1))]) @ backs[index].T
+            told.append(Sticker(text, tuple(map(tuple, points))))  # type: ignore[arg-type]
+            missing = missing - {payloads.parse(text)}
+    return told
 
 
 FAR_COLUMNS = 6  # half-card steps: three cards along a row
@@ -1915,6 +1975,23 @@ def _agrees(placed: dict[int, int], cards: list[_Card], known: Sequence[str | No
         where.get(cards[j].id, i) == i and known[i] in (None, cards[j].id)
         for i, j in placed.items()
     )
+
+
+def _can_turn_up(placed: dict[int, int], layout: Layout, known: Sequence[str | None]) -> bool:
+    """Whether the face-down positions known (`known` None) where a placement puts a card
+    read can have turned up since: `known` is the moment before the last card was taken, so
+    the cards over all of them not known taken are one card at most (the one just taken).
+    A city's two cards on a row otherwise fit two positions under cards the box knows lie
+    there still (generated hand-laid frame 1530043, hard light, age 3: as likely as the two
+    cards read where the box knew them, and nothing was told)."""
+    over = {
+        i
+        for p in (layout.positions[k] for k in placed)
+        if not p.face_up and known[p.index] is None
+        for i in p.covered_by
+        if known[i] != EMPTY
+    }
+    return len(over) <= 1
 
 
 BLURRED_REACH_MM = 7.0  # how far off its place a code is looked for (SLOT_REACH_MM)
