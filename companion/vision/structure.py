@@ -1243,16 +1243,19 @@ def read_structure(
     )
     few_cards = min(FEW_CARDS, expected) if known is not None else FEW_CARDS
     # codes found but not decoded (blurred, dim): the frame's codes are looked for again
+    blobs: list[Blob] = []
     if len(_in_structure(of_age, known)) < few_cards or unread:
-        found = _merged(found, _blob_codes(gray, decoder), 1)
+        blobs = _code_blobs(gray)
+        found = _merged(found, _blob_codes(gray, decoder, blobs), 1)
         of_age = {c for c in map(payloads.parse, (s.text for s in found)) if here(c)}
-    if len(_in_structure(of_age, known)) < few_cards:
+    if len(of_age) < few_cards:
         found = _merged(found, _every_code(decoder, _sharpened(gray)), _zoom(gray))
         of_age = {c for c in map(payloads.parse, (s.text for s in found)) if here(c)}
-    # still few: the codes' blobs no decoder reads told among the cards known face up
+    # fewer than two cards known in the structure read, no placement is trusted (`trusted`
+    # below): the codes' blobs no decoder reads told among the cards known face up
     if known is not None and len(_in_structure(of_age, known)) < few_cards:
         missing = {c for c in known if c not in (None, EMPTY) and here(c)} - of_age
-        found = found + _known_blobs(gray, found, missing)
+        found = found + _known_blobs(gray, blobs, found, missing)
     if fit is not None:  # the structure as laid at this table, kept for the age
         m = replace(m, col_mm=fit.col_mm, row_mm=fit.row_mm)
     origins = m.slot_corners(layout)
@@ -1522,25 +1525,27 @@ def _in_structure(read: set[str | None], known: Sequence[str | None] | None) -> 
     return read & {c for c in known if c not in (None, EMPTY)}
 
 
-BLOB_MODULES = (21.0, 23.0, 25.0)  # a blob is the code (21 modules), the sticker (25), between
+BLOB_MODULES = (23.0, 25.0)  # a blob is the sticker (the code's 21 modules and its margin) or less
 BLOB_MARGIN_MODULES = 4.0  # the cut around a blob's code for `known_codes.told_square`
 
 
-def _known_blobs(gray: np.ndarray, found: Sequence[Sticker], missing: set[str]) -> list[Sticker]:
-    """The codes' blobs (`_code_blobs`) where no code was read, each told among `missing`
-    (cards known face up in the structure and not read in the frame) by its blurred data
-    modules as a position's code is (`known_codes.told_square`: each quarter turn, the
-    blob taken as the code, the sticker or between, the best registered told), corners in
-    frame pixels. The telling's margin is over every sticker we print, so a city's card or
-    a card not known there is refused as at a position. A dim room with a turned camera,
-    late in an age: every code of the structure too blurred to decode, nothing placed
-    (generated hand-laid frame 1440015, hard light, age 1, four cards left, one decoded
-    from its blob)."""
+def _known_blobs(
+    gray: np.ndarray, blobs: Sequence[Blob], found: Sequence[Sticker], missing: set[str]
+) -> list[Sticker]:
+    """Of the codes' `blobs` (`_code_blobs`), those where no code was read, each told among
+    `missing` (cards known face up in the structure and not read in the frame) by its
+    blurred data modules as a position's code is (`known_codes.told_square`: each quarter
+    turn, the blob taken as the sticker or a little less, the best registered told),
+    corners in frame pixels. The telling's margin is over every sticker we print, so a
+    city's card or a card not known there is refused as at a position. A dim room with a
+    turned camera, late in an age: every code of the structure too blurred to decode,
+    nothing placed (generated hand-laid frame 1440015, hard light, age 1, four cards left,
+    one decoded from its blob)."""
     if not missing:
         return []
     told: list[Sticker] = []
     px = known_codes.PLACE_PX
-    for centre, side, turn in _code_blobs(gray):
+    for centre, side, turn in blobs:
         if any(math.dist(s.center, centre) < max(s.side, side) / 2 for s in found):
             continue
         crops, backs = [], []
@@ -1889,7 +1894,10 @@ BLOB_PX_PER_MODULE = 5.0
 BLOB_BLUR_MODULES = 0.75  # the unsharp mask's reach on a blob's cut (SLOT_BLUR_MM's)
 
 
-def _code_blobs(gray: np.ndarray) -> list[tuple[tuple[float, float], float, float]]:
+Blob = tuple[tuple[float, float], float, float]  # a code's blob: its centre, side and turn
+
+
+def _code_blobs(gray: np.ndarray) -> list[Blob]:
     """Where codes may lie in a frame: blobs of strong edges (dense dark and light modules,
     closed into one blob; an outline or a line of a card's art is opened away) about as
     large as a code and square: each its centre, side and turn (degrees)."""
@@ -1919,13 +1927,13 @@ def _code_blobs(gray: np.ndarray) -> list[tuple[tuple[float, float], float, floa
     return found
 
 
-def _blob_codes(gray: np.ndarray, decoder: Decoder) -> list[Sticker]:
-    """The codes read where `_code_blobs` finds a code may lie, each cut out turned square
-    and enlarged to 5 px a module, then decoded as a position's sticker is (`_variants`):
-    a frame whose codes the whole frame's decoding finds but cannot read (hard light at
-    2304x1296: 2.6 px a module, blurred), corners in frame pixels."""
+def _blob_codes(gray: np.ndarray, decoder: Decoder, blobs: Sequence[Blob]) -> list[Sticker]:
+    """The codes read in `blobs` (where `_code_blobs` finds a code may lie), each cut out
+    turned square and enlarged to 5 px a module, then decoded as a position's sticker is
+    (`_variants`): a frame whose codes the whole frame's decoding finds but cannot read
+    (hard light at 2304x1296: 2.6 px a module, blurred), corners in frame pixels."""
     found: list[Sticker] = []
-    for centre, side, turn in _code_blobs(gray):
+    for centre, side, turn in blobs:
         cut = side * BLOB_CUT
         size = round(BLOB_CUT * QR_MODULES * BLOB_PX_PER_MODULE)
         corners = cv2.boxPoints((centre, (cut, cut), turn)).astype(np.float32)
