@@ -1514,13 +1514,14 @@ def read_structure(
 
 def _in_structure(read: set[str | None], known: Sequence[str | None] | None) -> set[str | None]:
     """The cards of the age read that can count toward a frame's FEW_CARDS: all of them
-    from the frame alone; with `known`, only those known face up in the structure. Late in
-    an age most cards of the age lie in the cities, decoded sharp beside the structure,
-    while the few left in it are dim and blurred: counting the cities' cards, the frame
-    looked no further and placed nothing (generated hand-laid frame 1440002, hard light,
-    age 1, five cards left, a camera turned 30 degrees: five cities' codes decoded, the
-    structure's five read only from the codes' blobs)."""
-    if known is None:
+    from the frame alone and at the deal not recorded yet; with `known` otherwise, only
+    those known face up in the structure. Late in an age most cards of the age lie in the
+    cities, decoded sharp beside the structure, while the few left in it are dim and
+    blurred: counting the cities' cards, the frame looked no further and placed nothing
+    (generated hand-laid frame 1440002, hard light, age 1, five cards left, a camera turned
+    30 degrees: five cities' codes decoded, the structure's five read only from the codes'
+    blobs)."""
+    if known is None or _unrecorded_deal(known):  # at the deal every card lies in it
         return read
     return read & {c for c in known if c not in (None, EMPTY)}
 
