@@ -1212,6 +1212,34 @@ def read_structure(
     laid at this table, kept for the age); without a fit they are fitted from the codes of
     the frame (`_laid`), and the file keeps only the card's and the sticker's sizes and the
     steps tried first."""
+    given = (catalog, model, stickers, known, taken, fit, undecoded)
+    reading = _read_structure(frame, age, decoder, *given, tell_blobs=False)
+    # with what the box knew (once the deal is recorded), a frame that places nothing is
+    # read again with the codes' blobs no decoder reads told among the cards known face up
+    # (`_known_blobs`); not before: such codes' corners are a registration's, less exact
+    # than a decoding's, and a fit on them missed a code at its place that the fit on the
+    # codes decoded alone read (generated hand-laid frame 1440015 at spread 1, hard light)
+    if known is None or reading.placed or all(c in (None, BACK) for c in known):
+        return reading
+    return _read_structure(frame, age, decoder, *given, tell_blobs=True)
+
+
+def _read_structure(
+    frame: np.ndarray,
+    age: int,
+    decoder: Decoder,
+    catalog: Catalog | None,
+    model: TableModel | None,
+    stickers: list[Sticker] | None,
+    known: Sequence[str | None] | None,
+    taken: Collection[str],
+    fit: TableFit | None,
+    undecoded: Sequence[Corners],
+    *,
+    tell_blobs: bool,
+) -> StructureReading:
+    """`read_structure`'s reading, the codes' blobs told among the cards known face up
+    (`_known_blobs`) when `tell_blobs`."""
     catalog = catalog or default_catalog()
     m = model or table_model()
     layout = catalog.layout(age)
@@ -1251,9 +1279,8 @@ def read_structure(
     if len(of_age) < few_cards:
         found = _merged(found, _every_code(decoder, _sharpened(gray)), _zoom(gray))
         of_age = {c for c in map(payloads.parse, (s.text for s in found)) if here(c)}
-    # fewer than two cards known in the structure read, no placement is trusted (`trusted`
-    # below): the codes' blobs no decoder reads told among the cards known face up
-    if known is not None and len(_in_structure(of_age, known)) < few_cards:
+    # still few: the codes' blobs no decoder reads told among the cards known face up
+    if tell_blobs and known is not None and len(_in_structure(of_age, known)) < few_cards:
         missing = {c for c in known if c not in (None, EMPTY) and here(c)} - of_age
         found = found + _known_blobs(gray, blobs, found, missing)
     if fit is not None:  # the structure as laid at this table, kept for the age
