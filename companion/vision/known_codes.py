@@ -20,7 +20,7 @@ blurred codes told at their places").
 from __future__ import annotations
 
 import functools
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 
 import cv2
 import numpy as np
@@ -273,6 +273,13 @@ def placed_square(crop: np.ndarray) -> tuple[np.ndarray, float] | None:
     has matches it best (`_register_pattern`: each turn at the size the fit says, then the
     other sizes at the best turn), with that match (a correlation); None when the crop is
     too small."""
+    got = _placed(crop)
+    return None if got is None else (got[0], got[1])
+
+
+def _placed(crop: np.ndarray) -> tuple[np.ndarray, float, np.ndarray] | None:
+    """`placed_square`'s square and match, and the map from the square's pixels to the
+    crop's (a 2x3 affine map)."""
     side = (MODULES + 2 * QUIET) * PLACE_PX
     if crop.shape[0] <= side or crop.shape[1] <= side:
         return None
@@ -285,7 +292,7 @@ def placed_square(crop: np.ndarray) -> tuple[np.ndarray, float] | None:
     warp = cv2.getRotationMatrix2D(((side - 1) / 2, (side - 1) / 2), turn, scale)
     warp[:, 2] += np.array(at)
     square = cv2.warpAffine(crop, warp, (side, side), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP)
-    return np.asarray(square), float(score)
+    return np.asarray(square), float(score), warp
 
 
 def _registered(
@@ -356,12 +363,17 @@ def code_at(crop: np.ndarray, candidates: Collection[str]) -> tuple[float, str |
     """How well the pattern every code has matches about the middle of `crop` (a
     correlation, `placed_square`'s; -1 when the crop is too small), and the payload there
     as `told_among` tells it."""
-    got = placed_square(crop)
+    got = _placed(crop)
     if got is None:
         return -1.0, None
-    if got[1] < BLURRED_PLACED:
-        return got[1], None
-    found = blurred_scores(got[0])
+    return got[1], _told_blurred(got[0], got[1], candidates)
+
+
+def _told_blurred(square: np.ndarray, placed: float, candidates: Collection[str]) -> str | None:
+    """`told_among`'s payload of a registered code (`placed_square`'s square and match)."""
+    if placed < BLURRED_PLACED:
+        return None
+    found = blurred_scores(square)
     first, second = np.argsort(-found)[:2]
     text = str(_stickers()[0][first])
     if (
@@ -369,5 +381,26 @@ def code_at(crop: np.ndarray, candidates: Collection[str]) -> tuple[float, str |
         or found[first] < BLURRED_LEAST
         or found[first] - found[second] < BLURRED_MARGIN
     ):
-        return got[1], None
-    return got[1], text
+        return None
+    return text
+
+
+def told_square(
+    crops: Sequence[np.ndarray], candidates: Collection[str]
+) -> tuple[int, str, Corners] | None:
+    """Of `crops` (the same place cut out several ways: each quarter turn, a few sizes),
+    the one where the pattern every code has matches best (`placed_square`), and the
+    payload of its code as `told_among` tells it, with the code's corners in that crop's
+    pixels (the square's top-left first); None where that crop's code is told as none."""
+    placed = [_placed(crop) for crop in crops]
+    if not any(placed):
+        return None
+    index = max((i for i, got in enumerate(placed) if got), key=lambda i: placed[i][1])  # type: ignore[index]
+    square, score, warp = placed[index]  # type: ignore[misc]
+    text = _told_blurred(square, score, candidates)
+    if text is None:
+        return None
+    low, high = QUIET * PLACE_PX - 0.5, (QUIET + MODULES) * PLACE_PX - 0.5
+    square_corners = np.array([[low, low, 1], [high, low, 1], [high, high, 1], [low, high, 1]])
+    corners = square_corners @ warp.T
+    return index, text, tuple((float(x), float(y)) for x, y in corners)  # type: ignore[return-value]

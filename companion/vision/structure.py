@@ -1212,6 +1212,34 @@ def read_structure(
     laid at this table, kept for the age); without a fit they are fitted from the codes of
     the frame (`_laid`), and the file keeps only the card's and the sticker's sizes and the
     steps tried first."""
+    given = (catalog, model, stickers, known, taken, fit, undecoded)
+    reading = _read_structure(frame, age, decoder, *given, tell_blobs=False)
+    # with what the box knew (once the deal is recorded), a frame that places nothing is
+    # read again with the codes' blobs no decoder reads told among the cards known face up
+    # (`_known_blobs`); not before: such codes' corners are a registration's, less exact
+    # than a decoding's, and a fit on them missed a code at its place that the fit on the
+    # codes decoded alone read (generated hand-laid frame 1440015 at spread 1, hard light)
+    if known is None or reading.placed or all(c in (None, BACK) for c in known):
+        return reading
+    return _read_structure(frame, age, decoder, *given, tell_blobs=True)
+
+
+def _read_structure(
+    frame: np.ndarray,
+    age: int,
+    decoder: Decoder,
+    catalog: Catalog | None,
+    model: TableModel | None,
+    stickers: list[Sticker] | None,
+    known: Sequence[str | None] | None,
+    taken: Collection[str],
+    fit: TableFit | None,
+    undecoded: Sequence[Corners],
+    *,
+    tell_blobs: bool,
+) -> StructureReading:
+    """`read_structure`'s reading, the codes' blobs told among the cards known face up
+    (`_known_blobs`) when `tell_blobs`."""
     catalog = catalog or default_catalog()
     m = model or table_model()
     layout = catalog.layout(age)
@@ -1243,11 +1271,18 @@ def read_structure(
     )
     few_cards = min(FEW_CARDS, expected) if known is not None else FEW_CARDS
     # codes found but not decoded (blurred, dim): the frame's codes are looked for again
-    if len(of_age) < few_cards or unread:
-        found = _merged(found, _blob_codes(gray, decoder), 1)
+    blobs: list[Blob] = []
+    if len(_in_structure(of_age, known)) < few_cards or unread:
+        blobs = _code_blobs(gray)
+        found = _merged(found, _blob_codes(gray, decoder, blobs), 1)
         of_age = {c for c in map(payloads.parse, (s.text for s in found)) if here(c)}
     if len(of_age) < few_cards:
         found = _merged(found, _every_code(decoder, _sharpened(gray)), _zoom(gray))
+        of_age = {c for c in map(payloads.parse, (s.text for s in found)) if here(c)}
+    # still few: the codes' blobs no decoder reads told among the cards known face up
+    if tell_blobs and known is not None and len(_in_structure(of_age, known)) < few_cards:
+        missing = {c for c in known if c not in (None, EMPTY) and here(c)} - of_age
+        found = found + _known_blobs(gray, blobs, found, missing)
     if fit is not None:  # the structure as laid at this table, kept for the age
         m = replace(m, col_mm=fit.col_mm, row_mm=fit.row_mm)
     origins = m.slot_corners(layout)
@@ -1292,7 +1327,9 @@ def read_structure(
             continue
         homography, placed = fitted
         tried.add((frozenset(placed.items()), m.col_mm, m.row_mm))
-        if known is not None and not _agrees(placed, cards, known):
+        if known is not None and not (
+            _agrees(placed, cards, known) and _can_turn_up(placed, layout, known)
+        ):
             continue
         strays = _strays(cards, placed, homography, origins, m, layout, known)
         rows = {layout.positions[i].row for i in placed}
@@ -1500,6 +1537,62 @@ def read_structure(
         else None
     )
     return StructureReading(tuple(slots), placed_count, len(found) - placed_count, told)
+
+
+def _in_structure(read: set[str | None], known: Sequence[str | None] | None) -> set[str | None]:
+    """The cards of the age read that can count toward a frame's FEW_CARDS: all of them
+    from the frame alone and at the deal not recorded yet; with `known` otherwise, only
+    those known face up in the structure. Late in an age most cards of the age lie in the
+    cities, decoded sharp beside the structure, while the few left in it are dim and
+    blurred: counting the cities' cards, the frame looked no further and placed nothing
+    (generated hand-laid frame 1440002, hard light, age 1, five cards left, a camera turned
+    30 degrees: five cities' codes decoded, the structure's five read only from the codes'
+    blobs)."""
+    if known is None or _unrecorded_deal(known):  # at the deal every card lies in it
+        return read
+    return read & {c for c in known if c not in (None, EMPTY)}
+
+
+BLOB_MODULES = (23.0, 25.0)  # a blob is the sticker (the code's 21 modules and its margin) or less
+BLOB_MARGIN_MODULES = 4.0  # the cut around a blob's code for `known_codes.told_square`
+
+
+def _known_blobs(
+    gray: np.ndarray, blobs: Sequence[Blob], found: Sequence[Sticker], missing: set[str]
+) -> list[Sticker]:
+    """Of the codes' `blobs` (`_code_blobs`), those where no code was read, each told among
+    `missing` (cards known face up in the structure and not read in the frame) by its
+    blurred data modules as a position's code is (`known_codes.told_square`: each quarter
+    turn, the blob taken as the sticker or a little less, the best registered told),
+    corners in frame pixels. The telling's margin is over every sticker we print, so a
+    city's card or a card not known there is refused as at a position. A dim room with a
+    turned camera, late in an age: every code of the structure too blurred to decode,
+    nothing placed (generated hand-laid frame 1440015, hard light, age 1, four cards left,
+    one decoded from its blob)."""
+    if not missing:
+        return []
+    told: list[Sticker] = []
+    px = known_codes.PLACE_PX
+    for centre, side, turn in blobs:
+        if any(math.dist(s.center, centre) < max(s.side, side) / 2 for s in found):
+            continue
+        crops, backs = [], []
+        for modules in BLOB_MODULES:
+            module = side / modules
+            cut = round((QR_MODULES + 2 * (QUIET_MODULES + BLOB_MARGIN_MODULES)) * px)
+            scale = px / module
+            for quarter in range(4):
+                warp = cv2.getRotationMatrix2D(centre, turn + 90.0 * quarter, scale)
+                warp[:, 2] += np.array([cut / 2 - centre[0], cut / 2 - centre[1]])
+                crops.append(cv2.warpAffine(gray, warp, (cut, cut), flags=cv2.INTER_LINEAR))
+                backs.append(cv2.invertAffineTransform(warp))
+        got = known_codes.told_square(crops, missing)
+        if got is not None:
+            index, text, corners = got
+            points = np.hstack([np.array(corners), np.ones((4, 1))]) @ backs[index].T
+            told.append(Sticker(text, tuple(map(tuple, points))))  # type: ignore[arg-type]
+            missing = missing - {payloads.parse(text)}
+    return told
 
 
 FAR_COLUMNS = 6  # half-card steps: three cards along a row
@@ -1829,7 +1922,10 @@ BLOB_PX_PER_MODULE = 5.0
 BLOB_BLUR_MODULES = 0.75  # the unsharp mask's reach on a blob's cut (SLOT_BLUR_MM's)
 
 
-def _code_blobs(gray: np.ndarray) -> list[tuple[tuple[float, float], float, float]]:
+Blob = tuple[tuple[float, float], float, float]  # a code's blob: its centre, side and turn
+
+
+def _code_blobs(gray: np.ndarray) -> list[Blob]:
     """Where codes may lie in a frame: blobs of strong edges (dense dark and light modules,
     closed into one blob; an outline or a line of a card's art is opened away) about as
     large as a code and square: each its centre, side and turn (degrees)."""
@@ -1859,13 +1955,13 @@ def _code_blobs(gray: np.ndarray) -> list[tuple[tuple[float, float], float, floa
     return found
 
 
-def _blob_codes(gray: np.ndarray, decoder: Decoder) -> list[Sticker]:
-    """The codes read where `_code_blobs` finds a code may lie, each cut out turned square
-    and enlarged to 5 px a module, then decoded as a position's sticker is (`_variants`):
-    a frame whose codes the whole frame's decoding finds but cannot read (hard light at
-    2304x1296: 2.6 px a module, blurred), corners in frame pixels."""
+def _blob_codes(gray: np.ndarray, decoder: Decoder, blobs: Sequence[Blob]) -> list[Sticker]:
+    """The codes read in `blobs` (where `_code_blobs` finds a code may lie), each cut out
+    turned square and enlarged to 5 px a module, then decoded as a position's sticker is
+    (`_variants`): a frame whose codes the whole frame's decoding finds but cannot read
+    (hard light at 2304x1296: 2.6 px a module, blurred), corners in frame pixels."""
     found: list[Sticker] = []
-    for centre, side, turn in _code_blobs(gray):
+    for centre, side, turn in blobs:
         cut = side * BLOB_CUT
         size = round(BLOB_CUT * QR_MODULES * BLOB_PX_PER_MODULE)
         corners = cv2.boxPoints((centre, (cut, cut), turn)).astype(np.float32)
@@ -1915,6 +2011,23 @@ def _agrees(placed: dict[int, int], cards: list[_Card], known: Sequence[str | No
         where.get(cards[j].id, i) == i and known[i] in (None, cards[j].id)
         for i, j in placed.items()
     )
+
+
+def _can_turn_up(placed: dict[int, int], layout: Layout, known: Sequence[str | None]) -> bool:
+    """Whether the face-down positions known (`known` None) where a placement puts a card
+    read can have turned up since: `known` is the moment before the last card was taken, so
+    the cards over all of them not known taken are one card at most (the one just taken).
+    A city's two cards on a row otherwise fit two positions under cards the box knows lie
+    there still (generated hand-laid frame 1530043, hard light, age 3: as likely as the two
+    cards read where the box knew them, and nothing was told)."""
+    over = {
+        i
+        for p in (layout.positions[k] for k in placed)
+        if not p.face_up and known[p.index] is None
+        for i in p.covered_by
+        if known[i] != EMPTY
+    }
+    return len(over) <= 1
 
 
 BLURRED_REACH_MM = 7.0  # how far off its place a code is looked for (SLOT_REACH_MM)
