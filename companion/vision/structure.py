@@ -1547,8 +1547,11 @@ def _backs_under_cards(
     # its place, step 7) holds a card even where its view looks bare (a dim back in hard
     # light: generated hand-laid deal 940019, every back of the deal looked bare; 1000024,
     # the row ends; 1000035, a card over it read at its place; 1400036, the one card over
-    # it read at its place)
-    whole = len(near) == 1 and len(near[0].placed) >= WHOLE_PLACED
+    # it read at its place); so is one with both ends of the layout's widest row placed
+    # (`_holds_widest_row`)
+    whole = len(near) == 1 and (
+        len(near[0].placed) >= WHOLE_PLACED or _holds_widest_row(near[0].placed, layout)
+    )
     for p in layout.positions:
         if slots[p.index] is not None or p.face_up:
             continue
@@ -1574,6 +1577,23 @@ def _backs_under_cards(
 
 
 WHOLE_PLACED = 8  # cards placed by their codes: a placement that cannot be shifted
+
+
+def _holds_widest_row(placed: Collection[int], layout: Layout) -> bool:
+    """Whether cards are placed by their codes at both ends of the layout's widest row,
+    when no other row is as wide (ages 1 and 2: six cards): such a placement cannot be
+    shifted along a row, nor by rows (no other row reaches both its ends), as one of 8
+    cards cannot (generated hand-laid deal 1500012, hard light, age 2: a hand over the
+    middle, six cards placed, four of them on row 1 with both its ends; the back at 6,
+    dim, under the card read at 11, looked bare)."""
+    rows: dict[int, list[int]] = {}
+    for p in layout.positions:
+        rows.setdefault(p.row, []).append(p.index)
+    widths = sorted((len(row) for row in rows.values()), reverse=True)
+    if len(widths) > 1 and widths[0] == widths[1]:
+        return False
+    widest = max(rows.values(), key=len)
+    return min(widest) in placed and max(widest) in placed
 
 
 SEEN_CARD_SHARE = 0.5  # of a position's upper half at most this bare: a card lies there

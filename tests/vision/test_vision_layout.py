@@ -846,3 +846,27 @@ def test_from_the_frame_alone_a_deal_that_fits_a_column_over_as_well_gives_nulls
     scene = random_table(1500026, spread=0.0, difficulty="fine", taken=[])
     assert sum(scene.hidden) == 15
     assert set(read_structure(scene.frame, scene.age, DECODER).slots) == {None}
+
+
+def test_from_the_frame_alone_a_dim_back_under_a_placement_with_the_widest_row_is_told() -> None:
+    # generated hand-laid deal 1500012 (spread 0, hard light, age 2): a hand over the middle
+    # of the structure, six cards placed, four of them on row 1 with both its ends (0 and
+    # 5): that placement cannot be shifted. The back at 6, dim, looks like the bare table,
+    # but the card read at 11, the only one over it, lies there: "back" (null before)
+    scene = random_table(1500012, spread=0.0, difficulty="hard", taken=[])
+    assert not scene.hidden[6] and not scene.hidden[11] and scene.truth[6] == "back"
+    slots = read_structure(scene.frame, scene.age, DECODER).slots
+    assert slots[6] == "back"
+    told, truth = _in_view(scene, slots)
+    assert all(s is None or s == t for s, t in zip(told, truth, strict=True))
+    assert told.count(None) == 0
+
+
+def test_a_placement_holds_the_widest_row_only_with_both_its_ends_in_ages_1_and_2() -> None:
+    catalog = default_catalog()
+    age1, age2, age3 = (catalog.layout(age) for age in (1, 2, 3))
+    assert structure._holds_widest_row({14, 19, 5}, age1)  # row 5: positions 14 to 19
+    assert not structure._holds_widest_row({14, 18}, age1)
+    assert structure._holds_widest_row({0, 5}, age2)  # row 1: positions 0 to 5
+    assert not structure._holds_widest_row({5, 11, 12, 13, 14, 15, 16, 17, 18, 19}, age2)
+    assert not structure._holds_widest_row({5, 8, 11, 14}, age3)  # rows 3 and 5: four each
