@@ -1614,12 +1614,14 @@ def _backs_seen(slots: list[Slot], layout: Layout, near: Sequence[_Option]) -> N
     the median of BACKS_TOLD or more backs told whose upper halves show the same way (a
     back's lines; the table's grain under a shadow is smoother), its mean and 90th
     percentile at most BACK_LIGHTER above theirs (a guild's back is darker than its age's).
-    Generated hand-laid deals 1500007, 1500021, 1500047 (fine light) and 1500037 (hard): a
-    hand over the one card over the back, the back's lines in view; in the later moments of
-    seeds 1500000-1500047 read from the frame alone, the 21 positions of the kind that were
-    not backs (taken, or turned up) spread their grey 2.4 to 6 times the backs told."""
+    Not when the view shows the bare table where a card lies (step 10: the placement may
+    be wrong too). Generated hand-laid deals 1500007, 1500021 (fine light) and 1500037
+    (hard): a hand over the one card over the back, the back's lines in view; in the later
+    moments of seeds 1500000-1500047 read from the frame alone, the 21 positions of the
+    kind that were not backs (taken, or turned up) spread their grey 2.4 to 6 times the
+    backs told."""
     view = near[0].view
-    if len(near) != 1 or view is None:
+    if len(near) != 1 or view is None or near[0].misread:
         return
     option, m = near[0], near[0].model
     origins = m.slot_corners(layout)
