@@ -1530,6 +1530,8 @@ def _read_structure(
     if known is not None:
         _impossible_to_none(slots, known, layout, gone)
     _backs_under_cards(slots, layout, near, known)
+    if known is None:
+        _backs_seen(slots, layout, near)
     placed_count = sum(1 for s in slots if s not in (None, "back", "empty"))
     told = (
         TableFit(near[0].homography, m.col_mm, m.row_mm)
@@ -1638,8 +1640,11 @@ def _backs_under_cards(
     # its place, step 7) holds a card even where its view looks bare (a dim back in hard
     # light: generated hand-laid deal 940019, every back of the deal looked bare; 1000024,
     # the row ends; 1000035, a card over it read at its place; 1400036, the one card over
-    # it read at its place)
-    whole = len(near) == 1 and len(near[0].placed) >= WHOLE_PLACED
+    # it read at its place); so is one with both ends of the layout's widest row placed
+    # (`_holds_widest_row`)
+    whole = len(near) == 1 and (
+        len(near[0].placed) >= WHOLE_PLACED or _holds_widest_row(near[0].placed, layout)
+    )
     for p in layout.positions:
         if slots[p.index] is not None or p.face_up:
             continue
@@ -1665,6 +1670,104 @@ def _backs_under_cards(
 
 
 WHOLE_PLACED = 8  # cards placed by their codes: a placement that cannot be shifted
+
+
+def _holds_widest_row(placed: Collection[int], layout: Layout) -> bool:
+    """Whether cards are placed by their codes at both ends of the layout's widest row,
+    when no other row is as wide (ages 1 and 2: six cards): such a placement cannot be
+    shifted along a row, nor by rows (no other row reaches both its ends), as one of 8
+    cards cannot (generated hand-laid deal 1500012, hard light, age 2: a hand over the
+    middle, six cards placed, four of them on row 1 with both its ends; the back at 6,
+    dim, under the card read at 11, looked bare)."""
+    rows: dict[int, list[int]] = {}
+    for p in layout.positions:
+        rows.setdefault(p.row, []).append(p.index)
+    widths = sorted((len(row) for row in rows.values()), reverse=True)
+    if len(widths) > 1 and widths[0] == widths[1]:
+        return False
+    widest = max(rows.values(), key=len)
+    return min(widest) in placed and max(widest) in placed
+
+
+SEEN_CARD_SHARE = 0.5  # of a position's upper half at most this bare: a card lies there
+BACK_TEXTURE = (0.5, 2.0)  # a back's grey spread against the backs told: at least, at most
+BACK_LIGHTER = 20.0  # grey a back's mean and 90th percentile may lie above the backs told
+BACKS_TOLD = 2  # backs told in the view, the least to compare a position with
+
+
+def _backs_seen(slots: list[Slot], layout: Layout, near: Sequence[_Option]) -> None:
+    """From the frame alone, in one placement alone, told "back": a face-down position not
+    told, no position over it told (a hand over them), whose upper half shows a card's back
+    as the backs told in the same view show theirs. Such a position holds a face-down card
+    whose cover lies under the hand, or was uncovered: its card turned up (its sticker
+    shows: paper, lighter than any back), or it was taken too (the cards it covered show
+    their lower halves there: a card's art, far more varied in grey than a back). So its
+    upper half must be in view (no hand over it nor its sticker's place), look bare over at
+    most SEEN_CARD_SHARE, show no sticker, and its grey spread lie within BACK_TEXTURE of
+    the median of BACKS_TOLD or more backs told whose upper halves show the same way (a
+    back's lines; the table's grain under a shadow is smoother), its mean and 90th
+    percentile at most BACK_LIGHTER above theirs (a guild's back is darker than its age's).
+    Not when the view shows the bare table where a card lies (step 10: the placement may
+    be wrong too). Generated hand-laid deals 1500007, 1500021 (fine light) and 1500037
+    (hard): a hand over the one card over the back, the back's lines in view; in the later
+    moments of seeds 1500000-1500047 read from the frame alone, the 21 positions of the
+    kind that were not backs (taken, or turned up) spread their grey 2.4 to 6 times the
+    backs told."""
+    view = near[0].view
+    if len(near) != 1 or view is None or near[0].misread:
+        return
+    option, m = near[0], near[0].model
+    origins = m.slot_corners(layout)
+    (left, top), (right, _), _, (_, bottom) = m.code_corners()
+    quiet = (right - left) * QUIET_MODULES / QR_MODULES
+
+    def upper_half(i: int) -> np.ndarray | None:
+        """The grey of position i's upper half, if it is in view, no hand over it, and it
+        shows a card, no sticker (None otherwise)."""
+        x, y = origins[i]
+        upper = view.region(x + 3, y + 3, x + m.card_w - 3, y + m.row_mm - 3)
+        sticker = view.region(
+            x + left - quiet, y + top - quiet, x + right + quiet, y + bottom + quiet
+        )
+        code = view.region(x + left + 1, y + top + 1, x + right - 1, y + bottom - 1)
+        if (
+            not view.seen(upper)
+            or view.under_hand(upper)
+            or not view.seen(sticker)
+            or view.under_hand(sticker)
+            or view.bare_share(upper) > SEEN_CARD_SHARE
+            or view.sticker_shows(sticker, code)
+        ):
+            return None
+        return view.image[upper]
+
+    todo = [
+        p
+        for p in layout.positions
+        if not p.face_up
+        and slots[p.index] is None
+        and p.index not in option.misread
+        and p.covered_by
+        and all(slots[i] is None for i in p.covered_by)
+    ]
+    if not todo:
+        return
+    told = [g for i, s in enumerate(slots) if s == BACK if (g := upper_half(i)) is not None]
+    if len(told) < BACKS_TOLD:
+        return
+    spread = float(np.median([float(g.std()) for g in told]))
+    mean = float(np.median([float(g.mean()) for g in told]))
+    light = float(np.median([float(np.percentile(g, 90)) for g in told]))
+    least, most = BACK_TEXTURE
+    for p in todo:
+        grey = upper_half(p.index)
+        if (
+            grey is not None
+            and least * spread <= float(grey.std()) <= most * spread
+            and float(grey.mean()) <= mean + BACK_LIGHTER
+            and float(np.percentile(grey, 90)) <= light + BACK_LIGHTER
+        ):
+            slots[p.index] = BACK
 
 
 CITY_REACH_MM = 10.0  # how far from a half-step a code may lie and still be found there

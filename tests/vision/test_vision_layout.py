@@ -792,3 +792,81 @@ def test_known_far_codes_are_looked_for_again_on_a_fit_with_those_read_at_places
     slots = read_structure(scene.frame, scene.age, DECODER, known=scene.known).slots
     assert all(s is None or s == t for s, t in zip(slots, scene.truth, strict=True))
     assert [slots[i] for i in (0, 1, 7, 8, 12)] == [scene.truth[i] for i in (0, 1, 7, 8, 12)]
+
+
+def _in_view(scene: TableScene, slots: tuple[str | None, ...]) -> tuple[list[object], list[str]]:
+    """The slots and the truth at the positions no hand lies over."""
+    seen = [i for i, hidden in enumerate(scene.hidden) if not hidden]
+    return [slots[i] for i in seen], [scene.truth[i] for i in seen]
+
+
+def test_from_the_frame_alone_a_back_whose_cover_a_hand_hides_is_told_by_its_look() -> None:
+    # generated hand-laid deal 1500007 (spread 1, fine light, age 3) read from the frame
+    # alone: a hand over the bottom row (18, 19) and the backs at 16 and 17; position 15,
+    # whose one cover (18) lies under the hand, shows a back (a guild's, darker than the
+    # age's) as the five backs told under cards read show theirs, and no sticker: "back"
+    # (null before). The rest in view was read before
+    scene = random_table(1500007, spread=1.0, difficulty="fine", taken=[])
+    assert [i for i, hidden in enumerate(scene.hidden) if hidden] == [16, 17, 18, 19]
+    slots = read_structure(scene.frame, scene.age, DECODER).slots
+    assert slots[15] == "back"
+    told, truth = _in_view(scene, slots)
+    assert told == truth
+
+
+def test_from_the_frame_alone_a_back_in_hard_light_whose_cover_a_hand_hides_is_told() -> None:
+    # generated hand-laid deal 1500037 (spread 0, hard light, age 2): a hand over the bottom
+    # rows; position 10, under 14 alone (under the hand), shows the age's back: "back"
+    scene = random_table(1500037, spread=0.0, difficulty="hard", taken=[])
+    assert scene.hidden[14] and not scene.hidden[10] and scene.truth[10] == "back"
+    slots = read_structure(scene.frame, scene.age, DECODER).slots
+    assert slots[10] == "back"
+    told, truth = _in_view(scene, slots)
+    assert all(s is None or s == t for s, t in zip(told, truth, strict=True))
+
+
+def test_from_the_frame_alone_a_position_taken_under_a_hand_s_cover_is_not_told_a_back() -> None:
+    # generated hand-laid frame 1500025 (spread 0, fine light, age 3), cards 18 and 15
+    # taken, a hand over 18's place and the row beside it: 15's upper half shows the lower
+    # halves of the cards it covered (11, 12), a card's art, whose grey spreads 3.6 times
+    # the backs told: not a back, not told
+    deal = random_table(1500025, spread=0.0, difficulty="fine", taken=[])
+    scene = random_table(1500025, spread=0.0, difficulty="fine", deal=deal.deal, taken=[18, 15])
+    assert scene.hidden[18] and not scene.hidden[15] and scene.truth[15] == "empty"
+    slots = read_structure(scene.frame, scene.age, DECODER).slots
+    assert slots[15] is None
+    assert all(s is None or s == t for s, t in zip(slots, scene.truth, strict=True))
+
+
+def test_from_the_frame_alone_a_deal_that_fits_a_column_over_as_well_gives_nulls() -> None:
+    # generated hand-laid deal 1500026 (spread 0, fine light, age 3): an arm across 15 of
+    # the 20 positions; the six cards read fit the layout where they lie and a column over
+    # (no contradiction in either view, no code of a card not read at a place of either):
+    # nothing is told, never a guess
+    scene = random_table(1500026, spread=0.0, difficulty="fine", taken=[])
+    assert sum(scene.hidden) == 15
+    assert set(read_structure(scene.frame, scene.age, DECODER).slots) == {None}
+
+
+def test_from_the_frame_alone_a_dim_back_under_a_placement_with_the_widest_row_is_told() -> None:
+    # generated hand-laid deal 1500012 (spread 0, hard light, age 2): a hand over the middle
+    # of the structure, six cards placed, four of them on row 1 with both its ends (0 and
+    # 5): that placement cannot be shifted. The back at 6, dim, looks like the bare table,
+    # but the card read at 11, the only one over it, lies there: "back" (null before)
+    scene = random_table(1500012, spread=0.0, difficulty="hard", taken=[])
+    assert not scene.hidden[6] and not scene.hidden[11] and scene.truth[6] == "back"
+    slots = read_structure(scene.frame, scene.age, DECODER).slots
+    assert slots[6] == "back"
+    told, truth = _in_view(scene, slots)
+    assert all(s is None or s == t for s, t in zip(told, truth, strict=True))
+    assert told.count(None) == 0
+
+
+def test_a_placement_holds_the_widest_row_only_with_both_its_ends_in_ages_1_and_2() -> None:
+    catalog = default_catalog()
+    age1, age2, age3 = (catalog.layout(age) for age in (1, 2, 3))
+    assert structure._holds_widest_row({14, 19, 5}, age1)  # row 5: positions 14 to 19
+    assert not structure._holds_widest_row({14, 18}, age1)
+    assert structure._holds_widest_row({0, 5}, age2)  # row 1: positions 0 to 5
+    assert not structure._holds_widest_row({5, 11, 12, 13, 14, 15, 16, 17, 18, 19}, age2)
+    assert not structure._holds_widest_row({5, 8, 11, 14}, age3)  # rows 3 and 5: four each
