@@ -85,3 +85,20 @@ def test_known_two_cards_cannot_lie_where_backs_still_covered_lay() -> None:
     slots = read_known(scene)
     assert (slots[0], slots[2], slots[5]) == ("fortifications", "back", "arsenal")
     assert all(slots[i] == scene.truth[i] for i, h in enumerate(scene.hidden) if not h)
+
+
+def test_known_a_card_read_off_its_known_place_leaves_the_placement_trusted() -> None:
+    # generated hand-laid frame 1570043 (spread 0.5, hard light, age 2, a camera turned about
+    # 75 degrees, no hand), 6 cards taken (laboratory, at 13, last). Eight cards are placed
+    # where the box knew them; temple, known at 3, is read 12 mm off where the fit puts its
+    # sticker (the fit strays at the structure's end): it counted as a card inside the
+    # outline at no position, so the placement was not trusted and nothing was told. It lies
+    # at its place: the frame is read whole (temple at its place, laboratory's gone)
+    deal = random_table(1570043, spread=0.5, difficulty="hard", taken=[])
+    taken = [18, 15, 19, 16, 17, 13]
+    scene = random_table(1570043, spread=0.5, difficulty="hard", deal=deal.deal, taken=taken)
+    assert not any(scene.hidden)
+    assert scene.known[3] == "temple" and scene.known[13] == "laboratory"
+    slots = read_known(scene)
+    assert slots[3] == "temple" and slots[13] == "empty"
+    assert slots == tuple(scene.truth)
