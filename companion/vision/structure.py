@@ -971,7 +971,12 @@ def _row_ends(layout: Layout, m: TableModel) -> np.ndarray:
     a card read there lies on the row's line, as a row's end card does (from the frame
     alone, with a hand over one end of the structure, the cards read fit the layout
     shifted by a column too, the top row's end card then left one place beyond it:
-    generated hand-laid deal 840045). A city's cards lie further out."""
+    generated hand-laid deal 840045). A city's cards lie further out. So do the places two
+    rows beyond the first row and the last, at their columns: a card read there lies on
+    the structure's lattice, as a card of those rows does (from the frame alone, the cards
+    read fit the layout shifted by two rows too, the row's card read then left two rows
+    beyond it: generated hand-laid deal 1560020, hard light, age 2, seven cards read, six
+    of them fitting two rows up as well as the seven where they lie)."""
     cx, cy = m.code_centre()
     rows: dict[int, list[int]] = {}
     for p in layout.positions:
@@ -981,6 +986,9 @@ def _row_ends(layout: Layout, m: TableModel) -> np.ndarray:
         for row, cols in rows.items()
         for col in (min(cols) - 2, max(cols) + 2)
     ]
+    first, last = min(rows), max(rows)
+    ends += [m.card_origin(first - 2, col) for col in rows[first]]
+    ends += [m.card_origin(last + 2, col) for col in rows[last]]
     return np.array([(x + cx, y + cy) for x, y in ends])
 
 

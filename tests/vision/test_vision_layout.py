@@ -844,6 +844,17 @@ def test_from_the_frame_alone_a_position_taken_under_a_hand_s_cover_is_not_told_
     assert all(s is None or s == t for s, t in zip(slots, scene.truth, strict=True))
 
 
+def test_from_the_frame_alone_a_card_two_rows_beyond_a_shifted_placement_rules_it_out() -> None:
+    # generated hand-laid deal 1560020 (spread 0.5, hard light, age 2, no hand): seven codes
+    # read (brewery on row 0, four on row 2, two on row 4); six of them fit the layout two
+    # rows up as well, which leaves brewery two rows above that placement's first row, on
+    # its lattice, where no card of a structure lies. That placement is ruled out and the
+    # deal is read whole (nothing was told: two placements within a card of each other)
+    scene = random_table(1560020, spread=0.5, difficulty="hard", taken=[])
+    assert not any(scene.hidden) and scene.age == 2 and scene.truth[3] == "brewery"
+    assert list(read_structure(scene.frame, scene.age, DECODER).slots) == scene.truth
+
+
 def test_from_the_frame_alone_a_dim_back_under_a_placement_with_the_widest_row_is_told() -> None:
     # generated hand-laid deal 1500012 (spread 0, hard light, age 2): a hand over the middle
     # of the structure, six cards placed, four of them on row 1 with both its ends (0 and
