@@ -1109,8 +1109,8 @@ def _contradicted(
     a face-up card it does not place (its code not read), under a card or back it tells,
     where the place looks like the bare table and no code lies (`NO_CODE`); or a code of a
     card of the age not read in the frame (`unread`, told among them by
-    `known_codes.code_at`) where it says a face-down card lies, a card was taken, or one
-    place beyond a row's end (`_row_ends`)."""
+    `known_codes.code_at`) where it says a face-down card lies, a card was taken, one
+    place beyond a row's end or two rows beyond its first or last row (`_row_ends`)."""
     view, m = option.view, option.model
     if view is None:
         return False
