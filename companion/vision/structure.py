@@ -1234,8 +1234,12 @@ def read_structure(
     laid at this table, kept for the age); without a fit they are fitted from the codes of
     the frame (`_laid`), and the file keeps only the card's and the sticker's sizes and the
     steps tried first."""
-    given = (catalog, model, stickers, known, taken, fit, undecoded)
-    reading = _read_structure(frame, age, decoder, *given, tell_blobs=False)
+    gray = np.ascontiguousarray(
+        frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    )
+    # decoded once: a frame read again reads the same codes
+    given = (catalog, model, _decoded(decoder, gray, stickers, undecoded), known, taken, fit)
+    reading = _read_structure(gray, age, decoder, *given, tell_blobs=False)
     # with what the box knew (once the deal is recorded), a frame that places nothing is
     # read again with the codes' blobs no decoder reads told among the cards known face up
     # (`_known_blobs`); not before: such codes' corners are a registration's, less exact
@@ -1243,34 +1247,31 @@ def read_structure(
     # codes decoded alone read (generated hand-laid frame 1440015 at spread 1, hard light)
     if known is None or reading.placed or all(c in (None, BACK) for c in known):
         return reading
-    return _read_structure(frame, age, decoder, *given, tell_blobs=True)
+    return _read_structure(gray, age, decoder, *given, tell_blobs=True)
 
 
 def _read_structure(
-    frame: np.ndarray,
+    gray: np.ndarray,
     age: int,
     decoder: Decoder,
     catalog: Catalog | None,
     model: TableModel | None,
-    stickers: list[Sticker] | None,
+    codes: tuple[list[Sticker], list[Sticker], int],
     known: Sequence[str | None] | None,
     taken: Collection[str],
     fit: TableFit | None,
-    undecoded: Sequence[Corners],
     *,
     tell_blobs: bool,
 ) -> StructureReading:
-    """`read_structure`'s reading, the codes' blobs told among the cards known face up
-    (`_known_blobs`) when `tell_blobs`."""
+    """`read_structure`'s reading of the grayscale frame `gray`, whose codes `_decoded`
+    gave (`codes`), the codes' blobs told among the cards known face up (`_known_blobs`)
+    when `tell_blobs`."""
     catalog = catalog or default_catalog()
     m = model or table_model()
     layout = catalog.layout(age)
     if known is not None:  # a face-down card: which one is not known
         known = tuple(None if card_id == BACK else card_id for card_id in known)
-    gray = np.ascontiguousarray(
-        frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-    )
-    decoded, matched, unread = _decoded(decoder, gray, stickers, undecoded)
+    decoded, matched, unread = codes
     found = decoded + matched
 
     def here(card_id: str | None) -> bool:
