@@ -343,6 +343,7 @@ def blurred_scores(square: np.ndarray) -> np.ndarray:
 BLURRED_PLACED = 0.3  # the registration's correlation a code's place must reach
 BLURRED_LEAST = 0.7  # the best sticker's correlation with the place's data pixels
 BLURRED_MARGIN = 0.3  # how far it must lie above the second best's, of every sticker
+KNOWN_MARGIN = 0.15  # the same for the card known at the place, the only one that can lie there
 # (generated hard frames, seeds 1000000-1000047, spreads 0.5 and 1, each position of the
 # placements fitted: of 1,682 codes in view 1,681 matched their own sticker best, 1,666 at
 # 0.7 or more, 1,672 at 0.3 or more above the next; at the 1,993 places where the best was
@@ -350,13 +351,16 @@ BLURRED_MARGIN = 0.3  # how far it must lie above the second best's, of every st
 # 0.73 and lay at most 0.195 above the next)
 
 
-def told_among(crop: np.ndarray, candidates: Collection[str]) -> str | None:
+def told_among(
+    crop: np.ndarray, candidates: Collection[str], margin: float = BLURRED_MARGIN
+) -> str | None:
     """The payload of the code about in the middle of `crop` (a position's place cut out,
     `placed_square`'s), told by its data modules drawn blurred as the code is
     (`blurred_scores`): the best of every sticker we print, when it is one of `candidates`
     (card ids: the cards that can lie there), correlates at least BLURRED_LEAST and lies
-    BLURRED_MARGIN above the second best of every sticker; None otherwise."""
-    return code_at(crop, candidates)[1]
+    `margin` above the second best of every sticker; None otherwise."""
+    got = _placed(crop)
+    return None if got is None else _told_blurred(got[0], got[1], candidates, margin)
 
 
 def code_at(crop: np.ndarray, candidates: Collection[str]) -> tuple[float, str | None]:
@@ -369,7 +373,12 @@ def code_at(crop: np.ndarray, candidates: Collection[str]) -> tuple[float, str |
     return got[1], _told_blurred(got[0], got[1], candidates)
 
 
-def _told_blurred(square: np.ndarray, placed: float, candidates: Collection[str]) -> str | None:
+def _told_blurred(
+    square: np.ndarray,
+    placed: float,
+    candidates: Collection[str],
+    margin: float = BLURRED_MARGIN,
+) -> str | None:
     """`told_among`'s payload of a registered code (`placed_square`'s square and match)."""
     if placed < BLURRED_PLACED:
         return None
@@ -379,7 +388,7 @@ def _told_blurred(square: np.ndarray, placed: float, candidates: Collection[str]
     if (
         payloads.parse(text) not in candidates
         or found[first] < BLURRED_LEAST
-        or found[first] - found[second] < BLURRED_MARGIN
+        or found[first] - found[second] < margin
     ):
         return None
     return text
