@@ -1080,6 +1080,35 @@ def _near(options: Sequence[_Option], known: Sequence[str | None] | None) -> lis
     return near
 
 
+ALL_READ_PLACED = 6  # cards: a trusted placement of every card read, this many or more,
+# outweighs placements that leave a card read inside their outline (`_standing`)
+
+
+def _standing(
+    options: list[_Option], read: int, known: Sequence[str | None] | None
+) -> list[_Option]:
+    """The placements that can stand beside the others (`_near`): from the frame alone,
+    when a trusted placement places every one of the `read` cards of the age read, at least
+    ALL_READ_PLACED, not those that place fewer and leave a card read inside their outline
+    at no position (`_strays`). Such a placement says that the card lies at no position of
+    a structure that holds every card of the age read but in cities beside it; the
+    placement of every card explains the frame's codes whole, and where its view sees the
+    bare table where a card lies, what sees it so sees no card in a dim room (dim backs
+    looking like the table: generated hand-laid deals 1560015, 1700007 and 1700014, hard
+    light, no hand, all the cards read placed where they lie with 5 to 7 such positions,
+    and a placement of fewer of them two rows or a column over with fewer, a card read
+    left inside its outline, made every position a cannot-tell)."""
+    if known is not None or not _all_read_placed(options, read):
+        return options
+    return [o for o in options if o.trusted or len(o.placed) == o.bound]
+
+
+def _all_read_placed(options: Sequence[_Option], read: int) -> bool:
+    """Whether a trusted placement places every one of the `read` cards of the age read,
+    at least ALL_READ_PLACED (`_standing`)."""
+    return any(o.trusted and len(o.placed) == read >= ALL_READ_PLACED for o in options)
+
+
 def _told_apart(near: list[_Option], against: Sequence[bool]) -> list[_Option]:
     """Of placements as likely (`_near`), from the frame alone, those the codes at their
     places do not contradict (`_contradicted`), when some others are (of those left, as
@@ -1390,18 +1419,26 @@ def _read_structure(
     against: dict[int, bool] = {}
 
     def apart(near: list[_Option]) -> list[_Option]:
-        # past APART_VIEWS placements looked at, the frame is left as they leave it (the
-        # views of more placements cost more than their codes ever told apart)
-        if known is not None or len(near) < 2 or looked > APART_VIEWS:
+        # past APART_VIEWS placements looked at, no more places are looked at (the views
+        # of more placements cost more than their codes ever told apart), but what those
+        # looked at already told stands: a placement found contradicted is no less so for
+        # the placements looked at after it (generated hand-laid deal 1700014 at spread 1,
+        # hard light: the placement shifted by a card, contradicted by its codes' places,
+        # stood again beside the true one once a seventh placement was looked at)
+        if known is not None or len(near) < 2:
             return near
         for o in near:
-            if id(o) not in against:
+            if id(o) not in against and looked <= APART_VIEWS:
                 against[id(o)] = _contradicted(o, gray, layout, not_read)
-        return _told_apart(near, [against[id(o)] for o in near])
+        return _told_apart(near, [against.get(id(o), False) for o in near])
 
     for bound, homography, placed, trusted, m in fits:
         if options and bound < _best_score(options) - 1:
             break
+        # one that leaves a card read inside its outline cannot stand beside a placement
+        # of every card read (`_standing`): its view is not built, nor counted
+        if known is None and len(placed) > bound and _all_read_placed(options, len(cards)):
+            continue
         if looked == MOST_VIEWS:  # that many placements near the best: cannot tell
             return StructureReading(unknown, 0, len(found))
         looked += 1
@@ -1413,7 +1450,7 @@ def _read_structure(
             # and the view of one that places the best's cards where it does (the same
             # cards with the other steps), or of one not trusted beside what was known
             # (only trusted placements stand beside the best then), changes nothing
-            near = apart(_near(options, known))
+            near = apart(_near(_standing(options, len(cards), known), known))
             if _tells_nothing(near, known):
                 return StructureReading(unknown, 0, len(found))
             if all(s is None or i in gone for i, s in enumerate(_agreed(near))):
@@ -1442,7 +1479,7 @@ def _read_structure(
     if not options:
         return StructureReading(unknown, 0, len(found))
     # the best placement and those as likely (`_near`): a position is told where they agree
-    near = apart(_near(options, known))
+    near = apart(_near(_standing(options, len(cards), known), known))
     best = near[0]
     m, origins = best.model, best.model.slot_corners(layout)
     if _tells_nothing(near, known):
@@ -1552,7 +1589,7 @@ def _read_structure(
             slots[p.index] = None
     if known is not None:
         _impossible_to_none(slots, known, layout, gone)
-    _backs_under_cards(slots, layout, near, known)
+    _backs_under_cards(slots, layout, near, known, len(cards))
     if known is None:
         _backs_seen(slots, layout, near)
     placed_count = sum(1 for s in slots if s not in (None, "back", "empty"))
@@ -1642,8 +1679,9 @@ def _impossible_to_none(
 
 
 def _backs_under_cards(
-    slots: list[Slot], layout: Layout, near: Sequence[_Option], known: Sequence[str | None] | None
-) -> None:
+    slots: list[Slot], layout: Layout, near: Sequence[_Option],
+    known: Sequence[str | None] | None, read: int = 0,
+) -> None:  # fmt: skip
     """Told "back", the face-down positions not told that a card told lies over: a covered
     card cannot have been taken, and it is turned up only once uncovered. Its own view
     may not tell it (a hand's edge over it; the card over it read only at its place, step
@@ -1664,9 +1702,13 @@ def _backs_under_cards(
     # light: generated hand-laid deal 940019, every back of the deal looked bare; 1000024,
     # the row ends; 1000035, a card over it read at its place; 1400036, the one card over
     # it read at its place); so is one with both ends of the layout's widest row placed
-    # (`_holds_widest_row`)
+    # (`_holds_widest_row`); and from the frame alone, one that places every card read,
+    # ALL_READ_PLACED or more, left alone by `_standing` (generated hand-laid deal
+    # 1700014, hard light, seven cards read: its seven dim backs looked bare)
     whole = len(near) == 1 and (
-        len(near[0].placed) >= WHOLE_PLACED or _holds_widest_row(near[0].placed, layout)
+        len(near[0].placed) >= WHOLE_PLACED
+        or _holds_widest_row(near[0].placed, layout)
+        or (known is None and _all_read_placed(near, read))
     )
     for p in layout.positions:
         if slots[p.index] is not None or p.face_up:
