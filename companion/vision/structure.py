@@ -944,7 +944,7 @@ def _strays(
     # (shifted by a column, a row's end card read lies beyond its row)
     deal = known is not None and _unrecorded_deal(known)
     wide, high = (2 * m.col_mm + 5, m.card_h) if deal else (5.0, 0.0)
-    beyond = _row_ends(layout, m) if known is None else np.empty((0, 2))
+    beyond = _row_ends(layout, m, far=True) if known is None else np.empty((0, 2))
     where = {c: i for i, c in enumerate(known or ()) if _is_card(c)}
     strays = taken = 0
     for j, card in enumerate(cards):
@@ -966,7 +966,7 @@ def _strays(
     return strays
 
 
-def _row_ends(layout: Layout, m: TableModel) -> np.ndarray:
+def _row_ends(layout: Layout, m: TableModel, *, far: bool = False) -> np.ndarray:
     """Where the stickers of the cards one place beyond each end of each row would lie (mm):
     a card read there lies on the row's line, as a row's end card does (from the frame
     alone, with a hand over one end of the structure, the cards read fit the layout
@@ -976,19 +976,29 @@ def _row_ends(layout: Layout, m: TableModel) -> np.ndarray:
     the structure's lattice, as a card of those rows does (from the frame alone, the cards
     read fit the layout shifted by two rows too, the row's card read then left two rows
     beyond it: generated hand-laid deal 1560020, hard light, age 2, seven cards read, six
-    of them fitting two rows up as well as the seven where they lie)."""
+    of them fitting two rows up as well as the seven where they lie). `far`: a place
+    further too, two places beyond each row's ends and, two rows beyond the first and the
+    last row, one place beyond their ends: a placement shifted by two rows and a card, or
+    by a card and two rows, leaves a card of the structure there (generated hand-laid deals
+    1700018 and 1520006, hard light, no hand: five and seven cards read, all but one of
+    them fitting so with fewer positions looking bare than the true placement's dim backs).
+    A card of a city lies at least half a card further out than those places (the cities'
+    columns, 50 mm apart, start 25 mm beyond the structure's outline)."""
     cx, cy = m.code_centre()
     rows: dict[int, list[int]] = {}
     for p in layout.positions:
         rows.setdefault(p.row, []).append(p.col)
+    out = (2, 4) if far else (2,)
     ends = [
         m.card_origin(row, col)
         for row, cols in rows.items()
-        for col in (min(cols) - 2, max(cols) + 2)
+        for step in out
+        for col in (min(cols) - step, max(cols) + step)
     ]
     first, last = min(rows), max(rows)
-    ends += [m.card_origin(first - 2, col) for col in rows[first]]
-    ends += [m.card_origin(last + 2, col) for col in rows[last]]
+    for row, cols in ((first - 2, rows[first]), (last + 2, rows[last])):
+        wider = [min(cols) - 2, max(cols) + 2] if far else []
+        ends += [m.card_origin(row, col) for col in cols + wider]
     return np.array([(x + cx, y + cy) for x, y in ends])
 
 
