@@ -877,3 +877,69 @@ def test_a_placement_holds_the_widest_row_only_with_both_its_ends_in_ages_1_and_
     assert structure._holds_widest_row({0, 5}, age2)  # row 1: positions 0 to 5
     assert not structure._holds_widest_row({5, 11, 12, 13, 14, 15, 16, 17, 18, 19}, age2)
     assert not structure._holds_widest_row({5, 8, 11, 14}, age3)  # rows 3 and 5: four each
+
+
+@pytest.mark.parametrize(("seed", "spread"), [(1560015, 0.0), (1520006, 0.0), (1700007, 0.5)])
+def test_from_the_frame_alone_a_placement_of_every_card_read_outweighs_one_leaving_one_out(
+    seed: int, spread: float
+) -> None:
+    # generated hand-laid deals in hard light, no hand, a camera turned far in a dim room:
+    # seven to nine codes read, all of them placed where they lie, while five to seven dim
+    # backs look like the bare table there; a placement of fewer of them two rows or a
+    # column over, with fewer positions looking bare but a card read left inside its
+    # outline at no position, stood beside it (1520006: more than 12 such placements, a
+    # cannot-tell at once) and nothing was told. The placement of every card read stands
+    # alone now, and the backs under its cards are told: the deal is read whole
+    scene = random_table(seed, spread=spread, difficulty="hard", taken=[])
+    assert not any(scene.hidden) and not any(scene.covered)
+    assert list(read_structure(scene.frame, scene.age, DECODER).slots) == scene.truth
+
+
+def test_from_the_frame_alone_a_placement_its_codes_contradict_stays_so_past_six_views() -> None:
+    # generated hand-laid deal 1700014 (spread 1, hard light, age 3, no hand): the placement
+    # a card over, found contradicted by the code at one of its places, stood again beside
+    # the true one once a seventh placement was looked at (no more places are looked at
+    # then): nothing was told. Every position is told now but the one whose sticker a card
+    # laid over it covers (town hall at 0: null)
+    scene = random_table(1700014, spread=1.0, difficulty="hard", taken=[])
+    assert not any(scene.hidden) and scene.covered[0] and scene.truth[0] == "town_hall"
+    slots = read_structure(scene.frame, scene.age, DECODER).slots
+    assert slots[0] is None and list(slots[1:]) == scene.truth[1:]
+
+
+@pytest.mark.parametrize(("seed", "covered"), [(1700018, [0]), (1520006, [0, 17])])
+def test_from_the_frame_alone_a_card_two_places_beyond_a_shifted_placement_rules_it_out(
+    seed: int, covered: list[int]
+) -> None:
+    # generated hand-laid deals (spread 1, hard light, no hand): 1700018 (age 2) reads five
+    # codes, four of which fit the layout two rows up and a card to the left as well, which
+    # leaves laboratory two rows above that placement's first row and a place beyond its
+    # end; 1520006 (age 1) reads seven, six of which fit two rows up and a card left, which
+    # leaves clay pit on row 3's line two places beyond its end. Each such placement had
+    # fewer positions looking bare than the true one (dim backs), and nothing was told. The
+    # card left there rules it out now: the deal is read whole but for the stickers a card
+    # laid over them covers (left null or read)
+    scene = random_table(seed, spread=1.0, difficulty="hard", taken=[])
+    assert not any(scene.hidden) and [i for i, c in enumerate(scene.covered) if c] == covered
+    slots = read_structure(scene.frame, scene.age, DECODER).slots
+    assert all(slots[i] in (None, scene.truth[i]) for i in covered)
+    assert all(slots[i] == t for i, t in enumerate(scene.truth) if i not in covered)
+
+
+def test_the_places_a_card_left_out_of_a_shifted_placement_lies_reach_two_places_out() -> None:
+    # age 2 at the file's steps (23 mm a half card, rows 34 mm apart): row 1 holds columns
+    # 1 to 11, row 5 columns 5 and 7. A card's sticker centre lies at the card's origin
+    # (col * 23 - 22 mm, (row - 1) * 34 mm) plus the code's centre
+    m = table_model()
+    layout = default_catalog().layout(2)
+    cx, cy = m.code_centre()
+    near = {(round(x - cx), round(y - cy)) for x, y in structure._row_ends(layout, m)}
+    far = {(round(x - cx), round(y - cy)) for x, y in structure._row_ends(layout, m, far=True)}
+    half = m.card_w / 2
+    one_beyond = {(round(-23 - half), 0), (round(13 * 23 - half), 0)}  # row 1, cols -1, 13
+    two_beyond = {(round(-3 * 23 - half), 0), (round(15 * 23 - half), 0)}  # cols -3, 15
+    above = {(round(23 - half), -68), (round(11 * 23 - half), -68)}  # row -1, cols 1, 11
+    above_beyond = {(round(-23 - half), -68), (round(13 * 23 - half), -68)}  # cols -1, 13
+    below_beyond = {(round(3 * 23 - half), 204), (round(9 * 23 - half), 204)}  # row 7, 3, 9
+    assert one_beyond | above <= near and not (two_beyond | above_beyond | below_beyond) & near
+    assert near <= far and two_beyond | above_beyond | below_beyond <= far
