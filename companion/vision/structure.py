@@ -976,24 +976,21 @@ def _row_ends(layout: Layout, m: TableModel, *, far: bool = False) -> np.ndarray
     the structure's lattice, as a card of those rows does (from the frame alone, the cards
     read fit the layout shifted by two rows too, the row's card read then left two rows
     beyond it: generated hand-laid deal 1560020, hard light, age 2, seven cards read, six
-    of them fitting two rows up as well as the seven where they lie). `far`: a place
-    further too, two places beyond each row's ends and, two rows beyond the first and the
-    last row, one place beyond their ends: a placement shifted by two rows and a card, or
-    by a card and two rows, leaves a card of the structure there (generated hand-laid deals
-    1700018 and 1520006, hard light, no hand: five and seven cards read, all but one of
-    them fitting so with fewer positions looking bare than the true placement's dim backs).
-    A card of a city lies at least half a card further out than those places (the cities'
-    columns, 50 mm apart, start 25 mm beyond the structure's outline)."""
+    of them fitting two rows up as well as the seven where they lie). `far`: two rows
+    beyond the first and the last row, one place beyond their ends too: a placement
+    shifted by two rows and a card leaves a card of the structure's end there (generated
+    hand-laid deal 1700018, hard light, no hand: five cards read, four of them fitting so
+    with no position looking bare). The cities lie beside the structure, not above or
+    below it; two places beyond a row's end, one of them may lie (generated frame 1720230,
+    fine light, a city's card two places beyond the second row's end of age 3)."""
     cx, cy = m.code_centre()
     rows: dict[int, list[int]] = {}
     for p in layout.positions:
         rows.setdefault(p.row, []).append(p.col)
-    out = (2, 4) if far else (2,)
     ends = [
         m.card_origin(row, col)
         for row, cols in rows.items()
-        for step in out
-        for col in (min(cols) - step, max(cols) + step)
+        for col in (min(cols) - 2, max(cols) + 2)
     ]
     first, last = min(rows), max(rows)
     for row, cols in ((first - 2, rows[first]), (last + 2, rows[last])):
