@@ -1094,20 +1094,31 @@ ALL_READ_PLACED = 6  # cards: a trusted placement of every card read, this many 
 def _standing(
     options: list[_Option], read: int, known: Sequence[str | None] | None
 ) -> list[_Option]:
-    """The placements that can stand beside the others (`_near`): from the frame alone,
-    when a trusted placement places every one of the `read` cards of the age read, at least
-    ALL_READ_PLACED, not those that place fewer and leave a card read inside their outline
-    at no position (`_strays`). Such a placement says that the card lies at no position of
-    a structure that holds every card of the age read but in cities beside it; the
+    """The placements that can stand beside the others (`_near`): from the frame alone and
+    at the deal not recorded yet (`known` all "back"), when a trusted placement places every
+    one of the `read` cards of the age read, at least ALL_READ_PLACED, not those that place
+    fewer and leave a card read inside their outline at no position (`_strays`). Such a
+    placement says that the card lies at no position of a structure that holds every card
+    of the age read but in cities beside it (at the deal, all of them); the
     placement of every card explains the frame's codes whole, and where its view sees the
     bare table where a card lies, what sees it so sees no card in a dim room (dim backs
     looking like the table: generated hand-laid deals 1560015, 1700007 and 1700014, hard
     light, no hand, all the cards read placed where they lie with 5 to 7 such positions,
     and a placement of fewer of them two rows or a column over with fewer, a card read
-    left inside its outline, made every position a cannot-tell)."""
-    if known is not None or not _all_read_placed(options, read):
+    left inside its outline, made every position a cannot-tell; told it is the deal,
+    1700014 at spread 0.5: twelve placements looked at, a cannot-tell at once)."""
+    if (known is not None and not _unrecorded_deal(known)) or not _all_read_placed(options, read):
         return options
     return [o for o in options if o.trusted or len(o.placed) == o.bound]
+
+
+def _outweighed(
+    known: Sequence[str | None] | None, strays: int, options: Sequence[_Option], read: int
+) -> bool:
+    """Whether a placement that leaves `strays` cards read inside its outline cannot stand
+    beside the placements looked at (`options`), of `read` cards read (`_standing`)."""
+    alone = known is None or _unrecorded_deal(known)
+    return alone and strays > 0 and _all_read_placed(options, read)
 
 
 def _all_read_placed(options: Sequence[_Option], read: int) -> bool:
@@ -1444,7 +1455,7 @@ def _read_structure(
             break
         # one that leaves a card read inside its outline cannot stand beside a placement
         # of every card read (`_standing`): its view is not built, nor counted
-        if known is None and len(placed) > bound and _all_read_placed(options, len(cards)):
+        if _outweighed(known, len(placed) - bound, options, len(cards)):
             continue
         if looked == MOST_VIEWS:  # that many placements near the best: cannot tell
             return StructureReading(unknown, 0, len(found))

@@ -896,8 +896,10 @@ def test_a_placement_holds_the_widest_row_only_with_both_its_ends_in_ages_1_and_
     assert not structure._holds_widest_row({5, 8, 11, 14}, age3)  # rows 3 and 5: four each
 
 
-@pytest.mark.parametrize(("seed", "spread"), [(1560015, 0.0), (1520006, 0.0), (1700007, 0.5)])
-def test_from_the_frame_alone_a_placement_of_every_card_read_outweighs_one_leaving_one_out(
+@pytest.mark.parametrize(
+    ("seed", "spread"), [(1560015, 0.0), (1520006, 0.0), (1700007, 0.5), (1700014, 0.5)]
+)
+def test_a_placement_of_every_card_read_outweighs_one_leaving_one_out(
     seed: int, spread: float
 ) -> None:
     # generated hand-laid deals in hard light, no hand, a camera turned far in a dim room:
@@ -905,11 +907,14 @@ def test_from_the_frame_alone_a_placement_of_every_card_read_outweighs_one_leavi
     # backs look like the bare table there; a placement of fewer of them two rows or a
     # column over, with fewer positions looking bare but a card read left inside its
     # outline at no position, stood beside it (1520006: more than 12 such placements, a
-    # cannot-tell at once) and nothing was told. The placement of every card read stands
-    # alone now, and the backs under its cards are told: the deal is read whole
+    # cannot-tell at once) and nothing was told from the frame alone (nor told it is the
+    # deal in 1520006 and 1700014). The placement of every card read stands alone now, and
+    # the backs under its cards are told: the deal is read whole, both ways
     scene = random_table(seed, spread=spread, difficulty="hard", taken=[])
     assert not any(scene.hidden) and not any(scene.covered)
     assert list(read_structure(scene.frame, scene.age, DECODER).slots) == scene.truth
+    slots = read_structure(scene.frame, scene.age, DECODER, known=("back",) * 20).slots
+    assert list(slots) == scene.truth
 
 
 @pytest.mark.parametrize(("seed", "covered"), [(1700014, [0, 1, 7]), (1520006, [0, 17])])
