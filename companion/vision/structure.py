@@ -1103,7 +1103,7 @@ def _standing(
     placement of every card explains the frame's codes whole, and where its view sees the
     bare table where a card lies, what sees it so sees no card in a dim room (dim backs
     looking like the table: generated hand-laid deals 1560015, 1700007 and 1700014, hard
-    light, no hand, all the cards read placed where they lie with 5 to 7 such positions,
+    light, no hand, all the cards read placed where they lie with 5 or 6 such positions,
     and a placement of fewer of them two rows or a column over with fewer, a card read
     left inside its outline, made every position a cannot-tell; told it is the deal,
     1700014 at spread 0.5: twelve placements looked at, a cannot-tell at once)."""
@@ -1722,7 +1722,7 @@ def _backs_under_cards(
     # it read at its place); so is one with both ends of the layout's widest row placed
     # (`_holds_widest_row`); and from the frame alone, one that places every card read,
     # ALL_READ_PLACED or more, left alone by `_standing` (generated hand-laid deal
-    # 1700014, hard light, seven cards read: its seven dim backs looked bare)
+    # 1700014, hard light, seven cards read: six of its dim backs looked bare)
     whole = len(near) == 1 and (
         len(near[0].placed) >= WHOLE_PLACED
         or _holds_widest_row(near[0].placed, layout)
