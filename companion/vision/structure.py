@@ -944,7 +944,7 @@ def _strays(
     # (shifted by a column, a row's end card read lies beyond its row)
     deal = known is not None and _unrecorded_deal(known)
     wide, high = (2 * m.col_mm + 5, m.card_h) if deal else (5.0, 0.0)
-    beyond = _row_ends(layout, m) if known is None else np.empty((0, 2))
+    beyond = _row_ends(layout, m, far=True) if known is None else np.empty((0, 2))
     where = {c: i for i, c in enumerate(known or ()) if _is_card(c)}
     strays = taken = 0
     for j, card in enumerate(cards):
@@ -966,7 +966,7 @@ def _strays(
     return strays
 
 
-def _row_ends(layout: Layout, m: TableModel) -> np.ndarray:
+def _row_ends(layout: Layout, m: TableModel, *, far: bool = False) -> np.ndarray:
     """Where the stickers of the cards one place beyond each end of each row would lie (mm):
     a card read there lies on the row's line, as a row's end card does (from the frame
     alone, with a hand over one end of the structure, the cards read fit the layout
@@ -976,7 +976,13 @@ def _row_ends(layout: Layout, m: TableModel) -> np.ndarray:
     the structure's lattice, as a card of those rows does (from the frame alone, the cards
     read fit the layout shifted by two rows too, the row's card read then left two rows
     beyond it: generated hand-laid deal 1560020, hard light, age 2, seven cards read, six
-    of them fitting two rows up as well as the seven where they lie)."""
+    of them fitting two rows up as well as the seven where they lie). `far`: two rows
+    beyond the first and the last row, one place beyond their ends too: a placement
+    shifted by two rows and a card leaves a card of the structure's end there (generated
+    hand-laid deal 1700018, hard light, no hand: five cards read, four of them fitting so
+    with no position looking bare). The cities lie beside the structure, not above or
+    below it; two places beyond a row's end, one of them may lie (generated frame 1720230,
+    fine light, a city's card two places beyond the second row's end of age 3)."""
     cx, cy = m.code_centre()
     rows: dict[int, list[int]] = {}
     for p in layout.positions:
@@ -987,8 +993,9 @@ def _row_ends(layout: Layout, m: TableModel) -> np.ndarray:
         for col in (min(cols) - 2, max(cols) + 2)
     ]
     first, last = min(rows), max(rows)
-    ends += [m.card_origin(first - 2, col) for col in rows[first]]
-    ends += [m.card_origin(last + 2, col) for col in rows[last]]
+    for row, cols in ((first - 2, rows[first]), (last + 2, rows[last])):
+        wider = [min(cols) - 2, max(cols) + 2] if far else []
+        ends += [m.card_origin(row, col) for col in cols + wider]
     return np.array([(x + cx, y + cy) for x, y in ends])
 
 
@@ -1078,6 +1085,46 @@ def _near(options: Sequence[_Option], known: Sequence[str | None] | None) -> lis
         # if it lay so in the structure; it does not outweigh a placement trusted
         near = [best] + [o for o in near[1:] if o.trusted]
     return near
+
+
+ALL_READ_PLACED = 6  # cards: a trusted placement of every card read, this many or more,
+# outweighs placements that leave a card read inside their outline (`_standing`)
+
+
+def _standing(
+    options: list[_Option], read: int, known: Sequence[str | None] | None
+) -> list[_Option]:
+    """The placements that can stand beside the others (`_near`): from the frame alone and
+    at the deal not recorded yet (`known` all "back"), when a trusted placement places every
+    one of the `read` cards of the age read, at least ALL_READ_PLACED, not those that place
+    fewer and leave a card read inside their outline at no position (`_strays`). Such a
+    placement says that the card lies at no position of a structure that holds every card
+    of the age read but in cities beside it (at the deal, all of them); the
+    placement of every card explains the frame's codes whole, and where its view sees the
+    bare table where a card lies, what sees it so sees no card in a dim room (dim backs
+    looking like the table: generated hand-laid deals 1560015, 1700007 and 1700014, hard
+    light, no hand, all the cards read placed where they lie with 5 or 6 such positions,
+    and a placement of fewer of them two rows or a column over with fewer, a card read
+    left inside its outline, made every position a cannot-tell; told it is the deal,
+    1700014 at spread 0.5: twelve placements looked at, a cannot-tell at once)."""
+    if (known is not None and not _unrecorded_deal(known)) or not _all_read_placed(options, read):
+        return options
+    return [o for o in options if o.trusted or len(o.placed) == o.bound]
+
+
+def _outweighed(
+    known: Sequence[str | None] | None, strays: int, options: Sequence[_Option], read: int
+) -> bool:
+    """Whether a placement that leaves `strays` cards read inside its outline cannot stand
+    beside the placements looked at (`options`), of `read` cards read (`_standing`)."""
+    alone = known is None or _unrecorded_deal(known)
+    return alone and strays > 0 and _all_read_placed(options, read)
+
+
+def _all_read_placed(options: Sequence[_Option], read: int) -> bool:
+    """Whether a trusted placement places every one of the `read` cards of the age read,
+    at least ALL_READ_PLACED (`_standing`)."""
+    return any(o.trusted and len(o.placed) == read >= ALL_READ_PLACED for o in options)
 
 
 def _told_apart(near: list[_Option], against: Sequence[bool]) -> list[_Option]:
@@ -1403,18 +1450,26 @@ def _read_structure(
     against: dict[int, bool] = {}
 
     def apart(near: list[_Option]) -> list[_Option]:
-        # past APART_VIEWS placements looked at, the frame is left as they leave it (the
-        # views of more placements cost more than their codes ever told apart)
-        if known is not None or len(near) < 2 or looked > APART_VIEWS:
+        # past APART_VIEWS placements looked at, no more places are looked at (the views
+        # of more placements cost more than their codes ever told apart), but what those
+        # looked at already told stands: a placement found contradicted is no less so for
+        # the placements looked at after it (generated hand-laid deal 1700014 at spread 1,
+        # hard light: the placement shifted by a card, contradicted by its codes' places,
+        # stood again beside the true one once a seventh placement was looked at)
+        if known is not None or len(near) < 2:
             return near
         for o in near:
-            if id(o) not in against:
+            if id(o) not in against and looked <= APART_VIEWS:
                 against[id(o)] = _contradicted(o, gray, layout, not_read)
-        return _told_apart(near, [against[id(o)] for o in near])
+        return _told_apart(near, [against.get(id(o), False) for o in near])
 
     for bound, homography, placed, trusted, m in fits:
         if options and bound < _best_score(options) - 1:
             break
+        # one that leaves a card read inside its outline cannot stand beside a placement
+        # of every card read (`_standing`): its view is not built, nor counted
+        if _outweighed(known, len(placed) - bound, options, len(cards)):
+            continue
         if looked == MOST_VIEWS:  # that many placements near the best: cannot tell
             return StructureReading(unknown, 0, len(found))
         looked += 1
@@ -1426,7 +1481,7 @@ def _read_structure(
             # and the view of one that places the best's cards where it does (the same
             # cards with the other steps), or of one not trusted beside what was known
             # (only trusted placements stand beside the best then), changes nothing
-            near = apart(_near(options, known))
+            near = apart(_near(_standing(options, len(cards), known), known))
             if _tells_nothing(near, known):
                 return StructureReading(unknown, 0, len(found))
             if all(s is None or i in gone for i, s in enumerate(_agreed(near))):
@@ -1455,7 +1510,7 @@ def _read_structure(
     if not options:
         return StructureReading(unknown, 0, len(found))
     # the best placement and those as likely (`_near`): a position is told where they agree
-    near = apart(_near(options, known))
+    near = apart(_near(_standing(options, len(cards), known), known))
     best = near[0]
     m, origins = best.model, best.model.slot_corners(layout)
     if _tells_nothing(near, known):
@@ -1574,7 +1629,7 @@ def _read_structure(
             slots[p.index] = None
     if known is not None:
         _impossible_to_none(slots, known, layout, gone)
-    _backs_under_cards(slots, layout, near, known)
+    _backs_under_cards(slots, layout, near, known, len(cards))
     if known is None:
         _backs_seen(slots, layout, near)
     placed_count = sum(1 for s in slots if s not in (None, "back", "empty"))
@@ -1664,8 +1719,9 @@ def _impossible_to_none(
 
 
 def _backs_under_cards(
-    slots: list[Slot], layout: Layout, near: Sequence[_Option], known: Sequence[str | None] | None
-) -> None:
+    slots: list[Slot], layout: Layout, near: Sequence[_Option],
+    known: Sequence[str | None] | None, read: int = 0,
+) -> None:  # fmt: skip
     """Told "back", the face-down positions not told that a card told lies over: a covered
     card cannot have been taken, and it is turned up only once uncovered. Its own view
     may not tell it (a hand's edge over it; the card over it read only at its place, step
@@ -1686,9 +1742,13 @@ def _backs_under_cards(
     # light: generated hand-laid deal 940019, every back of the deal looked bare; 1000024,
     # the row ends; 1000035, a card over it read at its place; 1400036, the one card over
     # it read at its place); so is one with both ends of the layout's widest row placed
-    # (`_holds_widest_row`)
+    # (`_holds_widest_row`); and from the frame alone, one that places every card read,
+    # ALL_READ_PLACED or more, left alone by `_standing` (generated hand-laid deal
+    # 1700014, hard light, seven cards read: six of its dim backs looked bare)
     whole = len(near) == 1 and (
-        len(near[0].placed) >= WHOLE_PLACED or _holds_widest_row(near[0].placed, layout)
+        len(near[0].placed) >= WHOLE_PLACED
+        or _holds_widest_row(near[0].placed, layout)
+        or (known is None and _all_read_placed(near, read))
     )
     for p in layout.positions:
         if slots[p.index] is not None or p.face_up:
