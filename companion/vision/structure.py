@@ -1300,9 +1300,13 @@ def read_structure(
     # few cards strays at the far positions (generated hand-laid frame 1600001, hard light,
     # a camera turned 30 degrees: a fit on two cards missed the codes of two known cards by
     # 10 mm; their blobs told among the cards known placed them). The second reading is
-    # taken when it tells more and agrees wherever the first told
-    pairs = zip(reading.slots, known, strict=True)
-    if not any(s is None and c not in (None, BACK, EMPTY) for s, c in pairs):
+    # taken when it tells more and agrees wherever the first told. Only when the frame
+    # decodes fewer than FEW_CARDS of the cards known face up: the blobs are told only
+    # then (a card under a hand is left untold too, and is not worth a second reading)
+    face_up = {c for c in known if c not in (None, BACK, EMPTY)}
+    untold = any(s is None and c in face_up for s, c in zip(reading.slots, known, strict=True))
+    decoded = {payloads.parse(s.text) for s in given[2][0] + given[2][1]}
+    if not untold or len(decoded & face_up) >= FEW_CARDS:
         return reading
     again = _read_structure(gray, age, decoder, *given, tell_blobs=True)
     agrees = all(a == b for a, b in zip(reading.slots, again.slots, strict=True) if a is not None)
@@ -1630,8 +1634,7 @@ def _read_structure(
     if known is not None:
         _impossible_to_none(slots, known, layout, gone)
     _backs_under_cards(slots, layout, near, known, len(cards))
-    if known is None:
-        _backs_seen(slots, layout, near)
+    _backs_seen(slots, layout, near, known, gone)
     placed_count = sum(1 for s in slots if s not in (None, "back", "empty"))
     told = (
         TableFit(near[0].homography, m.col_mm, m.row_mm)
@@ -1800,9 +1803,16 @@ BACK_LIGHTER = 20.0  # grey a back's mean and 90th percentile may lie above the 
 BACKS_TOLD = 2  # backs told in the view, the least to compare a position with
 
 
-def _backs_seen(slots: list[Slot], layout: Layout, near: Sequence[_Option]) -> None:
-    """From the frame alone, in one placement alone, told "back": a face-down position not
-    told, no position over it told (a hand over them), whose upper half shows a card's back
+def _backs_seen(
+    slots: list[Slot],
+    layout: Layout,
+    near: Sequence[_Option],
+    known: Sequence[str | None] | None,
+    gone: Collection[int],
+) -> None:
+    """In one placement alone, told "back": a face-down position not told (nor known to
+    have turned up), no position over it told but those known taken (`gone`; a hand over
+    the others), whose upper half shows a card's back
     as the backs told in the same view show theirs. Such a position holds a face-down card
     whose cover lies under the hand, or was uncovered: its card turned up (its sticker
     shows: paper, lighter than any back), or it was taken too (the cards it covered show
@@ -1817,7 +1827,9 @@ def _backs_seen(slots: list[Slot], layout: Layout, near: Sequence[_Option]) -> N
     (hard): a hand over the one card over the back, the back's lines in view; in the later
     moments of seeds 1500000-1500047 read from the frame alone, the 21 positions of the
     kind that were not backs (taken, or turned up) spread their grey 2.4 to 6 times the
-    backs told."""
+    backs told. With what the box knew, a back with one card over it known taken and the
+    other under a hand is told the same way (generated hand-laid frame 1700036, hard light:
+    two such backs beside a hand over three cards of the last row)."""
     view = near[0].view
     if len(near) != 1 or view is None or near[0].misread:
         return
@@ -1853,7 +1865,8 @@ def _backs_seen(slots: list[Slot], layout: Layout, near: Sequence[_Option]) -> N
         and slots[p.index] is None
         and p.index not in option.misread
         and p.covered_by
-        and all(slots[i] is None for i in p.covered_by)
+        and (known is None or known[p.index] is None)
+        and all(slots[i] is None or i in gone for i in p.covered_by)
     ]
     if not todo:
         return

@@ -138,3 +138,18 @@ def test_known_cards_a_fit_on_few_cards_leaves_untold_are_read_with_their_blobs(
         "senate",
         "arsenal",
     )
+
+
+def test_known_a_back_whose_one_cover_was_taken_and_the_other_is_under_a_hand() -> None:
+    # generated hand-laid frame 1700036 (spread 0, hard light, age 1, a hand over three
+    # cards of the last row), 3 cards taken: the back at 10 lay under 15 (known taken) and
+    # 16 (pharmacist, under the hand). One card over it may have left since (at most one
+    # has), so what was known does not tell it; its upper half shows a back's lines, as
+    # the five backs told in the same view do, and no sticker: it is told a back. The
+    # back at 13, its upper half under the hand, stays untold
+    scene = later(1700036, 0, [19, 14, 15])
+    assert (scene.known[10], scene.known[15], scene.known[16]) == (None, "empty", "pharmacist")
+    assert scene.hidden[16] and not scene.hidden[10]
+    slots = read_known(scene)
+    assert slots[10] == "back" and slots[13] is None
+    assert slots[11:13] == ("back", "back")
