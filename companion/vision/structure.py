@@ -945,7 +945,7 @@ def _strays(
     deal = known is not None and _unrecorded_deal(known)
     wide, high = (2 * m.col_mm + 5, m.card_h) if deal else (5.0, 0.0)
     beyond = _row_ends(layout, m) if known is None else np.empty((0, 2))
-    counted = _counted_ends(cards, placed, layout, m) if known is None else set()
+    counted = _counted_ends(cards, placed, layout, m) if known is None or deal else set()
     where = {c: i for i, c in enumerate(known or ()) if _is_card(c)}
     strays = taken = 0
     for j, card in enumerate(cards):
@@ -957,7 +957,8 @@ def _strays(
             if math.hypot(x - cx, y - cy) <= KNOWN_NEAR_MM:
                 continue
         inside = (
-            (
+            deal
+            or (
                 min(xs) - wide <= x <= max(xs) + m.card_w + wide
                 and min(ys) - max(5.0, high) <= y <= max(ys) + m.card_h + high
             )
@@ -1001,33 +1002,47 @@ def _counted_ends(
     cards: Sequence[_Card], placed: dict[int, int], layout: Layout, m: TableModel
 ) -> set[int]:
     """The cards not placed (indices into `cards`) that lie where `_row_ends` looks, counted
-    in the layout's steps from a card placed on the same row (one place beyond that row's
-    end), or on the first or last row (two rows beyond it, at one of its columns), as
-    `_assignments` counts them (along the cards' median turn, within LATTICE_TOLERANCE of
-    a step). The fit of a placement shifted by a column toward a hand bends far from the
-    cards it was made on: a row's end card read beyond the hand lay 20 mm from where that
-    fit put the place one beyond the row's end (generated hand-laid deal 1570012, fine
-    light, age 2: the row of six read at both ends, the arm over its middle)."""
+    in the layout's steps as `_assignments` counts them (along the cards' median turn,
+    within LATTICE_TOLERANCE of a step) from the nearest card placed on the same row (one
+    place beyond that row's end) or on the first or last row (two rows beyond it, at one of
+    its columns): steps a little off the table's add up with each step counted. The fit of
+    a placement shifted by a column toward a hand bends far from the cards it was made on:
+    a row's end card read beyond the hand lay 20 mm from where that fit put the place one
+    beyond the row's end (generated hand-laid deal 1570012, fine light, age 2: the row of
+    six read at both ends, the arm over its middle)."""
     rows: dict[int, list[int]] = {}
     for p in layout.positions:
         rows.setdefault(p.row, []).append(p.col)
     first, last = min(rows), max(rows)
     used = set(placed.values())
+    frames = {r: np.linalg.inv(_frame_of(cards[r], cards)) for r in used}
     found: set[int] = set()
-    for i, r in placed.items():
-        ref, p = cards[r], layout.positions[i]
-        to_mm = np.linalg.inv(_frame_of(ref, cards))
-        for j, card in enumerate(cards):
-            if j in used or j in found or not _same_turn(ref, card):
+    for j, card in enumerate(cards):
+        if j in used:
+            continue
+        # (distance in mm, rows, columns, the reference's position) from each card placed
+        along: list[tuple[float, float, float, Position]] = []
+        beyond: list[tuple[float, float, float, Position]] = []
+        for i, r in placed.items():
+            ref, p = cards[r], layout.positions[i]
+            if not _same_turn(ref, card):
                 continue
-            dx, dy = to_mm @ (card.centre - ref.centre) / (m.col_mm, m.row_mm)
-            n, k = round(float(dy)), round(float(dx))
+            x, y = frames[r] @ (card.centre - ref.centre)
+            dx, dy = x / m.col_mm, y / m.row_mm
+            if round(dy) == 0:
+                along.append((abs(float(x)), dx, dy, p))
+            elif (p.row, round(dy)) in ((first, -2), (last, 2)):
+                beyond.append((math.hypot(x, y), dx, dy, p))
+        for kind in (along, beyond):
+            if not kind:
+                continue
+            _, dx, dy, p = min(kind, key=lambda c: c[0])
+            n, k = round(dy), round(dx)
             if abs(dy - n) >= LATTICE_TOLERANCE or abs(dx - k) >= LATTICE_TOLERANCE:
                 continue
-            row, col = p.row + n, p.col + k
-            beyond_row = n == 0 and col in (min(rows[row]) - 2, max(rows[row]) + 2)
-            beyond_end = (p.row, n) in ((first, -2), (last, 2)) and col in rows[p.row]
-            if beyond_row or beyond_end:
+            col = p.col + k
+            ends = rows[p.row] if n else (min(rows[p.row]) - 2, max(rows[p.row]) + 2)
+            if col in ends:
                 found.add(j)
     return found
 

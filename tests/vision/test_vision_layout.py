@@ -768,21 +768,36 @@ def test_from_the_frame_alone_a_back_under_one_card_read_at_its_place_is_told() 
     assert list(read_structure(scene.frame, scene.age, DECODER).slots) == scene.truth
 
 
-@pytest.mark.parametrize(
-    ("seed", "spread", "light"), [(1400042, 1.0, "hard"), (1500026, 0.0, "fine")]
-)
-def test_from_the_frame_alone_placements_the_codes_at_their_places_cannot_tell_give_nulls(
-    seed: int, spread: float, light: str
-) -> None:
-    # generated hand-laid deals of age 3, an arm over 15 of the 20 positions. 1400042: five
-    # cards read on the right, which fit the layout where they lie and a card to the left
-    # too; 1500026: six cards read, which fit where they lie and a column over. The places
-    # where each placement puts a sticker show no code of a card not read and no bare table
-    # under a card it tells (the shifted one's end lies over the table, where a card may
-    # have been taken), and neither view has a contradiction. Nothing is told, never a guess
-    scene = random_table(seed, spread=spread, difficulty=light, taken=[])  # type: ignore[arg-type]
+def test_from_the_frame_alone_placements_the_codes_at_their_places_cannot_tell_give_nulls() -> None:
+    # generated hand-laid deal 1400042 (spread 1, hard light, age 3), an arm over 15 of the
+    # 20 positions: five cards read on the right, which fit the layout where they lie and a
+    # card to the left too. The places where each placement puts a sticker show no code of
+    # a card not read and no bare table under a card it tells, and neither view, nor either
+    # wider view, has a contradiction. Nothing is told, never a guess
+    scene = random_table(1400042, spread=1.0, difficulty="hard", taken=[])
     assert sum(scene.hidden) == 15 and scene.age == 3
     assert set(read_structure(scene.frame, scene.age, DECODER).slots) == {None}
+
+
+@pytest.mark.parametrize(("seed", "hidden"), [(1500026, 15), (1570004, 11)])
+def test_from_the_frame_alone_a_placement_shifted_toward_an_arm_is_ruled_out_in_a_wider_view(
+    seed: int, hidden: int
+) -> None:
+    # generated hand-laid deals (spread 0, fine light, age 3), an arm over the left of the
+    # structure: six cards read, which fit where they lie and a column toward the arm. In
+    # the shifted placement's view (30 mm of table around the structure) the arm covers
+    # more than the table shows, its light is fitted as the table's, and the bare table
+    # beyond the structure's right end is taken for a hand: no contradiction, nothing was
+    # told. Looked at with 90 mm of table around, the shifted placement puts the cards at
+    # 1 and 4, which the back it tells at 3 lies over, on that bare table; the true one sees
+    # no position bare where it puts a card, and those places lie beside its structure. The
+    # positions in view are read, the covered ones stay null
+    scene = random_table(seed, spread=0.0, difficulty="fine", taken=[])
+    assert sum(scene.hidden) == hidden and scene.age == 3
+    slots = read_structure(scene.frame, scene.age, DECODER).slots
+    assert all(s is None or s == t for s, t in zip(slots, scene.truth, strict=True))
+    told, truth = _in_view(scene, slots)
+    assert told == truth
 
 
 def test_known_far_codes_are_looked_for_again_on_a_fit_with_those_read_at_places() -> None:
@@ -841,6 +856,40 @@ def test_from_the_frame_alone_a_position_taken_under_a_hand_s_cover_is_not_told_
     assert scene.hidden[18] and not scene.hidden[15] and scene.truth[15] == "empty"
     slots = read_structure(scene.frame, scene.age, DECODER).slots
     assert slots[15] is None
+    assert all(s is None or s == t for s, t in zip(slots, scene.truth, strict=True))
+
+
+def test_from_the_frame_alone_a_row_end_card_counted_in_steps_rules_a_shifted_placement_out() -> (
+    None
+):
+    # generated hand-laid deal 1570012 (spread 0, fine light, age 2): an arm over the middle
+    # of the structure; seven cards read, parade ground at the left end of row 1 and six on
+    # the right. Those six fit where they lie and a card to the left too, which leaves
+    # parade ground one place beyond row 1's end; that placement's fit, made on the six
+    # beyond the arm, put the place 20 mm from it, so it did not count as left out and
+    # nothing was told. Counted in the layout's steps from a card placed on row 1, it lies
+    # there: the shifted placement is ruled out and the positions in view are read
+    scene = random_table(1570012, spread=0.0, difficulty="fine", taken=[])
+    assert sum(scene.hidden) == 13 and scene.age == 2 and scene.truth[0] == "parade_ground"
+    slots = read_structure(scene.frame, scene.age, DECODER).slots
+    assert all(s is None or s == t for s, t in zip(slots, scene.truth, strict=True))
+    told, truth = _in_view(scene, slots)
+    assert told == truth
+
+
+def test_at_the_deal_a_card_of_the_age_read_far_beyond_the_outline_is_left_out() -> None:
+    # generated hand-laid deal 1730032 (spread 1, hard light, age 2) read as the device
+    # reads the deal (20 "back" entries): a dark hand over the middle of the structure,
+    # five cards read on the right and archery range at the left end of the top row. A fit
+    # made on the five strays some 50 mm at the left end: the true placement found archery
+    # range inside its outline at no position (a card left out), while the placement
+    # shifted a column to the left found it just beyond a card's place past its outline and
+    # was told alone, five positions wrongly. At the deal every card of the age lies in the
+    # structure: one read and not placed is left out wherever it lies, by both placements,
+    # and nothing is told
+    scene = random_table(1730032, spread=1.0, difficulty="hard", taken=[])
+    assert scene.age == 2 and scene.truth[0] == "archery_range" and not scene.hidden[0]
+    slots = read_structure(scene.frame, scene.age, DECODER, known=AT_THE_DEAL).slots
     assert all(s is None or s == t for s, t in zip(slots, scene.truth, strict=True))
 
 
