@@ -922,7 +922,7 @@ def _strays(
     card was taken, one of them may be that card: a card known face up where nothing lay
     over it, in a hand or laid down beside its place now (generated hand-laid frame 440003:
     a card just taken, read between the cards left, made every position a cannot-tell).
-    At the deal a card read up to a card's place beyond the outline counts too. Nor does a
+    At the deal any card of the age read and not placed counts, wherever it lies. Nor does a
     card the box knew face up at a position, read within KNOWN_NEAR_MM of where the
     placement puts that position's sticker: it lies at its place, further off than a
     placement's fit reaches (a camera turned far, the fit strays at the structure's end:
@@ -940,12 +940,14 @@ def _strays(
         and all(known[i] == EMPTY for i in p.covered_by)
     }
     # at the deal not recorded yet (no card of the age taken) every card of the age lies in
-    # the structure: one read a card beside the outline is one the placement left out
-    # (shifted by a column, a row's end card read lies beyond its row)
+    # the structure: one read and not placed is one the placement left out, wherever it
+    # lies (shifted by a column, a row's end card read lies beyond its row; a fit made on
+    # the cards beyond a hand over the middle strays some 50 mm at the structure's far end,
+    # where the true placement then finds its card inside the outline, at no position, and
+    # one shifted by a column found it just beyond a card's place past its own outline:
+    # generated hand-laid deal 1730032, hard light, five positions told wrongly)
     deal = known is not None and _unrecorded_deal(known)
-    wide, high = (2 * m.col_mm + 5, m.card_h) if deal else (5.0, 0.0)
     beyond = _row_ends(layout, m) if known is None else np.empty((0, 2))
-    counted = _counted_ends(cards, placed, layout, m) if known is None or deal else set()
     where = {c: i for i, c in enumerate(known or ()) if _is_card(c)}
     strays = taken = 0
     for j, card in enumerate(cards):
@@ -959,11 +961,10 @@ def _strays(
         inside = (
             deal
             or (
-                min(xs) - wide <= x <= max(xs) + m.card_w + wide
-                and min(ys) - max(5.0, high) <= y <= max(ys) + m.card_h + high
+                min(xs) - 5.0 <= x <= max(xs) + m.card_w + 5.0
+                and min(ys) - 5.0 <= y <= max(ys) + m.card_h
             )
             or bool(np.any(np.hypot(*(beyond - (x, y)).T) <= FIT_TOLERANCE_MM))
-            or j in counted
         )
         if inside and card.id in free and not taken:
             taken = 1
@@ -996,55 +997,6 @@ def _row_ends(layout: Layout, m: TableModel) -> np.ndarray:
     ends += [m.card_origin(first - 2, col) for col in rows[first]]
     ends += [m.card_origin(last + 2, col) for col in rows[last]]
     return np.array([(x + cx, y + cy) for x, y in ends])
-
-
-def _counted_ends(
-    cards: Sequence[_Card], placed: dict[int, int], layout: Layout, m: TableModel
-) -> set[int]:
-    """The cards not placed (indices into `cards`) that lie where `_row_ends` looks, counted
-    in the layout's steps as `_assignments` counts them (along the cards' median turn,
-    within LATTICE_TOLERANCE of a step) from the nearest card placed on the same row (one
-    place beyond that row's end) or on the first or last row (two rows beyond it, at one of
-    its columns): steps a little off the table's add up with each step counted. The fit of
-    a placement shifted by a column toward a hand bends far from the cards it was made on:
-    a row's end card read beyond the hand lay 20 mm from where that fit put the place one
-    beyond the row's end (generated hand-laid deal 1570012, fine light, age 2: the row of
-    six read at both ends, the arm over its middle)."""
-    rows: dict[int, list[int]] = {}
-    for p in layout.positions:
-        rows.setdefault(p.row, []).append(p.col)
-    first, last = min(rows), max(rows)
-    used = set(placed.values())
-    frames = {r: np.linalg.inv(_frame_of(cards[r], cards)) for r in used}
-    found: set[int] = set()
-    for j, card in enumerate(cards):
-        if j in used:
-            continue
-        # (distance in mm, rows, columns, the reference's position) from each card placed
-        along: list[tuple[float, float, float, Position]] = []
-        beyond: list[tuple[float, float, float, Position]] = []
-        for i, r in placed.items():
-            ref, p = cards[r], layout.positions[i]
-            if not _same_turn(ref, card):
-                continue
-            x, y = frames[r] @ (card.centre - ref.centre)
-            dx, dy = x / m.col_mm, y / m.row_mm
-            if round(dy) == 0:
-                along.append((abs(float(x)), dx, dy, p))
-            elif (p.row, round(dy)) in ((first, -2), (last, 2)):
-                beyond.append((math.hypot(x, y), dx, dy, p))
-        for kind in (along, beyond):
-            if not kind:
-                continue
-            _, dx, dy, p = min(kind, key=lambda c: c[0])
-            n, k = round(dy), round(dx)
-            if abs(dy - n) >= LATTICE_TOLERANCE or abs(dx - k) >= LATTICE_TOLERANCE:
-                continue
-            col = p.col + k
-            ends = rows[p.row] if n else (min(rows[p.row]) - 2, max(rows[p.row]) + 2)
-            if col in ends:
-                found.add(j)
-    return found
 
 
 @dataclass(frozen=True, slots=True)
@@ -1212,7 +1164,8 @@ BESIDE_GRID = 5  # points a side sampled on a position's upper half (`_beside`)
 def _beside(option: _Option, other: _Option, layout: Layout) -> bool:
     """Whether every position `option` sees bare where it puts a card has its upper half
     on the table beside `other`'s structure: no point of it (a grid, inset 3 mm) on any
-    of `other`'s cards (EDGE_MM around each), and those points bare in `other`'s view."""
+    of `other`'s cards (EDGE_MM around each), and the part of `other`'s view it lies in
+    (the grid's bounding box) in view, under no hand and bare (BARE_SHARE)."""
     view = other.view
     if view is None:
         return False
@@ -1233,13 +1186,8 @@ def _beside(option: _Option, other: _Option, layout: Layout) -> bool:
             )  # fmt: skip
             if on.any():
                 return False
-        k = RECTIFIED_PX_PER_MM
-        rows = np.round((at[:, 1] - view.top) * k).astype(int)
-        cols = np.round((at[:, 0] - view.left) * k).astype(int)
-        h, w = view.bare.shape
-        if not ((rows >= 0) & (rows < h) & (cols >= 0) & (cols < w)).all():
-            return False
-        if float(view.bare[rows, cols].mean()) < BARE_SHARE:
+        area = view.region(*at.min(axis=0), *at.max(axis=0))
+        if not view.seen(area) or view.under_hand(area) or view.bare_share(area) < BARE_SHARE:
             return False
     return True
 

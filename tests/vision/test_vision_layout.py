@@ -859,24 +859,6 @@ def test_from_the_frame_alone_a_position_taken_under_a_hand_s_cover_is_not_told_
     assert all(s is None or s == t for s, t in zip(slots, scene.truth, strict=True))
 
 
-def test_from_the_frame_alone_a_row_end_card_counted_in_steps_rules_a_shifted_placement_out() -> (
-    None
-):
-    # generated hand-laid deal 1570012 (spread 0, fine light, age 2): an arm over the middle
-    # of the structure; seven cards read, parade ground at the left end of row 1 and six on
-    # the right. Those six fit where they lie and a card to the left too, which leaves
-    # parade ground one place beyond row 1's end; that placement's fit, made on the six
-    # beyond the arm, put the place 20 mm from it, so it did not count as left out and
-    # nothing was told. Counted in the layout's steps from a card placed on row 1, it lies
-    # there: the shifted placement is ruled out and the positions in view are read
-    scene = random_table(1570012, spread=0.0, difficulty="fine", taken=[])
-    assert sum(scene.hidden) == 13 and scene.age == 2 and scene.truth[0] == "parade_ground"
-    slots = read_structure(scene.frame, scene.age, DECODER).slots
-    assert all(s is None or s == t for s, t in zip(slots, scene.truth, strict=True))
-    told, truth = _in_view(scene, slots)
-    assert told == truth
-
-
 def test_at_the_deal_a_card_of_the_age_read_far_beyond_the_outline_is_left_out() -> None:
     # generated hand-laid deal 1730032 (spread 1, hard light, age 2) read as the device
     # reads the deal (20 "back" entries): a dark hand over the middle of the structure,
