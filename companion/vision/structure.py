@@ -1163,9 +1163,13 @@ BESIDE_GRID = 5  # points a side sampled on a position's upper half (`_beside`)
 
 def _beside(option: _Option, other: _Option, layout: Layout) -> bool:
     """Whether every position `option` sees bare where it puts a card has its upper half
-    on the table beside `other`'s structure: no point of it (a grid, inset 3 mm) on any
-    of `other`'s cards (EDGE_MM around each), and the part of `other`'s view it lies in
-    (the grid's bounding box) in view, under no hand and bare (BARE_SHARE)."""
+    on the table beside `other`'s structure: no point of it (a grid, inset 3 mm) more
+    than EDGE_MM inside any of `other`'s cards, and the part of `other`'s view it lies in
+    (the grid's bounding box) in view, under no hand and bare (BARE_SHARE). Placements a
+    column apart share the layout's lattice, so such a position either is one of the
+    other's (a dim back of both) or lies beside the other's structure; steps fitted a
+    little apart move it a few mm toward the other's cards (generated hand-laid deal
+    1570026, hard light, spread 1: 2 mm at steps 0.55 mm apart)."""
     view = other.view
     if view is None:
         return False
@@ -1181,8 +1185,8 @@ def _beside(option: _Option, other: _Option, layout: Layout) -> bool:
         at = _project(into, points)
         for ox, oy in theirs:
             on = (
-                (at[:, 0] >= ox - EDGE_MM) & (at[:, 0] <= ox + n.card_w + EDGE_MM)
-                & (at[:, 1] >= oy - EDGE_MM) & (at[:, 1] <= oy + n.card_h + EDGE_MM)
+                (at[:, 0] > ox + EDGE_MM) & (at[:, 0] < ox + n.card_w - EDGE_MM)
+                & (at[:, 1] > oy + EDGE_MM) & (at[:, 1] < oy + n.card_h - EDGE_MM)
             )  # fmt: skip
             if on.any():
                 return False
