@@ -779,20 +779,24 @@ def test_from_the_frame_alone_placements_the_codes_at_their_places_cannot_tell_g
     assert set(read_structure(scene.frame, scene.age, DECODER).slots) == {None}
 
 
-@pytest.mark.parametrize(("seed", "hidden"), [(1500026, 15), (1570004, 11)])
+@pytest.mark.parametrize(
+    ("seed", "spread", "light", "hidden"),
+    [(1500026, 0.0, "fine", 15), (1570004, 0.0, "fine", 11), (1570026, 1.0, "hard", 11)],
+)
 def test_from_the_frame_alone_a_placement_shifted_toward_an_arm_is_ruled_out_in_a_wider_view(
-    seed: int, hidden: int
+    seed: int, spread: float, light: str, hidden: int
 ) -> None:
-    # generated hand-laid deals (spread 0, fine light, age 3), an arm over the left of the
-    # structure: six cards read, which fit where they lie and a column toward the arm. In
-    # the shifted placement's view (30 mm of table around the structure) the arm covers
-    # more than the table shows, its light is fitted as the table's, and the bare table
-    # beyond the structure's right end is taken for a hand: no contradiction, nothing was
-    # told. Looked at with 90 mm of table around, the shifted placement puts the cards at
-    # 1 and 4, which the back it tells at 3 lies over, on that bare table; the true one sees
-    # no position bare where it puts a card, and those places lie beside its structure. The
-    # positions in view are read, the covered ones stay null
-    scene = random_table(seed, spread=0.0, difficulty="fine", taken=[])
+    # generated hand-laid deals of age 3, an arm over one side of the structure: six cards
+    # read, which fit where they lie and a column toward the arm. In the shifted
+    # placement's view (30 mm of table around the structure) the arm covers more than the
+    # table shows (1500026, 1570004: its light is fitted as the table's, and the bare table
+    # beyond the structure's other end is taken for a hand), or two positions seen bare are
+    # within what a placement as likely may have (1570026, hard light): nothing was told.
+    # Looked at with 90 mm of table around, the shifted placement puts cards that a back it
+    # tells lies over on that bare table; the true one sees no position bare where it puts
+    # a card, and those places lie beside its structure (1570026: within 2 mm of its cards
+    # with the other steps fitted). The positions in view are read, the covered ones null
+    scene = random_table(seed, spread=spread, difficulty=light, taken=[])  # type: ignore[arg-type]
     assert sum(scene.hidden) == hidden and scene.age == 3
     slots = read_structure(scene.frame, scene.age, DECODER).slots
     assert all(s is None or s == t for s, t in zip(slots, scene.truth, strict=True))
