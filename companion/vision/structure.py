@@ -506,15 +506,15 @@ class _View:
 
     def __init__(
         self, gray: np.ndarray, homography: np.ndarray, origins: Sequence[tuple[float, float]],
-        m: TableModel,
+        m: TableModel, margin: float = MARGIN_MM,
     ) -> None:  # fmt: skip
         k = RECTIFIED_PX_PER_MM
         xs = [x for x, _ in origins]
         ys = [y for _, y in origins]
-        self.left = min(xs) - MARGIN_MM
-        self.top = min(ys) - MARGIN_MM
-        width = round((max(xs) + m.card_w + MARGIN_MM - self.left) * k)
-        height = round((max(ys) + m.card_h + MARGIN_MM - self.top) * k)
+        self.left = min(xs) - margin
+        self.top = min(ys) - margin
+        width = round((max(xs) + m.card_w + margin - self.left) * k)
+        height = round((max(ys) + m.card_h + margin - self.top) * k)
         to_view = np.array([[k, 0, -self.left * k], [0, k, -self.top * k], [0, 0, 1.0]])
         source = gray
         shrink = max(1, int(_px_per_mm(homography, (xs[0], ys[0])) / (1.5 * k)))
@@ -922,7 +922,7 @@ def _strays(
     card was taken, one of them may be that card: a card known face up where nothing lay
     over it, in a hand or laid down beside its place now (generated hand-laid frame 440003:
     a card just taken, read between the cards left, made every position a cannot-tell).
-    At the deal a card read up to a card's place beyond the outline counts too. Nor does a
+    At the deal any card of the age read and not placed counts, wherever it lies. Nor does a
     card the box knew face up at a position, read within KNOWN_NEAR_MM of where the
     placement puts that position's sticker: it lies at its place, further off than a
     placement's fit reaches (a camera turned far, the fit strays at the structure's end:
@@ -940,10 +940,13 @@ def _strays(
         and all(known[i] == EMPTY for i in p.covered_by)
     }
     # at the deal not recorded yet (no card of the age taken) every card of the age lies in
-    # the structure: one read a card beside the outline is one the placement left out
-    # (shifted by a column, a row's end card read lies beyond its row)
+    # the structure: one read and not placed is one the placement left out, wherever it
+    # lies (shifted by a column, a row's end card read lies beyond its row; a fit made on
+    # the cards beyond a hand over the middle strays some 50 mm at the structure's far end,
+    # where the true placement then finds its card inside the outline, at no position, and
+    # one shifted by a column found it just beyond a card's place past its own outline:
+    # generated hand-laid deal 1730032, hard light, five positions told wrongly)
     deal = known is not None and _unrecorded_deal(known)
-    wide, high = (2 * m.col_mm + 5, m.card_h) if deal else (5.0, 0.0)
     beyond = _row_ends(layout, m, far=True) if known is None else np.empty((0, 2))
     where = {c: i for i, c in enumerate(known or ()) if _is_card(c)}
     strays = taken = 0
@@ -956,9 +959,13 @@ def _strays(
             if math.hypot(x - cx, y - cy) <= KNOWN_NEAR_MM:
                 continue
         inside = (
-            min(xs) - wide <= x <= max(xs) + m.card_w + wide
-            and min(ys) - max(5.0, high) <= y <= max(ys) + m.card_h + high
-        ) or bool(np.any(np.hypot(*(beyond - (x, y)).T) <= FIT_TOLERANCE_MM))
+            deal
+            or (
+                min(xs) - 5.0 <= x <= max(xs) + m.card_w + 5.0
+                and min(ys) - 5.0 <= y <= max(ys) + m.card_h
+            )
+            or bool(np.any(np.hypot(*(beyond - (x, y)).T) <= FIT_TOLERANCE_MM))
+        )
         if inside and card.id in free and not taken:
             taken = 1
         else:
@@ -1140,6 +1147,116 @@ def _told_apart(near: list[_Option], against: Sequence[bool]) -> list[_Option]:
     # those left as `_near` keeps them: the best of them and the others that put a card
     # elsewhere (not the same cards placed with the other steps)
     return _near([o for o, no in zip(near, against, strict=True) if not no], None)
+
+
+WIDE_MARGIN_MM = 90.0  # table kept around the structure's outline in `_wider`'s view
+
+
+def _wider(
+    option: _Option, gray: np.ndarray, cards: list[_Card], layout: Layout, gone: frozenset[int]
+) -> _Option:
+    """A placement looked at again in a view with WIDE_MARGIN_MM of table around the
+    structure's outline: its contradictions, the positions it shows bare where a card lies,
+    and whether its table may be something else, as that view finds them. An arm over one
+    side of the structure can cover more of a view's 30 mm margin than the table shows
+    there, most of all in the view of a placement shifted toward the arm: the table's light
+    is then fitted to the arm, the bare table beyond the structure's other end reaches out
+    of the view as a hand would, and the shifted placement finds no contradiction where it
+    puts cards over that table (generated hand-laid deal 1570004, fine light, age 3: six
+    cards read that fit where they lie and a column toward the arm)."""
+    m = option.model
+    origins = m.slot_corners(layout)
+    view = _View(gray, option.homography, origins, m, WIDE_MARGIN_MM)
+    _, contradictions, misread = _classify(
+        option.placed, cards, layout, view, origins, m, gone, None
+    )
+    return replace(
+        option,
+        contradictions=contradictions,
+        misread=misread,
+        doubtful=view.rival >= RIVAL_SHARE,
+        view=view,
+    )
+
+
+def _looked_wider(near: list[_Option], wide: list[_Option], layout: Layout) -> list[_Option]:
+    """Of placements as likely (`_near`, from the frame alone, not told apart by their
+    codes), those no other one rules out in the wider views (`_wider`, in the same order):
+    a placement is ruled out by another one that places at least as many cards, sees no
+    position bare where it puts a card, and whose view's table is not in doubt once the
+    hands it finds are set aside (`_table_doubt`), when every position it sees bare where
+    it puts a card lies, by the other one's fit, on the table beside that one's structure,
+    bare there too. The shifted placement puts cards over the bare table beyond the true
+    structure's far end, which the true one explains as table; a dim back of the true
+    placement that looks bare lies inside any placement shifted from it by a column, which
+    then sees it bare too and rules nothing out. The others are kept as their own views
+    told them, the best first."""
+    clean = [
+        q for q in wide
+        if not q.misread and q.view is not None and _table_doubt(q, layout) < RIVAL_SHARE
+    ]  # fmt: skip
+    kept = [
+        o for o, w in zip(near, wide, strict=True)
+        if not any(
+            q is not w and q.bound >= w.bound and w.misread and _beside(w, q, layout)
+            for q in clean
+        )
+    ]  # fmt: skip
+    return kept if kept and len(kept) < len(near) else near
+
+
+BESIDE_GRID = 5  # points a side sampled on a position's upper half (`_beside`)
+
+
+def _beside(option: _Option, other: _Option, layout: Layout) -> bool:
+    """Whether every position `option` sees bare where it puts a card has its upper half
+    on the table beside `other`'s structure: no point of it (a grid, inset 3 mm) more
+    than EDGE_MM inside any of `other`'s cards, and the part of `other`'s view it lies in
+    (the grid's bounding box) in view, under no hand and bare (BARE_SHARE). Placements a
+    column apart share the layout's lattice, so such a position either is one of the
+    other's (a dim back of both) or lies beside the other's structure; steps fitted a
+    little apart move it a few mm toward the other's cards (generated hand-laid deal
+    1570026, hard light, spread 1: 2 mm at steps 0.55 mm apart)."""
+    view = other.view
+    if view is None:
+        return False
+    m, n = option.model, other.model
+    origins, theirs = m.slot_corners(layout), n.slot_corners(layout)
+    into = np.linalg.inv(other.homography) @ option.homography
+    for i in option.misread:
+        x, y = origins[i]
+        grid = np.linspace(0.0, 1.0, BESIDE_GRID)
+        points = np.array(
+            [(x + 3 + a * (m.card_w - 6), y + 3 + b * (m.row_mm - 6)) for a in grid for b in grid]
+        )
+        at = _project(into, points)
+        for ox, oy in theirs:
+            on = (
+                (at[:, 0] > ox + EDGE_MM) & (at[:, 0] < ox + n.card_w - EDGE_MM)
+                & (at[:, 1] > oy + EDGE_MM) & (at[:, 1] < oy + n.card_h - EDGE_MM)
+            )  # fmt: skip
+            if on.any():
+                return False
+        area = view.region(*at.min(axis=0), *at.max(axis=0))
+        if not view.seen(area) or view.under_hand(area) or view.bare_share(area) < BARE_SHARE:
+            return False
+    return True
+
+
+def _table_doubt(option: _Option, layout: Layout) -> float:
+    """`_View.rival` of a placement's view with the hands it finds set aside: the blocks
+    off the table's light on a plane of their own, against the table's, outside every
+    position and every hand (an arm over a third of the view is such a plane, and no
+    doubt about the table once it is told a hand)."""
+    view, m = option.view, option.model
+    assert view is not None
+    cards = np.zeros(view.bare.shape, bool)
+    for x, y in m.slot_corners(layout):
+        cards[view.region(x - 4, y - 4, x + m.card_w + 4, y + m.card_h + 4)] = True
+    table = view.valid & ~cards & ~view.hand
+    if table.sum() < 200:
+        return 1.0
+    return _surface(view.image, table)[2]
 
 
 NO_CODE = 0.15  # `known_codes.code_at`'s match of the pattern every code has: below, no
@@ -1452,6 +1569,7 @@ def _read_structure(
     # each puts a sticker (`_told_apart`), each placement's looked at once
     not_read = {c.id for c in catalog.cards if c.age == age and c.id not in read and here(c.id)}
     against: dict[int, bool] = {}
+    wider: dict[int, _Option] = {}  # each placement as likely looked at in a wider view
 
     def apart(near: list[_Option]) -> list[_Option]:
         # past APART_VIEWS placements looked at, no more places are looked at (the views
@@ -1465,7 +1583,14 @@ def _read_structure(
         for o in near:
             if id(o) not in against and looked <= APART_VIEWS:
                 against[id(o)] = _contradicted(o, gray, layout, not_read)
-        return _told_apart(near, [against.get(id(o), False) for o in near])
+        near = _told_apart(near, [against.get(id(o), False) for o in near])
+        # nor, past them, are placements looked at in a wider view (`_wider`)
+        if len(near) < 2 or looked > APART_VIEWS:
+            return near
+        for o in near:
+            if id(o) not in wider:
+                wider[id(o)] = _wider(o, gray, cards, layout, gone)
+        return _looked_wider(near, [wider[id(o)] for o in near], layout)
 
     for bound, homography, placed, trusted, m in fits:
         if options and bound < _best_score(options) - 1:
