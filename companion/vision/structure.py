@@ -927,9 +927,15 @@ def _strays(
     placement puts that position's sticker: it lies at its place, further off than a
     placement's fit reaches (a camera turned far, the fit strays at the structure's end:
     generated hand-laid frame 1570043, hard light, temple read 12 mm off its place with 8
-    cards placed where the box knew them, the frame left untold)."""
-    xs = [x for x, _ in origins]
-    ys = [y for _, y in origins]
+    cards placed where the box knew them, the frame left untold). With what was known, the
+    outline is that of the positions not known taken: late in an age the structure is a
+    few cards of its first rows, and a city laid beside its last, widest row lay inside
+    the outline of all 20 beside its narrower rows (generated hand-laid frame 1800015,
+    fine light, age 1: four cards left in rows 1 and 2, two cards of the left city inside
+    that outline by a few mm of the fit's drift, the frame left untold)."""
+    held = [o for o, k in zip(origins, known or [None] * len(origins), strict=True) if k != EMPTY]
+    xs = [x for x, _ in held]
+    ys = [y for _, y in held]
     inverse = np.linalg.inv(homography)
     used = set(placed.values())
     free = {
@@ -1577,8 +1583,12 @@ def _read_structure(
         # looked at already told stands: a placement found contradicted is no less so for
         # the placements looked at after it (generated hand-laid deal 1700014 at spread 1,
         # hard light: the placement shifted by a card, contradicted by its codes' places,
-        # stood again beside the true one once a seventh placement was looked at)
-        if known is not None or len(near) < 2:
+        # stood again beside the true one once a seventh placement was looked at). At the
+        # deal not recorded yet what was known names no card, and the frame is looked at
+        # as from the frame alone (generated hand-laid deal 1800007, fine light, an arm
+        # over 11 positions: read from the frame alone, nothing told when told it is the
+        # deal)
+        if (known is not None and not _unrecorded_deal(known)) or len(near) < 2:
             return near
         for o in near:
             if id(o) not in against and looked <= APART_VIEWS:

@@ -4,6 +4,7 @@ the structure, dim and blurred, beside the cities' sharp codes."""
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Literal
 
 import pytest
 
@@ -14,11 +15,13 @@ from companion.vision.table_synth import TableScene, random_table, with_codes_un
 DECODER = make_decoder("zxing")
 
 
-def later(seed: int, spread: float, taken: list[int]) -> TableScene:
-    """Generated hand-laid frame `seed` in hard light, `taken` taken in that order (as
+def later(
+    seed: int, spread: float, taken: list[int], light: Literal["fine", "hard"] = "hard"
+) -> TableScene:
+    """Generated hand-laid frame `seed` in `light`, `taken` taken in that order (as
     benchmarks/structure_layout.py draws its later moment for the seed)."""
-    deal = random_table(seed, spread=spread, difficulty="hard", taken=[])
-    return random_table(seed, spread=spread, difficulty="hard", deal=deal.deal, taken=taken)
+    deal = random_table(seed, spread=spread, difficulty=light, taken=[])
+    return random_table(seed, spread=spread, difficulty=light, deal=deal.deal, taken=taken)
 
 
 def read_known(scene: TableScene) -> tuple[str | None, ...]:
@@ -153,3 +156,19 @@ def test_known_a_back_whose_one_cover_was_taken_and_the_other_is_under_a_hand() 
     slots = read_known(scene)
     assert slots[10] == "back" and slots[13] is None
     assert slots[11:13] == ("back", "back")
+
+
+def test_known_a_city_beside_the_last_row_lies_outside_what_is_left_of_the_structure() -> None:
+    # generated hand-laid frame 1800015 (spread 0, fine light, age 1, no hand), 16 cards
+    # taken: four cards left on rows 1 and 2, all four decoded where the box knew them.
+    # The left city, laid beside the structure's last and widest row, lay within the
+    # outline of all 20 positions beside the narrower rows (by a few mm of the fit's drift
+    # from the first rows), so two of its cards counted as cards of the structure at no
+    # position and nothing was told. The outline is now that of the positions not known
+    # taken: the frame is read whole
+    order = [16, 18, 14, 19, 15, 10, 9, 5, 17, 11, 6, 2, 13, 12, 7, 8]
+    scene = later(1800015, 0, order, light="fine")
+    assert not any(scene.hidden)
+    assert [scene.known[i] for i in (0, 1, 3, 4)] == ["stable", "baths", "guard_tower", "theater"]
+    slots = read_known(scene)
+    assert slots == tuple(scene.truth)

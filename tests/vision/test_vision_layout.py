@@ -1005,3 +1005,18 @@ def test_the_places_a_card_left_out_of_a_shifted_placement_lies_reach_a_place_fu
     two_beyond = {(round(-3 * 23 - half), 0), (round(15 * 23 - half), 0)}  # cols -3, 15
     assert one_beyond | above <= near and not (above_beyond | below_beyond) & near
     assert far == near | above_beyond | below_beyond and not two_beyond & far
+
+
+def test_told_it_is_the_deal_placements_are_told_apart_as_from_the_frame_alone() -> None:
+    # generated hand-laid deal 1800007 (spread 0, fine light, age 3), an arm over 11
+    # positions: the six cards in view fit where they lie and a column over. Read from the
+    # frame alone, the codes at their places and the wider views tell the placements
+    # apart; told it is the deal (20 "back" entries, as the device reads it), they were not
+    # looked at, and nothing was told. What was known names no card at the deal, so the
+    # frame is looked at as from the frame alone: the positions in view are read
+    scene = random_table(1800007, spread=0.0, difficulty="fine", taken=[])
+    assert sum(scene.hidden) == 11 and scene.age == 3
+    slots = read_structure(scene.frame, scene.age, DECODER, known=["back"] * 20).slots
+    assert all(s is None or s == t for s, t in zip(slots, scene.truth, strict=True))
+    told, truth = _in_view(scene, slots)
+    assert told == truth
