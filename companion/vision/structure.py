@@ -1415,26 +1415,9 @@ def read_structure(
     # (`_known_blobs`); not before: such codes' corners are a registration's, less exact
     # than a decoding's, and a fit on them missed a code at its place that the fit on the
     # codes decoded alone read (generated hand-laid frame 1440015 at spread 1, hard light)
-    if known is None or all(c in (None, BACK) for c in known):
+    if known is None or reading.placed or all(c in (None, BACK) for c in known):
         return reading
-    if not reading.placed:
-        return _read_structure(gray, age, decoder, *given, tell_blobs=True)
-    # nor, once it placed some, where it leaves a card known face up untold: a fit on a
-    # few cards strays at the far positions (generated hand-laid frame 1600001, hard light,
-    # a camera turned 30 degrees: a fit on two cards missed the codes of two known cards by
-    # 10 mm; their blobs told among the cards known placed them). The second reading is
-    # taken when it tells more and agrees wherever the first told. Only when the frame
-    # decodes fewer than FEW_CARDS of the cards known face up: the blobs are told only
-    # then (a card under a hand is left untold too, and is not worth a second reading)
-    face_up = {c for c in known if c not in (None, BACK, EMPTY)}
-    untold = any(s is None and c in face_up for s, c in zip(reading.slots, known, strict=True))
-    decoded = {payloads.parse(s.text) for s in given[2][0] + given[2][1]}
-    if not untold or len(decoded & face_up) >= FEW_CARDS:
-        return reading
-    again = _read_structure(gray, age, decoder, *given, tell_blobs=True)
-    agrees = all(a == b for a, b in zip(reading.slots, again.slots, strict=True) if a is not None)
-    more = sum(s is not None for s in again.slots) > sum(s is not None for s in reading.slots)
-    return again if agrees and more else reading
+    return _read_structure(gray, age, decoder, *given, tell_blobs=True)
 
 
 def _read_structure(

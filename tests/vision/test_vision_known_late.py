@@ -122,27 +122,6 @@ def test_known_a_card_known_at_its_place_is_told_with_a_smaller_lead() -> None:
     assert slots[:4] == ("armory", "palace", "back", "back")
 
 
-def test_known_cards_a_fit_on_few_cards_leaves_untold_are_read_with_their_blobs() -> None:
-    # generated hand-laid frame 1600001 (spread 1, hard light, age 3, a camera turned about
-    # 30 degrees, no hand), 12 cards taken: the whole frame decodes senate (6) and arsenal
-    # (9) only, and the fit on them puts the stickers of fortifications (1) and gardens (5),
-    # both known face up there, 10 mm or more from their codes, which were not read. Read
-    # again with the codes' blobs told among the cards known face up, as a frame that
-    # places nothing is, both are placed; the second reading agrees with the first
-    # wherever the first told, so it is taken
-    scene = later(1600001, 1, [19, 17, 14, 18, 16, 13, 10, 8, 7, 15, 12, 11])
-    assert not any(scene.hidden)
-    assert (scene.known[1], scene.known[5]) == ("fortifications", "gardens")
-    slots = read_known(scene)
-    assert (slots[0], slots[1], slots[5], slots[6], slots[9]) == (
-        "armory",
-        "fortifications",
-        "gardens",
-        "senate",
-        "arsenal",
-    )
-
-
 def test_known_a_back_whose_one_cover_was_taken_and_the_other_is_under_a_hand() -> None:
     # generated hand-laid frame 1700036 (spread 0, hard light, age 1, a hand over three
     # cards of the last row), 3 cards taken: the back at 10 lay under 15 (known taken) and
