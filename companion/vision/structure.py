@@ -1331,10 +1331,14 @@ def _tells_nothing(near: Sequence[_Option], known: Sequence[str | None] | None) 
     trusted (a card of the age lying inside the outline but at no position, or too little
     of the structure seen: a lone pair of cards lies in a row of a structure as well as side
     by side in a city), or, from the frame alone, they agree nowhere (no code is read again
-    unless one placement alone is left)."""
+    unless one placement alone is left), or agree on no card: then the backs and empties
+    they agree on are each placement's own inference at places that differ (generated
+    hand-laid frame 1850210, fine light, a later moment: two placements a column apart, each
+    with a city's card as a structure's three rows below two cards of the first row, both
+    inferred a back at 8 from the cards they put over it, where the structure had none)."""
     if not all(option.trusted for option in near):
         return True
-    return known is None and len(near) > 1 and all(s is None for s in _agreed(near))
+    return known is None and len(near) > 1 and not any(_is_card(s) for s in _agreed(near))
 
 
 def parse_known(entries: object, age: int, catalog: Catalog | None = None) -> tuple[Slot, ...]:

@@ -1020,3 +1020,17 @@ def test_told_it_is_the_deal_placements_are_told_apart_as_from_the_frame_alone()
     assert all(s is None or s == t for s, t in zip(slots, scene.truth, strict=True))
     told, truth = _in_view(scene, slots)
     assert told == truth
+
+
+def test_from_the_frame_alone_placements_that_agree_on_no_card_tell_nothing() -> None:
+    # generated hand-laid frame 1850210 (spread 1, fine light, age 2, a later moment, a
+    # camera turned 90 degrees): three cards left on the first row. Two placements a
+    # column apart each put forum and parade ground on the first row and a city's card
+    # three rows below, and from it inferred a back at 8 (a card told over it covers it);
+    # they agreed on no card, only on that back, which was told although 8 was empty.
+    # Placements as likely that agree on no card tell nothing
+    scene = random_table(1850210, spread=1.0, difficulty="fine")
+    assert scene.age == 2 and scene.truth[8] == "empty" and not any(scene.hidden)
+    slots = read_structure(scene.frame, scene.age, DECODER).slots
+    assert all(s is None or s == t for s, t in zip(slots, scene.truth, strict=True))
+    assert slots[8] is None
