@@ -359,18 +359,19 @@ def told_among(
     (`blurred_scores`): the best of every sticker we print, when it is one of `candidates`
     (card ids: the cards that can lie there), correlates at least BLURRED_LEAST and lies
     `margin` above the second best of every sticker; None otherwise."""
-    got = _placed(crop)
-    return None if got is None else _told_blurred(got[0], got[1], candidates, margin)
+    return code_at(crop, candidates, margin)[1]
 
 
-def code_at(crop: np.ndarray, candidates: Collection[str]) -> tuple[float, str | None]:
+def code_at(
+    crop: np.ndarray, candidates: Collection[str], margin: float = BLURRED_MARGIN
+) -> tuple[float, str | None]:
     """How well the pattern every code has matches about the middle of `crop` (a
     correlation, `placed_square`'s; -1 when the crop is too small), and the payload there
     as `told_among` tells it."""
     got = _placed(crop)
     if got is None:
         return -1.0, None
-    return got[1], _told_blurred(got[0], got[1], candidates)
+    return got[1], _told_blurred(got[0], got[1], candidates, margin)
 
 
 def _told_blurred(
