@@ -1411,9 +1411,11 @@ def read_structure(
     gray = np.ascontiguousarray(
         frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
     )
-    # decoded once: a frame read again reads the same codes
-    given = (catalog, model, _decoded(decoder, gray, stickers, undecoded), known, taken, fit)
-    reading = _read_structure(gray, age, decoder, *given, tell_blobs=False)
+    catalog = catalog or default_catalog()
+    # the frame's codes looked for once: a frame read again reads the same codes
+    codes = _decoded(decoder, gray, stickers, undecoded)
+    found, blobs, missing = _found(gray, age, decoder, catalog, codes, known, taken)
+    reading = _read_structure(gray, age, decoder, catalog, model, found, known, taken, fit)
     # with what the box knew (once the deal is recorded), a frame that places nothing is
     # read again with the codes' blobs no decoder reads told among the cards known face up
     # (`_known_blobs`); not before: such codes' corners are a registration's, less exact
@@ -1421,27 +1423,25 @@ def read_structure(
     # codes decoded alone read (generated hand-laid frame 1440015 at spread 1, hard light)
     if known is None or reading.placed or all(c in (None, BACK) for c in known):
         return reading
-    return _read_structure(gray, age, decoder, *given, tell_blobs=True)
+    told = _known_blobs(gray, blobs, found, missing)
+    if not told:  # the same codes read again: the same reading
+        return reading
+    return _read_structure(gray, age, decoder, catalog, model, found + told, known, taken, fit)
 
 
-def _read_structure(
+def _found(
     gray: np.ndarray,
     age: int,
     decoder: Decoder,
-    catalog: Catalog | None,
-    model: TableModel | None,
+    catalog: Catalog,
     codes: tuple[list[Sticker], list[Sticker], int],
     known: Sequence[str | None] | None,
     taken: Collection[str],
-    fit: TableFit | None,
-    *,
-    tell_blobs: bool,
-) -> StructureReading:
-    """`read_structure`'s reading of the grayscale frame `gray`, whose codes `_decoded`
-    gave (`codes`), the codes' blobs told among the cards known face up (`_known_blobs`)
-    when `tell_blobs`."""
-    catalog = catalog or default_catalog()
-    m = model or table_model()
+) -> tuple[list[Sticker], list[Blob], set[str]]:
+    """The codes of the frame `gray` a reading places (`codes`, `_decoded`'s, and when they
+    hold few cards of the age, those read from the codes' blobs and from the frame
+    sharpened); the codes' blobs looked at; and, when the cards known face up among them
+    are still few, those cards not read (for `_known_blobs`; else none)."""
     layout = catalog.layout(age)
     if known is not None:  # a face-down card: which one is not known
         known = tuple(None if card_id == BACK else card_id for card_id in known)
@@ -1476,10 +1476,37 @@ def _read_structure(
     if len(of_age) < few_cards:
         found = _merged(found, _every_code(decoder, _sharpened(gray)), _zoom(gray))
         of_age = {c for c in map(payloads.parse, (s.text for s in found)) if here(c)}
-    # still few: the codes' blobs no decoder reads told among the cards known face up
-    if tell_blobs and known is not None and len(_in_structure(of_age, known)) < few_cards:
+    # still few: the codes' blobs no decoder reads may be told among the cards known face up
+    missing: set[str] = set()
+    if known is not None and len(_in_structure(of_age, known)) < few_cards:
         missing = {c for c in known if c not in (None, EMPTY) and here(c)} - of_age
-        found = found + _known_blobs(gray, blobs, found, missing)
+    return found, blobs, missing
+
+
+def _read_structure(
+    gray: np.ndarray,
+    age: int,
+    decoder: Decoder,
+    catalog: Catalog,
+    model: TableModel | None,
+    found: list[Sticker],
+    known: Sequence[str | None] | None,
+    taken: Collection[str],
+    fit: TableFit | None,
+) -> StructureReading:
+    """`read_structure`'s reading of the grayscale frame `gray` from the codes `found` in
+    it (`_found`'s, with the codes' blobs told among the cards known face up when the first
+    reading placed nothing)."""
+    m = model or table_model()
+    layout = catalog.layout(age)
+    if known is not None:  # a face-down card: which one is not known
+        known = tuple(None if card_id == BACK else card_id for card_id in known)
+
+    def here(card_id: str | None) -> bool:
+        """A card of the age not recorded taken (in a city, under a wonder or discarded:
+        never in the structure)."""
+        return _of_age(card_id, age, catalog) and card_id not in taken
+
     if fit is not None:  # the structure as laid at this table, kept for the age
         m = replace(m, col_mm=fit.col_mm, row_mm=fit.row_mm)
     origins = m.slot_corners(layout)
