@@ -1100,8 +1100,11 @@ def _near(options: Sequence[_Option], known: Sequence[str | None] | None) -> lis
     return near
 
 
-ALL_READ_PLACED = 6  # cards: a trusted placement of every card read, this many or more,
-# outweighs placements that leave a card read inside their outline (`_standing`)
+ALL_READ_PLACED = 5  # cards: a trusted placement of every card read, this many or more,
+# outweighs placements that leave a card read inside their outline (`_standing`); five
+# from generated hand-laid deal 1900029 (hard light, an arm over 8 positions: five codes
+# read on rows 1, 2 and 5, three dim backs looking bare, more than 12 placements of three
+# or four of them near enough to be looked at, a cannot-tell), six before
 
 
 def _standing(
@@ -1183,6 +1186,27 @@ def _wider(
         doubtful=view.rival >= RIVAL_SHARE,
         view=view,
     )
+
+
+def _in_doubt(
+    option: _Option, gray: np.ndarray, cards: list[_Card], layout: Layout, gone: frozenset[int]
+) -> set[int]:
+    """The positions a placement tells empty (none known taken) whose view finds a hand,
+    that a view with WIDE_MARGIN_MM of table around the outline does not tell empty. An arm
+    over one side of the structure can cover more of a view's 30 mm margin than the table
+    shows there: the table's light is then fitted to the arm, the bare table beside it is
+    found a hand, and the positions under the arm look like the table, empty (generated
+    hand-laid frame 1900311, fine light, a later moment: a card under an arm along the
+    structure's first row told empty from the frame alone). The wider view holds more of
+    the table, whose light is fitted to it, and finds the arm a hand."""
+    empties = {i for i, s in enumerate(option.slots) if s == EMPTY and i not in gone}
+    if not empties or option.view is None or not option.view.hand.any():
+        return set()
+    m = option.model
+    origins = m.slot_corners(layout)
+    view = _View(gray, option.homography, origins, m, WIDE_MARGIN_MM)
+    wide, _, _ = _classify(option.placed, cards, layout, view, origins, m, gone, None)
+    return {i for i in empties if wide[i] != EMPTY}
 
 
 def _looked_wider(near: list[_Option], wide: list[_Option], layout: Layout) -> list[_Option]:
@@ -1669,6 +1693,12 @@ def _read_structure(
     if _tells_nothing(near, known):
         return StructureReading(unknown, 0, len(found))
     slots = _agreed(near)
+    # from the frame alone, a view that finds a hand may have fitted the table's light to
+    # an arm: positions it tells empty are looked at again in a wider view (`_in_doubt`)
+    if known is None or _unrecorded_deal(known):
+        for o in near:
+            for i in _in_doubt(o, gray, cards, layout, gone):
+                slots[i] = None
     # a view that shows the bare table where a card lies is wrong somewhere (an arm that
     # covers more of the table in view than the table shows, its light fitted as the
     # table's: generated hand-laid frame 570005; a dim card in a dim room: 560004), and
@@ -2274,12 +2304,25 @@ def _decoded(
         found, unread = stickers, list(undecoded)
     matched: list[Sticker] = []
     for corners in unread:
-        sticker = known_codes.match(gray, corners)
+        sticker = known_codes.match(gray, _squared(corners))
         if sticker is not None and not any(
             math.dist(s.center, sticker.center) < s.side / 2 for s in found + matched
         ):
             matched.append(sticker)
     return found, matched, len(unread)
+
+
+def _squared(corners: Corners) -> Corners:
+    """The corners of a code found but not decoded (top-left, top-right, bottom-right,
+    bottom-left of the code), its bottom-right corner, the one without a finder pattern,
+    put where the other three make the code a parallelogram: the decoder guesses that corner
+    from modules it could not read, and its guess may lie a few modules off (generated
+    hand-laid deal 1900003, fine light, a camera turned half round: sawmill's corner 12 px
+    off at a side of 50 px, so the code looked a quarter larger than its neighbours and no
+    fit kept it at its place). A code 50 to 60 cm below the camera shows no perspective
+    within its own square."""
+    (x0, y0), (x1, y1), _, (x3, y3) = corners
+    return ((x0, y0), (x1, y1), (x1 + x3 - x0, y1 + y3 - y0), (x3, y3))
 
 
 BLOB_SIDES_PX = (35.0, 80.0)  # a code's side at 2304 wide: 2.3 to 2.8 px a module from 50-60 cm
