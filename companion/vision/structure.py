@@ -2320,9 +2320,17 @@ def _squared(corners: Corners) -> Corners:
     hand-laid deal 1900003, fine light, a camera turned half round: sawmill's corner 12 px
     off at a side of 50 px, so the code looked a quarter larger than its neighbours and no
     fit kept it at its place). A code 50 to 60 cm below the camera shows no perspective
-    within its own square."""
-    (x0, y0), (x1, y1), _, (x3, y3) = corners
-    return ((x0, y0), (x1, y1), (x1 + x3 - x0, y1 + y3 - y0), (x3, y3))
+    within its own square; a corner within OFF_MODULES of that place is left as the
+    decoder found it."""
+    (x0, y0), (x1, y1), (x2, y2), (x3, y3) = corners
+    x, y = x1 + x3 - x0, y1 + y3 - y0
+    module = (math.dist((x0, y0), (x1, y1)) + math.dist((x0, y0), (x3, y3))) / 2 / QR_MODULES
+    if math.dist((x, y), (x2, y2)) <= OFF_MODULES * module:
+        return corners
+    return ((x0, y0), (x1, y1), (x, y), (x3, y3))
+
+
+OFF_MODULES = 1.5  # how far a code's guessed corner may lie off its parallelogram's place
 
 
 BLOB_SIDES_PX = (35.0, 80.0)  # a code's side at 2304 wide: 2.3 to 2.8 px a module from 50-60 cm

@@ -1042,10 +1042,13 @@ def test_a_code_found_but_not_decoded_is_fitted_with_its_fourth_corner_squared()
     # modules; the decoder's guess of its corner without a finder pattern lay 12 px off,
     # so its code looked a quarter larger than its neighbours', no fit kept it at its
     # place, and the card left inside the outline made every position a cannot-tell. That
-    # corner is now put where the other three make the code a square's parallelogram
+    # corner is now put where the other three make the code a parallelogram
     corners = ((10.0, 10.0), (60.0, 12.0), (47.0, 70.0), (8.0, 60.0))
     # a parallelogram's fourth corner: top-right plus bottom-left less top-left
     assert structure._squared(corners) == ((10.0, 10.0), (60.0, 12.0), (58.0, 62.0), (8.0, 60.0))
+    # a corner within 1.5 modules (a side of 50 px: 2.4 px a module) of that place is kept
+    near = ((10.0, 10.0), (60.0, 12.0), (60.0, 64.0), (8.0, 60.0))  # 2.8 px off
+    assert structure._squared(near) == near
     scene = random_table(1900003, spread=0.5, difficulty="fine", taken=[])
     assert scene.age == 2 and not any(scene.hidden) and not any(scene.covered)
     assert list(read_structure(scene.frame, scene.age, DECODER).slots) == scene.truth
