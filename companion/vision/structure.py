@@ -2345,7 +2345,7 @@ def _squared(corners: Corners) -> Corners:
     return ((x0, y0), (x1, y1), (x, y), (x3, y3))
 
 
-OFF_MODULES = 1.5  # how far a code's guessed corner may lie off its parallelogram's place
+OFF_MODULES = 3.0  # how far a code's guessed corner may lie off its parallelogram's place
 
 
 BLOB_SIDES_PX = (35.0, 80.0)  # a code's side at 2304 wide: 2.3 to 2.8 px a module from 50-60 cm

@@ -1046,8 +1046,8 @@ def test_a_code_found_but_not_decoded_is_fitted_with_its_fourth_corner_squared()
     corners = ((10.0, 10.0), (60.0, 12.0), (47.0, 70.0), (8.0, 60.0))
     # a parallelogram's fourth corner: top-right plus bottom-left less top-left
     assert structure._squared(corners) == ((10.0, 10.0), (60.0, 12.0), (58.0, 62.0), (8.0, 60.0))
-    # a corner within 1.5 modules (a side of 50 px: 2.4 px a module) of that place is kept
-    near = ((10.0, 10.0), (60.0, 12.0), (60.0, 64.0), (8.0, 60.0))  # 2.8 px off
+    # a corner within 3 modules (a side of 50 px: 2.4 px a module) of that place is kept
+    near = ((10.0, 10.0), (60.0, 12.0), (62.0, 65.0), (8.0, 60.0))  # 5 px off: 2.1 modules
     assert structure._squared(near) == near
     scene = random_table(1900003, spread=0.5, difficulty="fine", taken=[])
     assert scene.age == 2 and not any(scene.hidden) and not any(scene.covered)
