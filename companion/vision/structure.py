@@ -1732,7 +1732,11 @@ def _read_structure(
                 slots[p.index] = None
     # (at the deal no city holds a card of the age: not looked for)
     deal = known is not None and _unrecorded_deal(known)
-    if not deal and any(_stacked_city(o, cards, gray, layout, decoder, age, catalog) for o in near):
+    if not deal and any(
+        _stacked_city(o, cards, gray, layout, decoder, age, catalog)
+        or (known is None and _city_column(o, found, layout, age, catalog))
+        for o in near
+    ):
         return StructureReading(unknown, 0, len(found))
     if len(near) == 1:  # the codes not read in the whole frame, read where each should be
         homography = near[0].homography
@@ -2131,6 +2135,49 @@ def _stacked_city(
             at = m.card_origin(row, p.col)
             card_id = _card_id(_read_slot(gray, homography, at, m, decoder, CITY_REACH_MM))
             if _of_age(card_id, age, catalog):
+                return True
+    return False
+
+
+def _city_column(
+    option: _Option, found: Sequence[Sticker], layout: Layout, age: int, catalog: Catalog
+) -> bool:
+    """Whether, from the frame alone, a code of a card of another age than the structure's
+    lies straight above or below a card placed, a row or two away where the layout has no
+    position: the cards placed are then, some of them, a city's, laid in columns, each card
+    straight under the one before, with cards of the ages before among them (no card of
+    another age lies in the structure, and the structure's rows are staggered by half a
+    card, so none of its cards lies a row straight above another). A city's columns fit
+    the layout's rows two apart with steps fitted to them, and a card of the structure read
+    beside them completed a placement of five cards in three columns, the city's cards of
+    age 1 a row and a half above two of them (generated hand-laid frame 1901445, hard
+    light, a later moment of age 2, a camera turned 35 degrees, an arm between the
+    structure and the city: six positions told wrongly, by the reader before too)."""
+    others = [
+        s.center
+        for s in found
+        if (card_id := payloads.parse(s.text)) is not None
+        and catalog.is_card(card_id)
+        and not _of_age(card_id, age, catalog)
+    ]
+    if not others:
+        return False
+    m, inverse = option.model, np.linalg.inv(option.homography)
+    where = {(p.row, p.col) for p in layout.positions}
+    at = _project(inverse, np.array(others))
+    for p in layout.positions:
+        if p.index not in option.placed:
+            continue
+        x, y = _code_mm(m, m.slot_corners(layout)[p.index]).mean(axis=0)
+        for ox, oy in at:
+            rows = round((oy - y) / m.row_mm)
+            if (
+                rows
+                and abs(rows) <= 2
+                and (p.row + rows, p.col) not in where
+                and abs(ox - x) <= CITY_REACH_MM
+                and abs(oy - y - rows * m.row_mm) <= CITY_REACH_MM + abs(rows) * CITY_ROW_SLACK_MM
+            ):
                 return True
     return False
 

@@ -1104,3 +1104,20 @@ def test_from_the_frame_alone_a_card_two_rows_beyond_is_looked_for_further_out()
     told, truth = _in_view(scene, slots)
     faces = [t for t in truth if t != "back"]
     assert [s for s in told if s not in (None, "back")] == faces and len(faces) == 7
+
+
+def test_from_the_frame_alone_a_city_s_columns_with_cards_of_age_1_are_never_the_structure() -> (
+    None
+):
+    # generated hand-laid frame 1901445 (spread 0, hard light, a later moment of age 2, a
+    # camera turned 35 degrees, an arm between the structure and a city): the city's two
+    # columns of cards, each over the one before, fit the layout's rows two apart with
+    # steps fitted to them, and statue, read in the structure, completed a placement of
+    # five cards; school was told at 3 where forum lies, five more positions wrongly. The
+    # city's cards of age 1 lie a row and a half straight above two of the cards placed,
+    # where the structure has no position and no card of another age ever lies: nothing is
+    # told, never a wrong card
+    scene = random_table(1901445, spread=0.0, difficulty="hard", hands=True)
+    assert scene.age == 2 and scene.truth[3] == "forum" and "school" not in scene.truth
+    slots = read_structure(scene.frame, scene.age, DECODER).slots
+    assert all(s is None or s == t for s, t in zip(slots, scene.truth, strict=True))
