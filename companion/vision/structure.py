@@ -1855,6 +1855,7 @@ def _read_structure(
     if known is not None:
         _impossible_to_none(slots, known, layout, gone)
     _backs_under_cards(slots, layout, near, known, len(cards))
+    _backs_under_placed(slots, layout, near, known, len(cards))
     _backs_seen(slots, layout, near, known, gone)
     placed_count = sum(1 for s in slots if s not in (None, "back", "empty"))
     told = (
@@ -1998,6 +1999,37 @@ def _backs_under_cards(
             slots[p.index] = BACK
 
 
+def _backs_under_placed(
+    slots: list[Slot], layout: Layout, near: Sequence[_Option],
+    known: Sequence[str | None] | None, read: int,
+) -> None:  # fmt: skip
+    """From the frame alone, in one placement alone that cannot be shifted (as
+    `_backs_under_cards` tells it: 8 cards or more placed by their codes, both ends of the
+    widest row, or every card read), told "back": a face-down position not told that a
+    card placed by its code lies over, even where its view looks bare and the card over
+    its other side is not told (a hand over it). A card lies over it, so a card lies there
+    and is face down (a covered card is neither taken nor turned up), whatever the view
+    shows of it: in a dim room a back looks like the bare table (generated hand-laid deals
+    1930013 and 1930024, hard light, a hand over the cards of the next row but one or two,
+    the backs under those placed by their codes looking bare)."""
+    if known is not None or len(near) != 1:
+        return
+    option = near[0]
+    if not (
+        len(option.placed) >= WHOLE_PLACED
+        or _holds_widest_row(option.placed, layout)
+        or _all_read_placed(near, read)
+    ):
+        return
+    for p in layout.positions:
+        if (
+            slots[p.index] is None
+            and not p.face_up
+            and any(i in option.placed and _is_card(slots[i]) for i in p.covered_by)
+        ):
+            slots[p.index] = BACK
+
+
 WHOLE_PLACED = 8  # cards placed by their codes: a placement that cannot be shifted
 
 
@@ -2022,6 +2054,9 @@ SEEN_CARD_SHARE = 0.5  # of a position's upper half at most this bare: a card li
 BACK_TEXTURE = (0.5, 2.0)  # a back's grey spread against the backs told: at least, at most
 BACK_LIGHTER = 20.0  # grey a back's mean and 90th percentile may lie above the backs told
 BACKS_TOLD = 2  # backs told in the view, the least to compare a position with
+HAND_EDGE_SHARE = 0.2  # of a position's upper half, and of its sticker's place, a hand's
+# edge may lie over: its look is that of the rest
+TOLD_HAND_SHARE = 0.5  # of a back told's upper half a hand may lie over: the rest shows it
 
 
 def _backs_seen(
@@ -2038,11 +2073,16 @@ def _backs_seen(
     whose cover lies under the hand, or was uncovered: its card turned up (its sticker
     shows: paper, lighter than any back), or it was taken too (the cards it covered show
     their lower halves there: a card's art, far more varied in grey than a back). So its
-    upper half must be in view (no hand over it nor its sticker's place), look bare over at
-    most SEEN_CARD_SHARE, show no sticker, and its grey spread lie within BACK_TEXTURE of
-    the median of BACKS_TOLD or more backs told whose upper halves show the same way (a
-    back's lines; the table's grain under a shadow is smoother), its mean and 90th
-    percentile at most BACK_LIGHTER above theirs (a guild's back is darker than its age's).
+    upper half must be in view (the view's hand, widened by a hand's width, over at most
+    HAND_EDGE_SHARE of it and of its sticker's place: the edge of the hand over its
+    covers), the part of it no hand lies over look bare over at most SEEN_CARD_SHARE, show
+    no sticker, and its grey spread lie within BACK_TEXTURE of the median of BACKS_TOLD or
+    more backs told whose upper halves show the same way, each on the part no hand lies
+    over, at least half of it (a back's lines; the table's grain under a shadow is
+    smoother), its mean and 90th percentile at most BACK_LIGHTER above theirs (a guild's
+    back is darker than its age's). Generated hand-laid deals 1900006, 1900013 and 1900021
+    (fine light): the widened hand over 3 or 4 % of the back's upper half; 1900000: one
+    back told in view with no hand over it, a second with the hand over a third of it.
     Not when the view shows the bare table where a card lies (step 10: the placement may
     be wrong too). Generated hand-laid deals 1500007, 1500021 (fine light) and 1500037
     (hard): a hand over the one card over the back, the back's lines in view; in the later
@@ -2059,25 +2099,32 @@ def _backs_seen(
     (left, top), (right, _), _, (_, bottom) = m.code_corners()
     quiet = (right - left) * QUIET_MODULES / QR_MODULES
 
-    def upper_half(i: int) -> np.ndarray | None:
-        """The grey of position i's upper half, if it is in view, no hand over it, and it
-        shows a card, no sticker (None otherwise)."""
+    def upper_half(i: int, told: bool = False) -> np.ndarray | None:
+        """The grey of the part of position i's upper half no hand lies over, if that half
+        is in view, a hand's edge at most over HAND_EDGE_SHARE of it and of its sticker's
+        place (a back told: over at most TOLD_HAND_SHARE of it, its sticker's place
+        aside), and that part shows a card, no sticker (None otherwise)."""
         x, y = origins[i]
         upper = view.region(x + 3, y + 3, x + m.card_w - 3, y + m.row_mm - 3)
         sticker = view.region(
             x + left - quiet, y + top - quiet, x + right + quiet, y + bottom + quiet
         )
         code = view.region(x + left + 1, y + top + 1, x + right - 1, y + bottom - 1)
-        if (
-            not view.seen(upper)
-            or view.under_hand(upper)
-            or not view.seen(sticker)
-            or view.under_hand(sticker)
-            or view.bare_share(upper) > SEEN_CARD_SHARE
-            or view.sticker_shows(sticker, code)
+        if not view.seen(upper) or not view.seen(sticker):
+            return None
+        free = ~view.hand[upper]
+        if told:
+            if float(free.mean()) < 1 - TOLD_HAND_SHARE:
+                return None
+        elif (
+            float(free.mean()) < 1 - HAND_EDGE_SHARE
+            or float(view.hand[sticker].mean()) > HAND_EDGE_SHARE
         ):
             return None
-        return view.image[upper]
+        bare = float(view.bare[upper][free].mean())
+        if bare > SEEN_CARD_SHARE or view.sticker_shows(sticker, code):
+            return None
+        return view.image[upper][free]
 
     todo = [
         p
@@ -2091,7 +2138,7 @@ def _backs_seen(
     ]
     if not todo:
         return
-    told = [g for i, s in enumerate(slots) if s == BACK if (g := upper_half(i)) is not None]
+    told = [g for i, s in enumerate(slots) if s == BACK if (g := upper_half(i, True)) is not None]
     if len(told) < BACKS_TOLD:
         return
     spread = float(np.median([float(g.std()) for g in told]))

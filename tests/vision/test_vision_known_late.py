@@ -127,13 +127,15 @@ def test_known_a_back_whose_one_cover_was_taken_and_the_other_is_under_a_hand() 
     # cards of the last row), 3 cards taken: the back at 10 lay under 15 (known taken) and
     # 16 (pharmacist, under the hand). One card over it may have left since (at most one
     # has), so what was known does not tell it; its upper half shows a back's lines, as
-    # the five backs told in the same view do, and no sticker: it is told a back. The
-    # back at 13, its upper half under the hand, stays untold
+    # the five backs told in the same view do, and no sticker: it is told a back. So is
+    # the back at 13 (under 18 and 19, 19 known taken, 18 under the hand), the view's hand
+    # (widened by a hand's width) over 7 % of its upper half: the rest is compared (it
+    # was left untold while the widened hand touched it)
     scene = later(1700036, 0, [19, 14, 15])
     assert (scene.known[10], scene.known[15], scene.known[16]) == (None, "empty", "pharmacist")
-    assert scene.hidden[16] and not scene.hidden[10]
+    assert scene.hidden[16] and not scene.hidden[10] and scene.hidden[18]
     slots = read_known(scene)
-    assert slots[10] == "back" and slots[13] is None
+    assert slots[10] == "back" and slots[13] == "back"
     assert slots[11:13] == ("back", "back")
 
 

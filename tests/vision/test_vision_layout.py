@@ -1140,4 +1140,57 @@ def test_from_the_frame_alone_a_placement_beside_a_city_in_its_side_band_is_neve
     scene = random_table(1903001, spread=0.5, difficulty="fine", hands=True)
     assert scene.age == 2 and scene.truth[0] == "empty" and scene.truth[3] == "statue"
     slots = read_structure(scene.frame, scene.age, DECODER).slots
+
+
+@pytest.mark.parametrize(
+    ("seed", "spread", "position"), [(1900013, 1.0, 9), (1900006, 1.0, 3), (1900021, 0.0, 4)]
+)
+def test_from_the_frame_alone_a_back_a_hand_s_edge_touches_is_told_by_its_look(
+    seed: int, spread: float, position: int
+) -> None:
+    # generated hand-laid deals (fine light) read from the frame alone: a hand over both
+    # cards that cover the back at `position`, and the view's hand (widened by a hand's
+    # width) over 3 or 4 % of the back's upper half. The rest of it shows the back's lines
+    # as the backs told show theirs: "back" (null before, a hand over part of it). Every
+    # position in view is read
+    scene = random_table(seed, spread=spread, difficulty="fine", taken=[])
+    layout = default_catalog().layout(scene.age)
+    covers = layout.positions[position].covered_by
+    assert all(scene.hidden[i] for i in covers) and not scene.hidden[position]
+    assert scene.truth[position] == "back"
+    slots = read_structure(scene.frame, scene.age, DECODER).slots
+    assert slots[position] == "back"
+    told, truth = _in_view(scene, slots)
+    assert told == truth
+
+
+def test_from_the_frame_alone_a_back_is_told_by_its_look_beside_backs_a_hand_half_covers() -> None:
+    # generated hand-laid deal 1900000 (spread 0.5, fine light, age 3) read from the frame
+    # alone: an arm over 14 positions. The back at 15 (its one cover, 18, under the arm)
+    # shows its lines; one back told (2) shows its upper half whole, and another (9) two
+    # thirds of it beside the arm: compared with those two, 15 is "back" (null before:
+    # one back told in view to compare with)
+    scene = random_table(1900000, spread=0.5, difficulty="fine", taken=[])
+    assert scene.hidden[18] and scene.hidden[9] and not scene.hidden[15]
+    slots = read_structure(scene.frame, scene.age, DECODER).slots
+    assert slots[15] == "back"
+    told, truth = _in_view(scene, slots)
+    assert told == truth
+
+
+@pytest.mark.parametrize("spread", [0.0, 0.5])
+def test_from_the_frame_alone_dim_backs_under_one_card_placed_whole_placement_are_told(
+    spread: float,
+) -> None:
+    # generated hand-laid deal 1930013 (hard light, age 1) read from the frame alone: a
+    # hand over the middle of rows 3 to 5; eight cards or more placed by their codes, the
+    # placement cannot be shifted. The dim backs at 2 and 4 look like the bare table; over
+    # each lies one card placed by its code (stone pit at 5, altar at 8), the other one (6,
+    # 7) under the hand: "back" (null before). The back at 3, both its covers under the
+    # hand and its look bare, stays null
+    scene = random_table(1930013, spread=spread, difficulty="hard", taken=[])
+    assert scene.hidden[6] and scene.hidden[7] and not scene.hidden[5] and not scene.hidden[8]
+    slots = read_structure(scene.frame, scene.age, DECODER).slots
+    assert (slots[2], slots[3], slots[4]) == ("back", None, "back")
+    assert (slots[5], slots[8]) == ("stone_pit", "altar")
     assert all(s is None or s == t for s, t in zip(slots, scene.truth, strict=True))
