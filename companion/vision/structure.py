@@ -1729,11 +1729,12 @@ def _read_structure(
                     # code): it needs a smaller lead over the other stickers printed
                     # (generated hand-laid frame 1600003, hard light: observatory, dim
                     # and blurred, 0.18 above the second best)
+                    # and, dimmer, a clear lead (`known_codes.told_known`)
                     there = None if known is None else known[p.index]
-                    lead = known_codes.BLURRED_MARGIN
-                    if there not in (None, EMPTY):
-                        lead = known_codes.KNOWN_MARGIN
-                    text = known_codes.told_among(crop, can_lie(p.index, used), lead)
+                    if there is not None and there != EMPTY:
+                        text = known_codes.told_known(crop, there) if there not in used else None
+                    else:
+                        text = known_codes.told_among(crop, can_lie(p.index, used))
                     card_id = payloads.parse(text or "")
                 if card_id is not None and card_id not in used and _of_age(card_id, age, catalog):
                     slots[p.index] = card_id
