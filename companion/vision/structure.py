@@ -1785,6 +1785,7 @@ def _read_structure(
         _impossible_to_none(slots, known, layout, gone)
     _backs_under_cards(slots, layout, near, known, len(cards))
     _backs_seen(slots, layout, near, known, gone)
+    _backs_under_known(slots, layout, near, known)
     placed_count = sum(1 for s in slots if s not in (None, "back", "empty"))
     told = (
         TableFit(near[0].homography, m.col_mm, m.row_mm)
@@ -2034,6 +2035,30 @@ def _backs_seen(
             and least * spread <= float(grey.std()) <= most * spread
             and float(grey.mean()) <= mean + BACK_LIGHTER
             and float(np.percentile(grey, 90)) <= light + BACK_LIGHTER
+        ):
+            slots[p.index] = BACK
+
+
+def _backs_under_known(
+    slots: list[Slot], layout: Layout, near: Sequence[_Option],
+    known: Sequence[str | None] | None,
+) -> None:  # fmt: skip
+    """With what was known, in the one placement as likely, told "back": a position known
+    face down and not told, that a card known over it lies over still, read at its place
+    (by its code in the whole frame, or at its place: step 7) where the box knew it. The
+    card over it was not taken, so the card under it was neither taken nor turned up, even
+    where the view shows it bare (a dim back in hard light, the fit a little off where no
+    card was placed by its code: generated hand-laid frame 1910012, hard light, spread 1,
+    brewery read at its place over two backs both looking bare). `_backs_under_cards`
+    counts only the cards placed by their codes in the whole frame."""
+    if known is None or len(near) != 1 or _unrecorded_deal(known):
+        return
+    for p in layout.positions:
+        if (
+            slots[p.index] is None
+            and not p.face_up
+            and known[p.index] is None
+            and any(_is_card(slots[i]) and slots[i] == known[i] for i in p.covered_by)
         ):
             slots[p.index] = BACK
 
