@@ -1424,6 +1424,7 @@ def read_structure(
     if known is None or reading.placed or all(c in (None, BACK) for c in known):
         return reading
     told = _known_blobs(gray, blobs, found, missing)
+    told += _beside_known(gray, age, decoder, catalog, model, found, known, taken, fit)
     if not told:  # the same codes read again: the same reading
         return reading
     return _read_structure(gray, age, decoder, catalog, model, found + told, known, taken, fit)
@@ -1793,6 +1794,48 @@ def _read_structure(
         else None
     )
     return StructureReading(tuple(slots), placed_count, len(found) - placed_count, told)
+
+
+def _beside_known(
+    gray: np.ndarray,
+    age: int,
+    decoder: Decoder,
+    catalog: Catalog,
+    model: TableModel | None,
+    found: Sequence[Sticker],
+    known: Sequence[str | None],
+    taken: Collection[str],
+    fit: TableFit | None,
+) -> list[Sticker]:
+    """The codes of the cards known face up that no decoder read in the whole frame, read
+    at their places (`_read_slot`, CITY_REACH_MM around) as a card read where the box knew
+    it puts them, each such card alone (a hand over the rest of the structure): the card
+    known at each place read there (for a reading that placed nothing). One card read
+    where the box knew it places nothing by itself, since it may be the card just taken,
+    laid in a city or held; a second card known, decoded where the first puts its place,
+    lies where the box knew it, and so does the first (generated hand-laid frame 1910003,
+    hard light, spread 0, age 3: observatory decoded, builders guild two places along
+    decoded only at its place, palace just taken read in a city, nothing told)."""
+    m = model or table_model()
+    if fit is not None:  # the structure as laid at this table, kept for the age
+        m = replace(m, col_mm=fit.col_mm, row_mm=fit.row_mm)
+    origins = m.slot_corners(catalog.layout(age))
+    ids = [payloads.parse(s.text) for s in found]
+    where = {c: i for i, c in enumerate(known) if c is not None and _is_card(c)}
+    beside: dict[str, Sticker] = {}
+    for card_id, sticker in zip(ids, found, strict=True):
+        if card_id not in where or ids.count(card_id) > 1 or card_id in taken:
+            continue
+        homography = _fit_at({where[card_id]: sticker}, origins, m)
+        if homography is None or not _of_age(card_id, age, catalog):
+            continue
+        for other, i in where.items():
+            if other in ids or other in taken or other in beside:
+                continue
+            read = _read_slot(gray, homography, origins[i], m, decoder, CITY_REACH_MM)
+            if read is not None and payloads.parse(read.text) == other:
+                beside[other] = read
+    return list(beside.values())
 
 
 def _in_structure(read: set[str | None], known: Sequence[str | None] | None) -> set[str | None]:

@@ -188,3 +188,19 @@ def test_known_backs_under_a_card_read_at_its_place_where_the_box_knew_it() -> N
     slots = read_known(scene)
     assert slots[13] == "brewery" and slots[8:10] == ("back", "back")
     assert slots == tuple(scene.truth)
+
+
+def test_known_a_second_card_decoded_where_the_first_puts_its_place() -> None:
+    # generated hand-laid frame 1910003 (spread 0, hard light, age 3, no hand), 18 cards
+    # taken: observatory (0) and builders guild (2) are left, palace (1) just taken and laid
+    # in a city. The whole frame decodes observatory and palace; one card read where the
+    # box knew it places nothing (either may be the card just taken), so nothing was told.
+    # Builders guild is decoded at its place as observatory at 0 puts it: both lie where
+    # the box knew them, and the frame is read whole (palace's place empty)
+    order = [19, 18, 15, 17, 16, 12, 14, 11, 13, 9, 10, 5, 7, 6, 8, 4, 3, 1]
+    scene = later(1910003, 0, order)
+    assert not any(scene.hidden)
+    assert scene.known[:3] == ["observatory", "palace", "builders_guild"]
+    slots = read_known(scene)
+    assert slots[:3] == ("observatory", "empty", "builders_guild")
+    assert slots == tuple(scene.truth)
