@@ -1471,6 +1471,7 @@ def read_structure(
     if known is None or reading.placed or all(c in (None, BACK) for c in known):
         return reading
     told = _known_blobs(gray, blobs, found, missing)
+    told += _beside_known(gray, age, decoder, catalog, model, found, known, taken, fit)
     if not told:  # the same codes read again: the same reading
         return reading
     return _read_structure(gray, age, decoder, catalog, model, found + told, known, taken, fit)
@@ -1801,11 +1802,12 @@ def _read_structure(
                     # code): it needs a smaller lead over the other stickers printed
                     # (generated hand-laid frame 1600003, hard light: observatory, dim
                     # and blurred, 0.18 above the second best)
+                    # and, dimmer, a clear lead (`known_codes.told_known`)
                     there = None if known is None else known[p.index]
-                    lead = known_codes.BLURRED_MARGIN
-                    if there not in (None, EMPTY):
-                        lead = known_codes.KNOWN_MARGIN
-                    text = known_codes.told_among(crop, can_lie(p.index, used), lead)
+                    if there is not None and there != EMPTY:
+                        text = known_codes.told_known(crop, there) if there not in used else None
+                    else:
+                        text = known_codes.told_among(crop, can_lie(p.index, used))
                     card_id = payloads.parse(text or "")
                 if card_id is not None and card_id not in used and _of_age(card_id, age, catalog):
                     slots[p.index] = card_id
@@ -1857,6 +1859,7 @@ def _read_structure(
     _backs_under_cards(slots, layout, near, known, len(cards))
     _backs_under_placed(slots, layout, near, known, len(cards))
     _backs_seen(slots, layout, near, known, gone)
+    _backs_under_known(slots, layout, near, known)
     placed_count = sum(1 for s in slots if s not in (None, "back", "empty"))
     told = (
         TableFit(near[0].homography, m.col_mm, m.row_mm)
@@ -1864,6 +1867,48 @@ def _read_structure(
         else None
     )
     return StructureReading(tuple(slots), placed_count, len(found) - placed_count, told)
+
+
+def _beside_known(
+    gray: np.ndarray,
+    age: int,
+    decoder: Decoder,
+    catalog: Catalog,
+    model: TableModel | None,
+    found: Sequence[Sticker],
+    known: Sequence[str | None],
+    taken: Collection[str],
+    fit: TableFit | None,
+) -> list[Sticker]:
+    """The codes of the cards known face up that no decoder read in the whole frame, read
+    at their places (`_read_slot`, CITY_REACH_MM around) as a card read where the box knew
+    it puts them, each such card alone (a hand over the rest of the structure): the card
+    known at each place read there (for a reading that placed nothing). One card read
+    where the box knew it places nothing by itself, since it may be the card just taken,
+    laid in a city or held; a second card known, decoded where the first puts its place,
+    lies where the box knew it, and so does the first (generated hand-laid frame 1910003,
+    hard light, spread 0, age 3: observatory decoded, builders guild two places along
+    decoded only at its place, palace just taken read in a city, nothing told)."""
+    m = model or table_model()
+    if fit is not None:  # the structure as laid at this table, kept for the age
+        m = replace(m, col_mm=fit.col_mm, row_mm=fit.row_mm)
+    origins = m.slot_corners(catalog.layout(age))
+    ids = [payloads.parse(s.text) for s in found]
+    where = {c: i for i, c in enumerate(known) if c is not None and _is_card(c)}
+    beside: dict[str, Sticker] = {}
+    for card_id, sticker in zip(ids, found, strict=True):
+        if card_id not in where or ids.count(card_id) > 1 or card_id in taken:
+            continue
+        homography = _fit_at({where[card_id]: sticker}, origins, m)
+        if homography is None or not _of_age(card_id, age, catalog):
+            continue
+        for other, i in where.items():
+            if other in ids or other in taken or other in beside:
+                continue
+            read = _read_slot(gray, homography, origins[i], m, decoder, CITY_REACH_MM)
+            if read is not None and payloads.parse(read.text) == other:
+                beside[other] = read
+    return list(beside.values())
 
 
 def _in_structure(read: set[str | None], known: Sequence[str | None] | None) -> set[str | None]:
@@ -2152,6 +2197,30 @@ def _backs_seen(
             and least * spread <= float(grey.std()) <= most * spread
             and float(grey.mean()) <= mean + BACK_LIGHTER
             and float(np.percentile(grey, 90)) <= light + BACK_LIGHTER
+        ):
+            slots[p.index] = BACK
+
+
+def _backs_under_known(
+    slots: list[Slot], layout: Layout, near: Sequence[_Option],
+    known: Sequence[str | None] | None,
+) -> None:  # fmt: skip
+    """With what was known, in the one placement as likely, told "back": a position known
+    face down and not told, that a card known over it lies over still, read at its place
+    (by its code in the whole frame, or at its place: step 7) where the box knew it. The
+    card over it was not taken, so the card under it was neither taken nor turned up, even
+    where the view shows it bare (a dim back in hard light, the fit a little off where no
+    card was placed by its code: generated hand-laid frame 1910012, hard light, spread 1,
+    brewery read at its place over two backs both looking bare). `_backs_under_cards`
+    counts only the cards placed by their codes in the whole frame."""
+    if known is None or len(near) != 1 or _unrecorded_deal(known):
+        return
+    for p in layout.positions:
+        if (
+            slots[p.index] is None
+            and not p.face_up
+            and known[p.index] is None
+            and any(_is_card(slots[i]) and slots[i] == known[i] for i in p.covered_by)
         ):
             slots[p.index] = BACK
 

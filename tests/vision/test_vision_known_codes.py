@@ -225,3 +225,22 @@ def test_code_at_gives_how_well_a_code_s_pattern_matches_and_the_card_told() -> 
     shown, told = known_codes.code_at(table.astype(np.uint8), {"school"})
     assert shown < structure.NO_CODE and told is None
     assert known_codes.code_at(table[:20, :20].astype(np.uint8), {"school"}) == (-1.0, None)
+
+
+def test_told_known_tells_only_the_card_known_there() -> None:
+    # school's place in deal 1000035 (position 3): told school when school is known there,
+    # nothing when the dispensary beside it is; the bare table and a blank sticker tell
+    # nothing, whatever card is known there
+    crop = _school_place()
+    assert known_codes.told_known(crop, "school") == payloads.payload_for("school")
+    assert known_codes.told_known(crop, "dispensary") is None
+    rng = np.random.default_rng(3)
+    side = (known_codes.MODULES + 2 * known_codes.QUIET) * known_codes.PLACE_PX + 40
+    table = np.clip(
+        120 + 6 * np.sin(np.arange(side) / 3)[None, :] + rng.normal(0, 4, (side, side)), 0, 255
+    )
+    blank = table.copy()
+    blank[20:-20, 20:-20] = 200
+    for card_id in ("school", "dispensary", "stone_reserve"):
+        assert known_codes.told_known(table.astype(np.uint8), card_id) is None
+        assert known_codes.told_known(blank.astype(np.uint8), card_id) is None

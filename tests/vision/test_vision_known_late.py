@@ -153,3 +153,56 @@ def test_known_a_city_beside_the_last_row_lies_outside_what_is_left_of_the_struc
     assert [scene.known[i] for i in (0, 1, 3, 4)] == ["stable", "baths", "guard_tower", "theater"]
     slots = read_known(scene)
     assert slots == tuple(scene.truth)
+
+
+@pytest.mark.parametrize(
+    ("seed", "spread", "taken", "at", "card_id"),
+    [
+        (1910040, 1, [15, 17, 16, 10, 11, 18, 19], 0, "stone_reserve"),
+        (1900014, 1, [18, 15, 19, 17, 11, 14, 16], 5, "university"),
+        (1910005, 0, [15, 16, 14, 9, 10, 5, 17, 18, 12, 19, 13, 11, 8, 7], 1, "stone_pit"),
+    ],
+)
+def test_known_a_dim_card_known_at_its_place_is_told_by_a_clear_lead(
+    seed: int, spread: float, taken: list[int], at: int, card_id: str
+) -> None:
+    # generated hand-laid frames in hard light: the card known face up at `at` is dim and
+    # blurred past decoding, and its modules match its own sticker best of all those
+    # printed, but below 0.7 (stone_reserve in 1910040: 0.67, 0.40 above the second best;
+    # university in 1900014: 0.69, 0.37 above), so it was left null. No place without the
+    # card lay 0.3 above the next: known there, it is told from 0.6
+    scene = later(seed, spread, taken)
+    assert scene.known[at] == card_id == scene.truth[at] and not scene.hidden[at]
+    slots = read_known(scene)
+    assert slots[at] == card_id
+
+
+def test_known_backs_under_a_card_read_at_its_place_where_the_box_knew_it() -> None:
+    # generated hand-laid frame 1910012 (spread 1, hard light, age 2, no hand), 9 cards
+    # taken: brewery, known at 13, still covers the backs at 8 and 9 (12 taken). Its code
+    # is read only at its place (step 7), and both backs, dim, look bare in the view of the
+    # placement fitted on the five cards of rows 1 and 2 decoded: they were left null. A
+    # card that still lies where the box knew it was not taken, so neither was a card
+    # under it, nor turned up: both are backs
+    scene = later(1910012, 1, [19, 17, 14, 10, 18, 15, 16, 11, 12])
+    assert not any(scene.hidden)
+    assert (scene.known[8], scene.known[9], scene.known[13]) == (None, None, "brewery")
+    slots = read_known(scene)
+    assert slots[13] == "brewery" and slots[8:10] == ("back", "back")
+    assert slots == tuple(scene.truth)
+
+
+def test_known_a_second_card_decoded_where_the_first_puts_its_place() -> None:
+    # generated hand-laid frame 1910003 (spread 0, hard light, age 3, no hand), 18 cards
+    # taken: observatory (0) and builders guild (2) are left, palace (1) just taken and laid
+    # in a city. The whole frame decodes observatory and palace; one card read where the
+    # box knew it places nothing (either may be the card just taken), so nothing was told.
+    # Builders guild is decoded at its place as observatory at 0 puts it: both lie where
+    # the box knew them, and the frame is read whole (palace's place empty)
+    order = [19, 18, 15, 17, 16, 12, 14, 11, 13, 9, 10, 5, 7, 6, 8, 4, 3, 1]
+    scene = later(1910003, 0, order)
+    assert not any(scene.hidden)
+    assert scene.known[:3] == ["observatory", "palace", "builders_guild"]
+    slots = read_known(scene)
+    assert slots[:3] == ("observatory", "empty", "builders_guild")
+    assert slots == tuple(scene.truth)
