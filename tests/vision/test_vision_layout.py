@@ -1140,6 +1140,7 @@ def test_from_the_frame_alone_a_placement_beside_a_city_in_its_side_band_is_neve
     scene = random_table(1903001, spread=0.5, difficulty="fine", hands=True)
     assert scene.age == 2 and scene.truth[0] == "empty" and scene.truth[3] == "statue"
     slots = read_structure(scene.frame, scene.age, DECODER).slots
+    assert all(s is None or s == t for s, t in zip(slots, scene.truth, strict=True))
 
 
 @pytest.mark.parametrize(
