@@ -2260,16 +2260,8 @@ def _stacked_city(
     ]
     for p in placed:
         x, y = _project(inverse, cards[option.placed[p.index]].origin[None, :])[0]
-        for ox, oy in others:
-            rows = round((oy - y) / m.row_mm)
-            if (
-                rows
-                and abs(rows) <= 2
-                and (p.row + rows, p.col) not in where
-                and abs(ox - x) <= CITY_REACH_MM
-                and abs(oy - y - rows * m.row_mm) <= CITY_REACH_MM + abs(rows) * CITY_ROW_SLACK_MM
-            ):
-                return True
+        if any(_in_column(p, (x, y), other, m, where) for other in others):
+            return True
         for row in (p.row - 1, p.row + 1):
             if (row, p.col) in where:
                 continue
@@ -2310,17 +2302,28 @@ def _city_column(
         if p.index not in option.placed:
             continue
         x, y = _code_mm(m, m.slot_corners(layout)[p.index]).mean(axis=0)
-        for ox, oy in at:
-            rows = round((oy - y) / m.row_mm)
-            if (
-                rows
-                and abs(rows) <= 2
-                and (p.row + rows, p.col) not in where
-                and abs(ox - x) <= CITY_REACH_MM
-                and abs(oy - y - rows * m.row_mm) <= CITY_REACH_MM + abs(rows) * CITY_ROW_SLACK_MM
-            ):
-                return True
+        if any(_in_column(p, (x, y), other, m, where) for other in at):
+            return True
     return False
+
+
+def _in_column(
+    p: Position, at: tuple[float, float], other: np.ndarray, m: TableModel,
+    where: Collection[tuple[int, int]],
+) -> bool:  # fmt: skip
+    """Whether a card at `other` (mm) lies straight above or below the card of position
+    `p` at `at` (the same point of each card), a row or two away where the layout (`where`:
+    its rows and columns) has no position, within CITY_REACH_MM, 3 mm more a row further
+    (a city's rows lie a little wider apart than the layout's)."""
+    (x, y), (ox, oy) = at, other
+    rows = round((oy - y) / m.row_mm)
+    return (
+        rows != 0
+        and abs(rows) <= 2
+        and (p.row + rows, p.col) not in where
+        and abs(ox - x) <= CITY_REACH_MM
+        and abs(oy - y - rows * m.row_mm) <= CITY_REACH_MM + abs(rows) * CITY_ROW_SLACK_MM
+    )
 
 
 SLOT_REACH_MM = 7.0  # the margin of the second cut, where nothing was read in the first: not

@@ -1060,6 +1060,17 @@ def test_a_code_found_but_not_decoded_is_fitted_with_its_fourth_corner_squared()
     assert list(read_structure(scene.frame, scene.age, DECODER).slots) == scene.truth
 
 
+def _faces_in_view_read(scene: TableScene, faces: int) -> list[object]:
+    """The deal of `scene` read from the frame alone: never a wrong value, and each of the
+    `faces` face-up cards in view (no hand over it) read; the slots in view."""
+    slots = read_structure(scene.frame, scene.age, DECODER).slots
+    assert all(s is None or s == t for s, t in zip(slots, scene.truth, strict=True))
+    told, truth = _in_view(scene, slots)
+    up = [t for t in truth if t != "back"]
+    assert [s for s in told if s not in (None, "back")] == up and len(up) == faces
+    return told
+
+
 def test_a_placement_of_all_five_cards_read_outweighs_those_leaving_one_out() -> None:
     # generated hand-laid deal 1900029 (spread 0, hard light, age 1), an arm over 8
     # positions: five codes read, all of them placed where they lie on rows 1, 2 and 5,
@@ -1070,11 +1081,7 @@ def test_a_placement_of_all_five_cards_read_outweighs_those_leaving_one_out() ->
     # at their places), the backs under them told, never another value
     scene = random_table(1900029, spread=0.0, difficulty="hard", taken=[])
     assert scene.age == 1 and sum(scene.hidden) == 8
-    slots = read_structure(scene.frame, scene.age, DECODER).slots
-    assert all(s is None or s == t for s, t in zip(slots, scene.truth, strict=True))
-    told, truth = _in_view(scene, slots)
-    faces = [t for t in truth if t != "back"]
-    assert [s for s in told if s not in (None, "back")] == faces and len(faces) == 7
+    told = _faces_in_view_read(scene, 7)
     assert told.count("back") >= 3
 
 
@@ -1105,11 +1112,7 @@ def test_from_the_frame_alone_a_card_two_rows_beyond_is_looked_for_further_out()
     # seven face-up cards in view are read (observatory at its place)
     scene = random_table(1900021, spread=1.0, difficulty="fine", taken=[])
     assert scene.age == 3 and sum(scene.hidden) == 8
-    slots = read_structure(scene.frame, scene.age, DECODER).slots
-    assert all(s is None or s == t for s, t in zip(slots, scene.truth, strict=True))
-    told, truth = _in_view(scene, slots)
-    faces = [t for t in truth if t != "back"]
-    assert [s for s in told if s not in (None, "back")] == faces and len(faces) == 7
+    _faces_in_view_read(scene, 7)
 
 
 def test_from_the_frame_alone_a_city_s_columns_with_cards_of_age_1_are_never_the_structure() -> (
