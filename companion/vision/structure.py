@@ -1190,8 +1190,8 @@ def _wider(
     option: _Option, gray: np.ndarray, cards: list[_Card], layout: Layout, gone: frozenset[int]
 ) -> _Option:
     """A placement looked at again in a view with WIDE_MARGIN_MM of table around the
-    structure's outline: its contradictions, the positions it shows bare where a card lies,
-    and whether its table may be something else, as that view finds them. An arm over one
+    structure's outline: its slots, its contradictions, the positions it shows bare where a
+    card lies, and whether its table may be something else, as that view finds them. An arm over one
     side of the structure can cover more of a view's 30 mm margin than the table shows
     there, most of all in the view of a placement shifted toward the arm: the table's light
     is then fitted to the arm, the bare table beyond the structure's other end reaches out
@@ -1201,11 +1201,12 @@ def _wider(
     m = option.model
     origins = m.slot_corners(layout)
     view = _View(gray, option.homography, origins, m, WIDE_MARGIN_MM)
-    _, contradictions, misread = _classify(
+    slots, contradictions, misread = _classify(
         option.placed, cards, layout, view, origins, m, gone, None
     )
     return replace(
         option,
+        slots=slots,
         contradictions=contradictions,
         misread=misread,
         doubtful=view.rival >= RIVAL_SHARE,
@@ -1214,10 +1215,13 @@ def _wider(
 
 
 def _in_doubt(
-    option: _Option, gray: np.ndarray, cards: list[_Card], layout: Layout, gone: frozenset[int]
-) -> set[int]:
+    option: _Option, gray: np.ndarray, cards: list[_Card], layout: Layout,
+    gone: frozenset[int], wider: dict[int, _Option],
+) -> set[int]:  # fmt: skip
     """The positions a placement tells empty (none known taken) whose view finds a hand,
-    that a view with WIDE_MARGIN_MM of table around the outline does not tell empty. An arm
+    that its view with WIDE_MARGIN_MM of table around the outline (`_wider`; the one
+    already looked at in `wider`, by the placement's id, else looked at now) does not tell
+    empty. An arm
     over one side of the structure can cover more of a view's 30 mm margin than the table
     shows there: the table's light is then fitted to the arm, the bare table beside it is
     found a hand, and the positions under the arm look like the table, empty (generated
@@ -1227,11 +1231,9 @@ def _in_doubt(
     empties = {i for i, s in enumerate(option.slots) if s == EMPTY and i not in gone}
     if not empties or option.view is None or not option.view.hand.any():
         return set()
-    m = option.model
-    origins = m.slot_corners(layout)
-    view = _View(gray, option.homography, origins, m, WIDE_MARGIN_MM)
-    wide, _, _ = _classify(option.placed, cards, layout, view, origins, m, gone, None)
-    return {i for i in empties if wide[i] != EMPTY}
+    if id(option) not in wider:
+        wider[id(option)] = _wider(option, gray, cards, layout, gone)
+    return {i for i in empties if wider[id(option)].slots[i] != EMPTY}
 
 
 def _looked_wider(near: list[_Option], wide: list[_Option], layout: Layout) -> list[_Option]:
@@ -1461,6 +1463,8 @@ def read_structure(
         frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
     )
     catalog = catalog or default_catalog()
+    if known is not None:  # a face-down card: which one is not known
+        known = tuple(None if card_id == BACK else card_id for card_id in known)
     # the frame's codes looked for once: a frame read again reads the same codes
     codes = _decoded(decoder, gray, stickers, undecoded)
     found, blobs, missing = _found(gray, age, decoder, catalog, codes, known, taken)
@@ -1470,13 +1474,20 @@ def read_structure(
     # (`_known_blobs`); not before: such codes' corners are a registration's, less exact
     # than a decoding's, and a fit on them missed a code at its place that the fit on the
     # codes decoded alone read (generated hand-laid frame 1440015 at spread 1, hard light)
-    if known is None or reading.placed or all(c in (None, BACK) for c in known):
+    if known is None or reading.placed or _unrecorded_deal(known):
         return reading
     told = _known_blobs(gray, blobs, found, missing)
     told += _beside_known(gray, age, decoder, catalog, model, found, known, taken, fit)
     if not told:  # the same codes read again: the same reading
         return reading
     return _read_structure(gray, age, decoder, catalog, model, found + told, known, taken, fit)
+
+
+def _as_laid(model: TableModel | None, fit: TableFit | None) -> TableModel:
+    """The table's model (`model`, else the file's) with the layout's steps of `fit`, the
+    structure as laid at this table and kept for the age, when there is one."""
+    m = model or table_model()
+    return m if fit is None else replace(m, col_mm=fit.col_mm, row_mm=fit.row_mm)
 
 
 def _found(
@@ -1491,10 +1502,9 @@ def _found(
     """The codes of the frame `gray` a reading places (`codes`, `_decoded`'s, and when they
     hold few cards of the age, those read from the codes' blobs and from the frame
     sharpened); the codes' blobs looked at; and, when the cards known face up among them
-    are still few, those cards not read (for `_known_blobs`; else none)."""
+    are still few, those cards not read (for `_known_blobs`; else none). `known`: as
+    `read_structure` passes it on, None where a face-down card lay."""
     layout = catalog.layout(age)
-    if known is not None:  # a face-down card: which one is not known
-        known = tuple(None if card_id == BACK else card_id for card_id in known)
     decoded, matched, unread = codes
     found = decoded + matched
 
@@ -1546,19 +1556,16 @@ def _read_structure(
 ) -> StructureReading:
     """`read_structure`'s reading of the grayscale frame `gray` from the codes `found` in
     it (`_found`'s, with the codes' blobs told among the cards known face up when the first
-    reading placed nothing)."""
-    m = model or table_model()
+    reading placed nothing); `known` as `read_structure` passes it on, None where a
+    face-down card lay."""
+    m = _as_laid(model, fit)
     layout = catalog.layout(age)
-    if known is not None:  # a face-down card: which one is not known
-        known = tuple(None if card_id == BACK else card_id for card_id in known)
 
     def here(card_id: str | None) -> bool:
         """A card of the age not recorded taken (in a city, under a wonder or discarded:
         never in the structure)."""
         return _of_age(card_id, age, catalog) and card_id not in taken
 
-    if fit is not None:  # the structure as laid at this table, kept for the age
-        m = replace(m, col_mm=fit.col_mm, row_mm=fit.row_mm)
     origins = m.slot_corners(layout)
     read = {payloads.parse(s.text) for s in found}
     # a frame whose codes place the structure themselves is left to them: a code read from
@@ -1625,10 +1632,10 @@ def _read_structure(
     # that leaves out only cards lying in its outline's side bands (`EDGE_BAND_MM`), is
     # looked at as if it left none out: the view and the codes at their places tell them
     # apart, or they stand beside each other
-    best_cards = max(((f[0], frozenset(f[2].values())) for f in fits if f[3]), default=None)
+    best_fit = max((f for f in fits if f[3]), key=lambda f: f[0], default=None)
     for k in edged:
         _, homography, placed, _, m = fits[k]
-        if best_cards is not None and frozenset(placed.values()) == best_cards[1]:
+        if best_fit is not None and set(placed.values()) == set(best_fit[2].values()):
             fits[k] = (len(placed), homography, placed, True, m)
     # a placement that is another one less some of its cards (one the fit dropped) only
     # leaves them inside the outline at no position: it never tells more than the other
@@ -1738,7 +1745,7 @@ def _read_structure(
     # an arm: positions it tells empty are looked at again in a wider view (`_in_doubt`)
     if known is None or _unrecorded_deal(known):
         for o in near:
-            for i in _in_doubt(o, gray, cards, layout, gone):
+            for i in _in_doubt(o, gray, cards, layout, gone, wider):
                 slots[i] = None
     # a view that shows the bare table where a card lies is wrong somewhere (an arm that
     # covers more of the table in view than the table shows, its light fitted as the
@@ -1891,9 +1898,7 @@ def _beside_known(
     lies where the box knew it, and so does the first (generated hand-laid frame 1910003,
     hard light, spread 0, age 3: observatory decoded, builders guild two places along
     decoded only at its place, palace just taken read in a city, nothing told)."""
-    m = model or table_model()
-    if fit is not None:  # the structure as laid at this table, kept for the age
-        m = replace(m, col_mm=fit.col_mm, row_mm=fit.row_mm)
+    m = _as_laid(model, fit)
     origins = m.slot_corners(catalog.layout(age))
     ids = [payloads.parse(s.text) for s in found]
     where = {c: i for i, c in enumerate(known) if c is not None and _is_card(c)}
@@ -2017,11 +2022,7 @@ def _backs_under_cards(
     # (`_holds_widest_row`); and from the frame alone, one that places every card read,
     # ALL_READ_PLACED or more, left alone by `_standing` (generated hand-laid deal
     # 1700014, hard light, seven cards read: six of its dim backs looked bare)
-    whole = len(near) == 1 and (
-        len(near[0].placed) >= WHOLE_PLACED
-        or _holds_widest_row(near[0].placed, layout)
-        or (known is None and _all_read_placed(near, read))
-    )
+    whole = _unshiftable(near, layout, known, read)
     for p in layout.positions:
         if slots[p.index] is not None or p.face_up:
             continue
@@ -2059,15 +2060,9 @@ def _backs_under_placed(
     shows of it: in a dim room a back looks like the bare table (generated hand-laid deals
     1930013 and 1930024, hard light, a hand over the cards of the next row but one or two,
     the backs under those placed by their codes looking bare)."""
-    if known is not None or len(near) != 1:
+    if known is not None or not _unshiftable(near, layout, known, read):
         return
     option = near[0]
-    if not (
-        len(option.placed) >= WHOLE_PLACED
-        or _holds_widest_row(option.placed, layout)
-        or _all_read_placed(near, read)
-    ):
-        return
     for p in layout.positions:
         if (
             slots[p.index] is None
@@ -2078,6 +2073,20 @@ def _backs_under_placed(
 
 
 WHOLE_PLACED = 8  # cards placed by their codes: a placement that cannot be shifted
+
+
+def _unshiftable(
+    near: Sequence[_Option], layout: Layout, known: Sequence[str | None] | None, read: int
+) -> bool:
+    """Whether the placements as likely are one that cannot be shifted along a row or a
+    diagonal: WHOLE_PLACED cards or more placed by their codes, both ends of the layout's
+    widest row placed (`_holds_widest_row`), or, from the frame alone, every one of the
+    `read` cards of the age read placed, ALL_READ_PLACED or more (`_all_read_placed`)."""
+    return len(near) == 1 and (
+        len(near[0].placed) >= WHOLE_PLACED
+        or _holds_widest_row(near[0].placed, layout)
+        or (known is None and _all_read_placed(near, read))
+    )
 
 
 def _holds_widest_row(placed: Collection[int], layout: Layout) -> bool:
@@ -2298,10 +2307,11 @@ def _city_column(
     m, inverse = option.model, np.linalg.inv(option.homography)
     where = {(p.row, p.col) for p in layout.positions}
     at = _project(inverse, np.array(others))
+    origins = m.slot_corners(layout)
     for p in layout.positions:
         if p.index not in option.placed:
             continue
-        x, y = _code_mm(m, m.slot_corners(layout)[p.index]).mean(axis=0)
+        x, y = _code_mm(m, origins[p.index]).mean(axis=0)
         if any(_in_column(p, (x, y), other, m, where) for other in at):
             return True
     return False
