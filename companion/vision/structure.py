@@ -487,6 +487,7 @@ def _leans(
     return math.degrees(statistics.median(leans)) > LEAN_LIMIT_DEG
 
 
+LINES_SIGMA_MM = 0.5  # the blur a back's lines stand out of (`_View.lines`)
 RECTIFIED_PX_PER_MM = 2.0  # the rectified view of the structure's part of the table
 MARGIN_MM = 30.0  # table kept around the structure's outline in the rectified view
 WINDOW_MM = 3.0  # the neighbourhood of a pixel for its local texture
@@ -593,6 +594,13 @@ class _View:
             self.valid & flat & ~self.hand & (parts == table_part) & (residual <= 1.5 * tolerance)
         )
 
+    @functools.cached_property
+    def lines(self) -> np.ndarray:
+        """The view less its light blurred over LINES_SIGMA_MM: a card back's lines, where
+        the bare table (its grain, a shadow, a glare's gradient) leaves about nothing."""
+        sigma = LINES_SIGMA_MM * RECTIFIED_PX_PER_MM
+        return np.asarray(self.image - cv2.GaussianBlur(self.image, (0, 0), sigma))
+
     def _rows(self, top: float, bottom: float) -> slice:
         k = RECTIFIED_PX_PER_MM
         return slice(max(0, round((top - self.top) * k)), max(0, round((bottom - self.top) * k)))
@@ -625,7 +633,7 @@ class _View:
         and light modules (a card there whose code was not read; the light name band of a
         card below is light on one side only)."""
         sticker, inner = self.image[area], self.image[code]
-        if sticker.size == 0 or inner.size == 0 or float(np.std(inner)) <= 25:
+        if sticker.size == 0 or inner.size == 0 or float(np.std(inner)) <= CODE_SPREAD:
             return False
         light = float(np.percentile(inner, 90)) - 40
         top = code[0].start - area[0].start
@@ -636,6 +644,10 @@ class _View:
         return all(side.size > 0 and float(np.mean(side >= light)) > 0.5 for side in sides)
 
 
+CODE_SPREAD = 20.0  # grey spread of a code's modules in view, at least: a sticker (25 before:
+# generated hand-laid frame 1900028, hard light, spread 0, from the frame alone: logging
+# camp's code, turned up and not read, spread 22.4 and its margins light, its art below
+# 93 % like the table, told empty; the bare table's grain spreads a few greys)
 BLOCK_PX = 8  # the table's light is fitted to the means of blocks this wide (4 mm)
 SURFACE_BAND = 8.0  # a block this far from a plane tried lies on it (the table's grain)
 SURFACE_TRIES = 80  # planes tried through three blocks drawn at random (a fixed draw)
@@ -2109,6 +2121,11 @@ def _holds_widest_row(placed: Collection[int], layout: Layout) -> bool:
 SEEN_CARD_SHARE = 0.5  # of a position's upper half at most this bare: a card lies there
 BACK_TEXTURE = (0.5, 2.0)  # a back's grey spread against the backs told: at least, at most
 BACK_LIGHTER = 20.0  # grey a back's mean and 90th percentile may lie above the backs told
+BACK_LINES = 0.5  # a back's lines (`_View.lines`' spread) against the backs told: at least
+# (generated hand-laid frame 1900004, fine light, spread 0, from the frame alone: a glare
+# on the bare table where a back had lain, 0.21 of the backs told, its grey spread and mean
+# as a back's, told "back"; the backs told so in 1900000-1900059 at spreads 0 and 1: 0.91
+# to 1.12)
 BACKS_TOLD = 2  # backs told in the view, the least to compare a position with
 HAND_EDGE_SHARE = 0.2  # of a position's upper half, and of its sticker's place, a hand's
 # edge may lie over: its look is that of the rest
@@ -2135,7 +2152,9 @@ def _backs_seen(
     no sticker, and its grey spread lie within BACK_TEXTURE of the median of BACKS_TOLD or
     more backs told whose upper halves show the same way, each on the part no hand lies
     over, at least half of it (a back's lines; the table's grain under a shadow is
-    smoother), its mean and 90th percentile at most BACK_LIGHTER above theirs (a guild's
+    smoother), its lines (`_View.lines`) spread at least BACK_LINES of theirs (a glare's
+    gradient on the bare table spreads its grey as much, but smoothly), its mean and
+    90th percentile at most BACK_LIGHTER above theirs (a guild's
     back is darker than its age's). Generated hand-laid deals 1900006, 1900013 and 1900021
     (fine light): the widened hand over 3 or 4 % of the back's upper half; 1900000: one
     back told in view with no hand over it, a second with the hand over a third of it.
@@ -2155,7 +2174,7 @@ def _backs_seen(
     (left, top), (right, _), _, (_, bottom) = m.code_corners()
     quiet = (right - left) * QUIET_MODULES / QR_MODULES
 
-    def upper_half(i: int, told: bool = False) -> np.ndarray | None:
+    def upper_half(i: int, told: bool = False) -> tuple[np.ndarray, np.ndarray] | None:
         """The grey of the part of position i's upper half no hand lies over, if that half
         is in view, a hand's edge at most over HAND_EDGE_SHARE of it and of its sticker's
         place (a back told: over at most TOLD_HAND_SHARE of it, its sticker's place
@@ -2180,7 +2199,7 @@ def _backs_seen(
         bare = float(view.bare[upper][free].mean())
         if bare > SEEN_CARD_SHARE or view.sticker_shows(sticker, code):
             return None
-        return view.image[upper][free]
+        return view.image[upper][free], view.lines[upper][free]
 
     todo = [
         p
@@ -2197,14 +2216,18 @@ def _backs_seen(
     told = [g for i, s in enumerate(slots) if s == BACK if (g := upper_half(i, True)) is not None]
     if len(told) < BACKS_TOLD:
         return
-    spread = float(np.median([float(g.std()) for g in told]))
-    mean = float(np.median([float(g.mean()) for g in told]))
-    light = float(np.median([float(np.percentile(g, 90)) for g in told]))
+    spread = float(np.median([float(g.std()) for g, _ in told]))
+    mean = float(np.median([float(g.mean()) for g, _ in told]))
+    light = float(np.median([float(np.percentile(g, 90)) for g, _ in told]))
+    lines = float(np.median([float(f.std()) for _, f in told]))
     least, most = BACK_TEXTURE
     for p in todo:
-        grey = upper_half(p.index)
+        half = upper_half(p.index)
+        if half is None:
+            continue
+        grey, fine = half
         if (
-            grey is not None
+            float(fine.std()) >= BACK_LINES * lines
             and least * spread <= float(grey.std()) <= most * spread
             and float(grey.mean()) <= mean + BACK_LIGHTER
             and float(np.percentile(grey, 90)) <= light + BACK_LIGHTER

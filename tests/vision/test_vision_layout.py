@@ -1198,3 +1198,31 @@ def test_from_the_frame_alone_dim_backs_under_one_card_placed_whole_placement_ar
     assert (slots[2], slots[3], slots[4]) == ("back", None, "back")
     assert (slots[5], slots[8]) == ("stone_pit", "altar")
     assert all(s is None or s == t for s, t in zip(slots, scene.truth, strict=True))
+
+
+def test_a_glare_on_the_bare_table_where_a_back_lay_is_never_told_a_back() -> None:
+    # generated hand-laid frame 1900004 (spread 0, fine light, a later moment of age 2),
+    # read from the frame alone: position 17 (taken, and the cards over it) lies under a
+    # glare; the glare's gradient spread the bare table's grey as a back's does, and it was
+    # told "back". A back's lines stand out of the view blurred by half a mm, the glare's
+    # gradient does not (`_View.lines`: 0.21 of the backs told there)
+    scene = random_table(1900004, spread=0.0, difficulty="fine")
+    assert scene.truth[17] == "empty" and not scene.hidden[17]
+    slots = read_structure(scene.frame, scene.age, DECODER).slots
+    assert slots[17] is None
+    assert all(s is None or s == t for s, t in zip(slots, scene.truth, strict=True))
+    # the backs told in the same view are still told
+    assert slots[7] == slots[8] == "back"
+
+
+def test_a_dim_code_turned_up_over_art_that_looks_like_the_table_is_never_told_empty() -> None:
+    # generated hand-laid frame 1900028 (spread 0, hard light, a later moment of age 1),
+    # read from the frame alone: logging camp, turned up at position 3 and its code not
+    # read, showed its sticker's light margins round a code whose modules spread 22 greys
+    # in the dim light, and its art below looked 93 % like the bare table: told "empty"
+    scene = random_table(1900028, spread=0.0, difficulty="hard")
+    assert scene.truth[3] == "logging_camp" and not scene.hidden[3]
+    slots = read_structure(scene.frame, scene.age, DECODER).slots
+    assert slots[3] in (None, "logging_camp")
+    assert all(s is None or s == t for s, t in zip(slots, scene.truth, strict=True))
+    assert sum(s is not None for s in slots) >= 15
