@@ -1226,3 +1226,17 @@ def test_a_dim_code_turned_up_over_art_that_looks_like_the_table_is_never_told_e
     assert slots[3] in (None, "logging_camp")
     assert all(s is None or s == t for s, t in zip(slots, scene.truth, strict=True))
     assert sum(s is not None for s in slots) >= 15
+
+
+def test_an_arm_over_a_tenth_of_a_taken_back_s_place_leaves_it_untold() -> None:
+    # generated hand-laid frame 2001618 (spread 1, fine light, a later moment of age 1, the
+    # camera turned half round), read from the frame alone: an arm lies over position 11
+    # (taken, and the cards over it), the view found it over 10 % of the position's upper
+    # half, and the rest (the arm's edge, the lower halves of the cards it had covered)
+    # spread its grey 1.8 times the two backs told: it was told "back"
+    scene = random_table(2001618, spread=1.0, difficulty="fine")
+    assert scene.truth[11] == "empty" and scene.hidden[11]
+    slots = read_structure(scene.frame, scene.age, DECODER).slots
+    assert slots[11] is None
+    assert all(s is None or s == t for s, t in zip(slots, scene.truth, strict=True))
+    assert slots[3] == slots[4] == "back"
