@@ -2127,14 +2127,14 @@ BACK_LINES = 0.5  # a back's lines (`_View.lines`' spread) against the backs tol
 # as a back's, told "back"; the backs told so in 1900000-1900059 at spreads 0 and 1: 0.91
 # to 1.12)
 BACKS_TOLD = 2  # backs told in the view, the least to compare a position with
-HAND_EDGE_SHARE = 0.05  # of a position's upper half, and of its sticker's place, a hand's
-# edge may lie over: its look is that of the rest (generated hand-laid deals 1900006,
-# 1900013 and 1900021: 3 to 4 %). A fifth before: in frame 2001618 (fine light, spread 1,
-# a later moment, from the frame alone, the camera turned half round) an arm found over
-# 10 % of position 11's upper half lay over more of it, and the rest (the lower halves of
-# the cards it had covered, the arm's edge) spread its grey 1.8 times the backs told: told
-# "back" where it was taken
-STICKER_HAND_SHARE = 0.2  # of its sticker's place (1900006: 16 %)
+HAND_EDGE_SHARE = 0.2  # of a position's upper half, and of its sticker's place, a hand's
+# edge may lie over: its look is that of the rest
+EDGE_TEXTURE = (0.67, 1.5)  # a back's grey spread against the backs told, where a hand's edge
+# lies over it (more than HAND_SHARE): at least, at most (generated hand-laid deals 1900006,
+# 1900013, 1900021 and frame 1700036: 1.00 to 1.04; frame 2001618, fine light, spread 1, a
+# later moment from the frame alone, the camera turned half round: an arm over more of a
+# taken position than the view found, the rest the arm's edge and the lower halves of the
+# cards it had covered, 1.78, told "back" within BACK_TEXTURE)
 TOLD_HAND_SHARE = 0.5  # of a back told's upper half a hand may lie over: the rest shows it
 
 
@@ -2153,15 +2153,15 @@ def _backs_seen(
     shows: paper, lighter than any back), or it was taken too (the cards it covered show
     their lower halves there: a card's art, far more varied in grey than a back). So its
     upper half must be in view (the view's hand, widened by a hand's width, over at most
-    HAND_EDGE_SHARE of it and STICKER_HAND_SHARE of its sticker's place: the edge of the
-    hand over its covers), the part of it no hand lies over look bare over at most
-    SEEN_CARD_SHARE, show no sticker, and its grey spread lie within BACK_TEXTURE of the
-    median of BACKS_TOLD or more backs told whose upper halves show the same way, each on
-    the part no hand lies over, at least half of it (a back's lines; the table's grain
-    under a shadow is smoother), its lines (`_View.lines`) spread at least BACK_LINES of
-    theirs (a glare's gradient on the bare table spreads its grey as much, but smoothly),
-    its mean and 90th percentile at most BACK_LIGHTER above theirs (a guild's back is
-    darker than its age's). Generated hand-laid deals 1900006, 1900013 and 1900021
+    HAND_EDGE_SHARE of it and of its sticker's place: the edge of the hand over its covers),
+    the part of it no hand lies over look bare over at most SEEN_CARD_SHARE, show no
+    sticker, and its grey spread lie within BACK_TEXTURE of the median of BACKS_TOLD or more
+    backs told whose upper halves show the same way, each on the part no hand lies over, at
+    least half of it (a back's lines; the table's grain under a shadow is smoother; within
+    EDGE_TEXTURE where a hand's edge lies over it), its lines (`_View.lines`) spread at
+    least BACK_LINES of theirs (a glare's gradient on the bare table spreads its grey as
+    much, but smoothly), its mean and 90th percentile at most BACK_LIGHTER above theirs (a
+    guild's back is darker than its age's). Generated hand-laid deals 1900006, 1900013 and 1900021
     (fine light): the widened hand over 3 or 4 % of the back's upper half; 1900000: one
     back told in view with no hand over it, a second with the hand over a third of it.
     Not when the view shows the bare table where a card lies (step 10: the placement may
@@ -2182,8 +2182,8 @@ def _backs_seen(
 
     def upper_half(i: int, told: bool = False) -> tuple[np.ndarray, np.ndarray] | None:
         """The grey of the part of position i's upper half no hand lies over, if that half
-        is in view, a hand's edge at most over HAND_EDGE_SHARE of it and STICKER_HAND_SHARE
-        of its sticker's place (a back told: over at most TOLD_HAND_SHARE of it, its sticker's place
+        is in view, a hand's edge at most over HAND_EDGE_SHARE of it and of its sticker's
+        place (a back told: over at most TOLD_HAND_SHARE of it, its sticker's place
         aside), and that part shows a card, no sticker (None otherwise)."""
         x, y = origins[i]
         upper = view.region(x + 3, y + 3, x + m.card_w - 3, y + m.row_mm - 3)
@@ -2199,7 +2199,7 @@ def _backs_seen(
                 return None
         elif (
             float(free.mean()) < 1 - HAND_EDGE_SHARE
-            or float(view.hand[sticker].mean()) > STICKER_HAND_SHARE
+            or float(view.hand[sticker].mean()) > HAND_EDGE_SHARE
         ):
             return None
         bare = float(view.bare[upper][free].mean())
@@ -2226,15 +2226,17 @@ def _backs_seen(
     mean = float(np.median([float(g.mean()) for g, _ in told]))
     light = float(np.median([float(np.percentile(g, 90)) for g, _ in told]))
     lines = float(np.median([float(f.std()) for _, f in told]))
-    least, most = BACK_TEXTURE
     for p in todo:
         half = upper_half(p.index)
         if half is None:
             continue
         grey, fine = half
+        x, y = origins[p.index]
+        edged = view.under_hand(view.region(x + 3, y + 3, x + m.card_w - 3, y + m.row_mm - 3))
+        low, high = EDGE_TEXTURE if edged else BACK_TEXTURE
         if (
             float(fine.std()) >= BACK_LINES * lines
-            and least * spread <= float(grey.std()) <= most * spread
+            and low * spread <= float(grey.std()) <= high * spread
             and float(grey.mean()) <= mean + BACK_LIGHTER
             and float(np.percentile(grey, 90)) <= light + BACK_LIGHTER
         ):
