@@ -1200,6 +1200,13 @@ def test_from_the_frame_alone_dim_backs_under_one_card_placed_whole_placement_ar
     assert all(s is None or s == t for s, t in zip(slots, scene.truth, strict=True))
 
 
+def _told_alone(scene: TableScene) -> tuple[str | None, ...]:
+    """The frame read alone, no position told wrongly."""
+    slots = read_structure(scene.frame, scene.age, DECODER).slots
+    assert all(s is None or s == t for s, t in zip(slots, scene.truth, strict=True))
+    return slots
+
+
 def test_a_glare_on_the_bare_table_where_a_back_lay_is_never_told_a_back() -> None:
     # generated hand-laid frame 1900004 (spread 0, fine light, a later moment of age 2),
     # read from the frame alone: position 17 (taken, and the cards over it) lies under a
@@ -1208,9 +1215,8 @@ def test_a_glare_on_the_bare_table_where_a_back_lay_is_never_told_a_back() -> No
     # gradient does not (`_View.lines`: 0.21 of the backs told there)
     scene = random_table(1900004, spread=0.0, difficulty="fine")
     assert scene.truth[17] == "empty" and not scene.hidden[17]
-    slots = read_structure(scene.frame, scene.age, DECODER).slots
+    slots = _told_alone(scene)
     assert slots[17] is None
-    assert all(s is None or s == t for s, t in zip(slots, scene.truth, strict=True))
     # the backs told in the same view are still told
     assert slots[7] == slots[8] == "back"
 
@@ -1222,9 +1228,8 @@ def test_a_dim_code_turned_up_over_art_that_looks_like_the_table_is_never_told_e
     # in the dim light, and its art below looked 93 % like the bare table: told "empty"
     scene = random_table(1900028, spread=0.0, difficulty="hard")
     assert scene.truth[3] == "logging_camp" and not scene.hidden[3]
-    slots = read_structure(scene.frame, scene.age, DECODER).slots
+    slots = _told_alone(scene)
     assert slots[3] in (None, "logging_camp")
-    assert all(s is None or s == t for s, t in zip(slots, scene.truth, strict=True))
     assert sum(s is not None for s in slots) >= 15
 
 
@@ -1236,7 +1241,6 @@ def test_an_arm_over_a_tenth_of_a_taken_back_s_place_leaves_it_untold() -> None:
     # spread its grey 1.8 times the two backs told: it was told "back"
     scene = random_table(2001618, spread=1.0, difficulty="fine")
     assert scene.truth[11] == "empty" and scene.hidden[11]
-    slots = read_structure(scene.frame, scene.age, DECODER).slots
+    slots = _told_alone(scene)
     assert slots[11] is None
-    assert all(s is None or s == t for s, t in zip(slots, scene.truth, strict=True))
     assert slots[3] == slots[4] == "back"
