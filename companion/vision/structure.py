@@ -1837,6 +1837,8 @@ def _read_structure(
                         at_place[p.index] = sticker
             if not at_place:
                 break
+        if known is not None and not _unrecorded_deal(known):
+            _known_off_place(homography, origins, m, found, known, slots, used)
     # a card whose art is about the table's shade (dim, blurred) may look like the bare
     # table, and a fit from a few cards strays by several mm at its far side, where the
     # sticker is then looked for in the wrong place: a position about to be told empty (not
@@ -1984,6 +1986,45 @@ def _known_blobs(
             told.append(Sticker(text, tuple(map(tuple, points))))  # type: ignore[arg-type]
             missing = missing - {payloads.parse(text)}
     return told
+
+
+OFF_PLACE_MM = 16.0  # how far from where the fit puts a known card's code it is placed
+# (generated hand-laid frame 1950021, hard light, spread 1, age 3: lighthouse, alone on its
+# row between backs, decoded 14 mm from where a fit on the other rows put its code)
+
+
+def _known_off_place(
+    homography: np.ndarray,
+    origins: Sequence[tuple[float, float]],
+    m: TableModel,
+    found: Sequence[Sticker],
+    known: Sequence[str | None],
+    slots: list[Slot],
+    used: set[str],
+) -> None:
+    """Each position left untold where the box knew a card face up, told that card when its
+    code was decoded in the frame, placed nowhere, within OFF_PLACE_MM of where the fit
+    puts the position's code and as large as a code laid there: a fit strays by a
+    centimetre or more at a row laid far off the steps fitted, where the placements leave
+    the code unplaced. Only the card known there is told there, and a code decoded is that
+    card's; the card just taken (known there still) lies in a city or a hand, not on the
+    table at its place, and a card held up is larger (SIZE_TOLERANCE)."""
+    (left, top), (right, _), _, (_, bottom) = m.code_corners()
+    for i, slot in enumerate(slots):
+        card_id = known[i]
+        if slot is not None or card_id in (None, EMPTY) or card_id in used:
+            continue
+        centre_mm = (origins[i][0] + (left + right) / 2, origins[i][1] + (top + bottom) / 2)
+        centre = _project(homography, np.array([centre_mm]))[0]
+        per_mm = _px_per_mm(homography, centre_mm)
+        expected = (right - left) * per_mm
+        codes = [s for s in found if payloads.parse(s.text) == card_id]
+        if len(codes) == 1 and (
+            math.dist(codes[0].center, centre) <= OFF_PLACE_MM * per_mm
+            and abs(codes[0].side / expected - 1) < SIZE_TOLERANCE
+        ):
+            slots[i] = card_id
+            used.add(card_id)
 
 
 FAR_COLUMNS = 6  # half-card steps: three cards along a row

@@ -206,3 +206,17 @@ def test_known_a_second_card_decoded_where_the_first_puts_its_place() -> None:
     slots = read_known(scene)
     assert slots[:3] == ("observatory", "empty", "builders_guild")
     assert slots == tuple(scene.truth)
+
+
+def test_known_a_card_decoded_a_centimetre_off_where_the_fit_puts_it_is_placed() -> None:
+    # generated hand-laid frame 1950021 (spread 1, no hand, age 3), 10 cards taken,
+    # pantheon (9) last: lighthouse (5), decoded in the whole frame 14 mm from where the fit
+    # on the other cards puts its code (more than the 10 mm a position's code is looked for
+    # around its place), was placed nowhere and its position left null. The box knew
+    # lighthouse there: its code, decoded, as large as a code laid there and within 16 mm,
+    # tells it, and every position is told
+    scene = later(1950021, 1.0, [19, 17, 18, 14, 16, 15, 12, 11, 9, 13])
+    assert not any(scene.hidden) and scene.known[5] == scene.truth[5] == "lighthouse"
+    slots = read_known(scene)
+    assert slots[5] == "lighthouse"
+    assert slots == tuple(scene.truth)
