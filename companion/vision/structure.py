@@ -1838,7 +1838,7 @@ def _read_structure(
             if not at_place:
                 break
         if known is not None and not _unrecorded_deal(known):
-            _known_off_place(homography, origins, m, found, known, slots, used)
+            _known_off_place(homography, origins, m, layout, found, known, slots, used)
     # a card whose art is about the table's shade (dim, blurred) may look like the bare
     # table, and a fit from a few cards strays by several mm at its far side, where the
     # sticker is then looked for in the wrong place: a position about to be told empty (not
@@ -1997,6 +1997,7 @@ def _known_off_place(
     homography: np.ndarray,
     origins: Sequence[tuple[float, float]],
     m: TableModel,
+    layout: Layout,
     found: Sequence[Sticker],
     known: Sequence[str | None],
     slots: list[Slot],
@@ -2007,12 +2008,18 @@ def _known_off_place(
     puts the position's code and as large as a code laid there: a fit strays by a
     centimetre or more at a row laid far off the steps fitted, where the placements leave
     the code unplaced. Only the card known there is told there, and a code decoded is that
-    card's; the card just taken (known there still) lies in a city or a hand, not on the
-    table at its place, and a card held up is larger (SIZE_TOLERANCE)."""
+    card's; and only where a card known lay over it (`_held`: a covered card cannot have
+    been taken since, whereas the card just taken, still known at its place, may lie a
+    centimetre off it in a hand sliding it away)."""
     (left, top), (right, _), _, (_, bottom) = m.code_corners()
     for i, slot in enumerate(slots):
         card_id = known[i]
-        if slot is not None or card_id in (None, EMPTY) or card_id in used:
+        if (
+            slot is not None
+            or card_id in (None, EMPTY)
+            or card_id in used
+            or not _held(layout.positions[i], known)
+        ):
             continue
         centre_mm = (origins[i][0] + (left + right) / 2, origins[i][1] + (top + bottom) / 2)
         centre = _project(homography, np.array([centre_mm]))[0]

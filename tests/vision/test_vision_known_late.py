@@ -6,10 +6,14 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Literal
 
+import numpy as np
 import pytest
 
-from companion.vision.decode import make_decoder
+from companion.engine.catalog import default_catalog
+from companion.vision import payloads, structure
+from companion.vision.decode import Sticker, make_decoder
 from companion.vision.structure import read_structure
+from companion.vision.table import table_model
 from companion.vision.table_synth import TableScene, random_table, with_codes_unreadable
 
 DECODER = make_decoder("zxing")
@@ -220,3 +224,38 @@ def test_known_a_card_decoded_a_centimetre_off_where_the_fit_puts_it_is_placed()
     slots = read_known(scene)
     assert slots[5] == "lighthouse"
     assert slots == tuple(scene.truth)
+
+
+def test_known_a_code_off_its_place_is_told_there_only_where_a_card_lay_over_it() -> None:
+    # `_known_off_place` directly, on a table seen straight from above at 5 px a mm: a
+    # position left untold where the box knew a card face up, that card's code decoded
+    # 12 mm right of where the fit puts its place, as large as one laid there. At
+    # position 5 (age 1, row 3), covered by backs at the moment known, the card cannot
+    # have been taken since: told. At position 14 (the last row, nothing over it) it may
+    # be the card just taken, slid off its place by a hand: left untold
+    layout = default_catalog().layout(1)
+    m = table_model()
+    origins = m.slot_corners(layout)
+    homography = np.diag([5.0, 5.0, 1.0])
+    known: list[str | None] = [None] * 20
+    known[5], known[14] = "stone_pit", "baths"
+    over = layout.positions[5].covered_by
+    assert over and all(known[i] is None for i in over)  # backs over it
+    assert not layout.positions[14].covered_by
+
+    def code_off(card_id: str, index: int) -> Sticker:
+        x, y = origins[index]
+        corners = tuple((5.0 * (x + cx + 12.0), 5.0 * (y + cy)) for cx, cy in m.code_corners())
+        return Sticker(payloads.payload_for(card_id), corners)  # type: ignore[arg-type]
+
+    found = [code_off("stone_pit", 5), code_off("baths", 14)]
+    slots: list[str | None] = [None] * 20
+    used: set[str] = set()
+    structure._known_off_place(homography, origins, m, layout, found, known, slots, used)
+    assert slots[5] == "stone_pit" and slots[14] is None
+    assert used == {"stone_pit"}
+    # 20 mm off, beyond OFF_PLACE_MM: not told either
+    far = [Sticker(found[0].text, tuple((x + 40.0, y) for x, y in found[0].corners))]  # type: ignore[arg-type]
+    slots = [None] * 20
+    structure._known_off_place(homography, origins, m, layout, far, known, slots, set())
+    assert slots[5] is None
