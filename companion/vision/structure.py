@@ -2228,11 +2228,12 @@ def _backs_seen(
     (left, top), (right, _), _, (_, bottom) = m.code_corners()
     quiet = (right - left) * QUIET_MODULES / QR_MODULES
 
-    def upper_half(i: int, told: bool = False) -> tuple[np.ndarray, np.ndarray] | None:
-        """The grey of the part of position i's upper half no hand lies over, if that half
-        is in view, a hand's edge at most over HAND_EDGE_SHARE of it and of its sticker's
-        place (a back told: over at most TOLD_HAND_SHARE of it, its sticker's place
-        aside), and that part shows a card, no sticker (None otherwise)."""
+    def upper_half(i: int, told: bool = False) -> tuple[np.ndarray, np.ndarray, bool] | None:
+        """The grey and the lines (`_View.lines`) of the part of position i's upper half no
+        hand lies over, and whether a hand's edge lies over it (`_View.under_hand`), if
+        that half is in view, a hand's edge at most over HAND_EDGE_SHARE of it and of its
+        sticker's place (a back told: over at most TOLD_HAND_SHARE of it, its sticker's
+        place aside), and that part shows a card, no sticker (None otherwise)."""
         x, y = origins[i]
         upper = view.region(x + 3, y + 3, x + m.card_w - 3, y + m.row_mm - 3)
         sticker = view.region(
@@ -2253,7 +2254,7 @@ def _backs_seen(
         bare = float(view.bare[upper][free].mean())
         if bare > SEEN_CARD_SHARE or view.sticker_shows(sticker, code):
             return None
-        return view.image[upper][free], view.lines[upper][free]
+        return view.image[upper][free], view.lines[upper][free], view.under_hand(upper)
 
     todo = [
         p
@@ -2270,17 +2271,15 @@ def _backs_seen(
     told = [g for i, s in enumerate(slots) if s == BACK if (g := upper_half(i, True)) is not None]
     if len(told) < BACKS_TOLD:
         return
-    spread = float(np.median([float(g.std()) for g, _ in told]))
-    mean = float(np.median([float(g.mean()) for g, _ in told]))
-    light = float(np.median([float(np.percentile(g, 90)) for g, _ in told]))
-    lines = float(np.median([float(f.std()) for _, f in told]))
+    spread = float(np.median([float(g.std()) for g, _, _ in told]))
+    mean = float(np.median([float(g.mean()) for g, _, _ in told]))
+    light = float(np.median([float(np.percentile(g, 90)) for g, _, _ in told]))
+    lines = float(np.median([float(f.std()) for _, f, _ in told]))
     for p in todo:
         half = upper_half(p.index)
         if half is None:
             continue
-        grey, fine = half
-        x, y = origins[p.index]
-        edged = view.under_hand(view.region(x + 3, y + 3, x + m.card_w - 3, y + m.row_mm - 3))
+        grey, fine, edged = half
         low, high = EDGE_TEXTURE if edged else BACK_TEXTURE
         if (
             float(fine.std()) >= BACK_LINES * lines
