@@ -7,6 +7,7 @@ from dataclasses import replace
 
 import cv2
 import numpy as np
+import pytest
 import segno
 
 from companion.engine.catalog import default_catalog
@@ -128,6 +129,44 @@ def test_a_hard_deal_whose_codes_were_found_but_not_decoded_is_read_from_their_b
     # cannot-tell, as the reader of b719d94 told it). Codes found but not decoded send the
     # reader to the codes' blobs as a frame of few codes does: all 12 read
     assert_faces_read(940019)
+
+
+def test_a_clear_match_with_a_smaller_lead_is_told_at_its_place() -> None:
+    # generated hand-laid deal 1950047 (age 2, hard light, spread 0): rostrum's code
+    # (position 0) is read by no decoder; at its place its modules match rostrum's sticker
+    # at 0.90 and law's token's at 0.62, a lead of 0.28 (under BLURRED_MARGIN: left null
+    # before). A match that clear is told with a lead of CLEAR_MARGIN, from the frame alone
+    # and told it is the deal
+    scene = random_table(1950047, spread=0, difficulty="hard", taken=[])
+    assert scene.truth[0] == "rostrum"
+    for known in (None, ("back",) * 20):
+        slots = read_structure(scene.frame, scene.age, DECODER, known=known).slots
+        assert slots[0] == "rostrum"
+        assert all(s is None or s == t for s, t in zip(slots, scene.truth, strict=True))
+
+
+@pytest.mark.parametrize(
+    ("best", "next_best", "told"),
+    [
+        (0.90, 0.63, True),  # clear: 0.27 above the next
+        (0.90, 0.67, False),  # clear, but 0.23 above: no place's best is that clear, and
+        # places without the card lay up to 0.195 above their next
+        (0.78, 0.52, False),  # 0.26 above, under CLEAR_LEAST and BLURRED_MARGIN
+        (0.72, 0.41, True),  # BLURRED_LEAST, 0.31 above
+    ],
+)
+def test_a_clear_match_needs_less_lead(
+    monkeypatch: pytest.MonkeyPatch, best: float, next_best: float, told: bool
+) -> None:
+    # the rule of `_told_blurred` on the correlations alone: rostrum's sticker at `best`,
+    # a progress token's at `next_best`, every other sticker's at 0.1
+    texts = list(known_codes._stickers()[0])
+    scores = np.full(len(texts), 0.1)
+    scores[texts.index(payloads.payload_for("rostrum"))] = best
+    scores[[i for i, t in enumerate(texts) if payloads.parse(t) is None][0]] = next_best
+    monkeypatch.setattr(known_codes, "blurred_scores", lambda square: scores)
+    got = known_codes._told_blurred(np.zeros((3, 3)), 0.8, {"rostrum"})
+    assert got == (payloads.payload_for("rostrum") if told else None)
 
 
 # Generated hand-laid frames in hard light (spread 0.5): codes no decoder reads (motion blur,
