@@ -163,7 +163,7 @@ def test_a_clear_match_needs_less_lead(
     texts = list(known_codes._stickers()[0])
     scores = np.full(len(texts), 0.1)
     scores[texts.index(payloads.payload_for("rostrum"))] = best
-    scores[[i for i, t in enumerate(texts) if payloads.parse(t) is None][0]] = next_best
+    scores[next(i for i, t in enumerate(texts) if payloads.parse(t) is None)] = next_best
     monkeypatch.setattr(known_codes, "blurred_scores", lambda square: scores)
     got = known_codes._told_blurred(np.zeros((3, 3)), 0.8, {"rostrum"})
     assert got == (payloads.payload_for("rostrum") if told else None)
