@@ -409,10 +409,19 @@ def _placement(
     placed: dict[int, int],
     origins: Sequence[tuple[float, float]],
     m: TableModel,
+    deal: bool = False,
 ) -> tuple[np.ndarray, dict[int, int]] | None:
     """Fit the placement, drop the cards that do not fit, then place every card of the
     age that lies where a free position is; None if nothing fits, or if the fit leans the
-    table's columns against its rows where the cards lie (`_leans`)."""
+    table's columns against its rows where the cards lie (`_leans`). At the deal not
+    recorded yet (`deal`) every card of the age read lies at a position: one within twice
+    the tolerance of a free position's place is added there, then kept only if the fit on
+    all of them puts it where it lies, as a fit on few cards adds one (a fit on the cards
+    of one side of the structure strays at its far end, where a card left out is a stray
+    that leaves the true placement untrusted: generated hand-laid deals 1950175, fine
+    light, and 1950252, hard light, spread 1, an arm over the structure's middle, the card
+    at a row's far end 12.4 and 10.5 mm off the place the fit on the others put it, the
+    frame left untold)."""
     placed = dict(placed)
     rejected: set[int] = set()  # cards added on a first fit that the next fit refused
     added: set[int] = set()
@@ -435,7 +444,7 @@ def _placement(
             i = int(np.argmin(np.linalg.norm(slots - seen, axis=1)))
             # far from the cards fitted, a fit on few cards strays more: added if near,
             # then kept only if the fit on all of them puts it where it lies
-            loose = 2.0 if len(kept) < 4 and j not in added else 1.0
+            loose = 2.0 if (len(kept) < 4 or deal) and j not in added else 1.0
             if i not in kept and _fits(card, homography, origins[i], m, loose):
                 kept[i] = j
                 used.add(j)
@@ -1614,10 +1623,11 @@ def _read_structure(
     tried: set[tuple[frozenset[tuple[int, int]], float, float]] = set()
     candidates = [(laid, p) for laid in models for p in _assignments(cards, layout, laid, known)]
     alone = known is None  # (from the frame alone: `EDGE_BAND_MM`)
+    deal = known is not None and _unrecorded_deal(known)  # the deal not recorded yet
     edged: list[int] = []  # placements (in `fits`) whose strays all lie at their sides
     for m, placed in candidates:
         origins = m.slot_corners(layout)
-        fitted = _placement(cards, placed, origins, m)
+        fitted = _placement(cards, placed, origins, m, deal)
         if fitted is None or (frozenset(fitted[1].items()), m.col_mm, m.row_mm) in tried:
             continue
         homography, placed = fitted
@@ -1776,7 +1786,6 @@ def _read_structure(
             ):
                 slots[p.index] = None
     # (at the deal no city holds a card of the age: not looked for)
-    deal = known is not None and _unrecorded_deal(known)
     if not deal and any(
         _stacked_city(o, cards, gray, layout, decoder, age, catalog)
         or (known is None and _city_column(o, found, layout, age, catalog))

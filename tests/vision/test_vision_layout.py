@@ -1244,3 +1244,33 @@ def test_an_arm_over_a_tenth_of_a_taken_back_s_place_leaves_it_untold() -> None:
     slots = _told_alone(scene)
     assert slots[11] is None
     assert slots[3] == slots[4] == "back"
+
+
+def _deal_faces_in_view_read(scene: TableScene, faces: int) -> tuple[str | None, ...]:
+    """The deal of `scene` read told it is the deal: never a wrong value, and each of the
+    `faces` face-up cards in view (no hand over it) read; the slots."""
+    slots = read_structure(scene.frame, scene.age, DECODER, known=AT_THE_DEAL).slots
+    assert all(s is None or s == t for s, t in zip(slots, scene.truth, strict=True))
+    told, truth = _in_view(scene, slots)
+    up = [t for t in truth if t != "back"]
+    assert [s for s in told if s not in (None, "back")] == up and len(up) == faces
+    return slots
+
+
+@pytest.mark.parametrize(
+    ("seed", "light", "position", "faces"),
+    [(1950175, "fine", 19, 6), (1950252, "hard", 0, 6)],
+)
+def test_told_it_is_the_deal_a_card_at_a_row_s_far_end_off_the_fit_is_placed(
+    seed: int, light: str, position: int, faces: int
+) -> None:
+    # generated hand-laid deals (spread 1, an arm over the structure's middle) read told it
+    # is the deal: the fit on the cards of one side put the sticker of the card at a row's
+    # far end (workshop at 19, archery range at 0) 12.4 and 10.5 mm from where it lies,
+    # beyond the 8.5 mm a fit is trusted to; at the deal every card read lies at a position,
+    # so the card left out was a stray, no placement was trusted and nothing was told. The
+    # card is added at the free position within twice the tolerance, and kept since the fit
+    # on all the cards puts it there: every face-up card in view is read
+    scene = random_table(seed, spread=1.0, difficulty=light, taken=[])  # type: ignore[arg-type]
+    slots = _deal_faces_in_view_read(scene, faces)
+    assert slots[position] == scene.truth[position]
