@@ -1274,3 +1274,24 @@ def test_told_it_is_the_deal_a_card_at_a_row_s_far_end_off_the_fit_is_placed(
     scene = random_table(seed, spread=1.0, difficulty=light, taken=[])  # type: ignore[arg-type]
     slots = _deal_faces_in_view_read(scene, faces)
     assert slots[position] == scene.truth[position]
+
+
+@pytest.mark.parametrize(
+    ("seed", "positions"), [(1950204, (18,)), (1950065, (19,)), (1950233, (0, 5))]
+)
+def test_told_it_is_the_deal_a_code_beyond_a_place_s_cut_is_read_at_a_row_s_end(
+    seed: int, positions: tuple[int, ...]
+) -> None:
+    # generated hand-laid deals (spread 1, hard light) read told it is the deal: the fit on
+    # the cards read put the sticker at a row's end 8 to 15 mm from where it lies, the cut
+    # of the place (7 mm around the code) held part of it and no sticker was told there
+    # (academy at 18, baths at 19, caravansery at 0 and customs house at 5). At the deal
+    # the code is looked for 12 mm around its place and told when it lies nearer that
+    # place than any other: every face-up card in view is read
+    scene = random_table(seed, spread=1.0, difficulty="hard", taken=[])
+    layout = default_catalog().layout(scene.age)
+    faces = sum(
+        1 for p in layout.positions if scene.truth[p.index] != "back" and not scene.hidden[p.index]
+    )
+    slots = _deal_faces_in_view_read(scene, faces)
+    assert all(slots[i] == scene.truth[i] for i in positions)
