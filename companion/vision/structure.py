@@ -1494,11 +1494,16 @@ def read_structure(
     # read again with the codes' blobs no decoder reads told among the cards known face up
     # (`_known_blobs`); not before: such codes' corners are a registration's, less exact
     # than a decoding's, and a fit on them missed a code at its place that the fit on the
-    # codes decoded alone read (generated hand-laid frame 1440015 at spread 1, hard light)
-    if known is None or reading.placed or _unrecorded_deal(known):
+    # codes decoded alone read (generated hand-laid frame 1440015 at spread 1, hard light).
+    # At the deal not recorded yet they are told among the cards of the age not read, which
+    # all lie in the structure then (generated hand-laid deal 1900168, hard light, a camera
+    # turned 45 degrees: blobs at the twelve face-up stickers, two of them decoded, nothing
+    # placed)
+    if known is None or reading.placed:
         return reading
     told = _known_blobs(gray, blobs, found, missing)
-    told += _beside_known(gray, age, decoder, catalog, model, found, known, taken, fit)
+    if not _unrecorded_deal(known):
+        told += _beside_known(gray, age, decoder, catalog, model, found, known, taken, fit)
     if not told:  # the same codes read again: the same reading
         return reading
     return _read_structure(gray, age, decoder, catalog, model, found + told, known, taken, fit)
@@ -1523,8 +1528,9 @@ def _found(
     """The codes of the frame `gray` a reading places (`codes`, `_decoded`'s, and when they
     hold few cards of the age, those read from the codes' blobs and from the frame
     sharpened); the codes' blobs looked at; and, when the cards known face up among them
-    are still few, those cards not read (for `_known_blobs`; else none). `known`: as
-    `read_structure` passes it on, None where a face-down card lay."""
+    are still few, those cards not read (at the deal not recorded yet, the cards of the age
+    not read; for `_known_blobs`; else none). `known`: as `read_structure` passes it on,
+    None where a face-down card lay."""
     layout = catalog.layout(age)
     decoded, matched, unread = codes
     found = decoded + matched
@@ -1558,9 +1564,13 @@ def _found(
         found = _merged(found, _every_code(decoder, _sharpened(gray)), _zoom(gray))
         of_age = {c for c in map(payloads.parse, (s.text for s in found)) if here(c)}
     # still few: the codes' blobs no decoder reads may be told among the cards known face up
+    # (at the deal not recorded yet, among the cards of the age: every one lies in it)
     missing: set[str] = set()
     if known is not None and len(_in_structure(of_age, known)) < few_cards:
-        missing = {c for c in known if c not in (None, EMPTY) and here(c)} - of_age
+        if _unrecorded_deal(known):
+            missing = {str(c.id) for c in catalog.cards if here(c.id)} - of_age
+        else:
+            missing = {c for c in known if c not in (None, EMPTY) and here(c)} - of_age
     return found, blobs, missing
 
 

@@ -1295,3 +1295,17 @@ def test_told_it_is_the_deal_a_code_beyond_a_place_s_cut_is_read_at_a_row_s_end(
     )
     slots = _deal_faces_in_view_read(scene, faces)
     assert all(slots[i] == scene.truth[i] for i in positions)
+
+
+def test_told_it_is_the_deal_codes_no_decoder_reads_are_told_from_their_blobs() -> None:
+    # generated hand-laid deal 1900168 (spread 0, hard light, age 3, a camera turned 45
+    # degrees): the codes' blobs were found at the twelve face-up cards' stickers, but only
+    # two of them were decoded, so no placement was trusted and nothing was told. At the
+    # deal every card of the age lies in the structure: a frame that places nothing is
+    # read again with the blobs no decoder reads told among the cards of the age not read,
+    # as they are among the cards known face up once the deal is recorded. Every position
+    # is read
+    scene = random_table(1900168, spread=0.0, difficulty="hard", taken=[])
+    assert scene.age == 3 and not any(scene.hidden)
+    slots = read_structure(scene.frame, scene.age, DECODER, known=AT_THE_DEAL).slots
+    assert list(slots) == scene.truth
