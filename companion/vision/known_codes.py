@@ -384,6 +384,20 @@ def code_at(
     return got[1], _told_blurred(got[0], got[1], candidates, margin)
 
 
+def told_where(
+    crop: np.ndarray, candidates: Collection[str]
+) -> tuple[str | None, tuple[float, float]]:
+    """`told_among`'s payload of the code registered in `crop`, and the code's centre in
+    the crop (pixels); (None, the crop's centre) when the crop is too small."""
+    got = _placed(crop)
+    if got is None:
+        return None, ((crop.shape[1] - 1) / 2, (crop.shape[0] - 1) / 2)
+    square, placed, warp = got
+    middle = (square.shape[0] - 1) / 2
+    x, y = warp @ np.array([middle, middle, 1.0])
+    return _told_blurred(square, placed, candidates), (float(x), float(y))
+
+
 def _told_blurred(
     square: np.ndarray,
     placed: float,

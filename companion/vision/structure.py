@@ -409,10 +409,19 @@ def _placement(
     placed: dict[int, int],
     origins: Sequence[tuple[float, float]],
     m: TableModel,
+    deal: bool = False,
 ) -> tuple[np.ndarray, dict[int, int]] | None:
     """Fit the placement, drop the cards that do not fit, then place every card of the
     age that lies where a free position is; None if nothing fits, or if the fit leans the
-    table's columns against its rows where the cards lie (`_leans`)."""
+    table's columns against its rows where the cards lie (`_leans`). At the deal not
+    recorded yet (`deal`) every card of the age read lies at a position: one within twice
+    the tolerance of a free position's place is added there, then kept only if the fit on
+    all of them puts it where it lies, as a fit on few cards adds one (a fit on the cards
+    of one side of the structure strays at its far end, where a card left out is a stray
+    that leaves the true placement untrusted: generated hand-laid deals 1950175, fine
+    light, and 1950252, hard light, spread 1, an arm over the structure's middle, the card
+    at a row's far end 12.4 and 10.5 mm off the place the fit on the others put it, the
+    frame left untold)."""
     placed = dict(placed)
     rejected: set[int] = set()  # cards added on a first fit that the next fit refused
     added: set[int] = set()
@@ -435,7 +444,7 @@ def _placement(
             i = int(np.argmin(np.linalg.norm(slots - seen, axis=1)))
             # far from the cards fitted, a fit on few cards strays more: added if near,
             # then kept only if the fit on all of them puts it where it lies
-            loose = 2.0 if len(kept) < 4 and j not in added else 1.0
+            loose = 2.0 if (len(kept) < 4 or deal) and j not in added else 1.0
             if i not in kept and _fits(card, homography, origins[i], m, loose):
                 kept[i] = j
                 used.add(j)
@@ -1485,11 +1494,16 @@ def read_structure(
     # read again with the codes' blobs no decoder reads told among the cards known face up
     # (`_known_blobs`); not before: such codes' corners are a registration's, less exact
     # than a decoding's, and a fit on them missed a code at its place that the fit on the
-    # codes decoded alone read (generated hand-laid frame 1440015 at spread 1, hard light)
-    if known is None or reading.placed or _unrecorded_deal(known):
+    # codes decoded alone read (generated hand-laid frame 1440015 at spread 1, hard light).
+    # At the deal not recorded yet they are told among the cards of the age not read, which
+    # all lie in the structure then (generated hand-laid deal 1900168, hard light, a camera
+    # turned 45 degrees: blobs at the twelve face-up stickers, two of them decoded, nothing
+    # placed)
+    if known is None or reading.placed:
         return reading
     told = _known_blobs(gray, blobs, found, missing)
-    told += _beside_known(gray, age, decoder, catalog, model, found, known, taken, fit)
+    if not _unrecorded_deal(known):
+        told += _beside_known(gray, age, decoder, catalog, model, found, known, taken, fit)
     if not told:  # the same codes read again: the same reading
         return reading
     return _read_structure(gray, age, decoder, catalog, model, found + told, known, taken, fit)
@@ -1514,8 +1528,9 @@ def _found(
     """The codes of the frame `gray` a reading places (`codes`, `_decoded`'s, and when they
     hold few cards of the age, those read from the codes' blobs and from the frame
     sharpened); the codes' blobs looked at; and, when the cards known face up among them
-    are still few, those cards not read (for `_known_blobs`; else none). `known`: as
-    `read_structure` passes it on, None where a face-down card lay."""
+    are still few, those cards not read (at the deal not recorded yet, the cards of the age
+    not read; for `_known_blobs`; else none). `known`: as `read_structure` passes it on,
+    None where a face-down card lay."""
     layout = catalog.layout(age)
     decoded, matched, unread = codes
     found = decoded + matched
@@ -1549,9 +1564,13 @@ def _found(
         found = _merged(found, _every_code(decoder, _sharpened(gray)), _zoom(gray))
         of_age = {c for c in map(payloads.parse, (s.text for s in found)) if here(c)}
     # still few: the codes' blobs no decoder reads may be told among the cards known face up
+    # (at the deal not recorded yet, among the cards of the age: every one lies in it)
     missing: set[str] = set()
     if known is not None and len(_in_structure(of_age, known)) < few_cards:
-        missing = {c for c in known if c not in (None, EMPTY) and here(c)} - of_age
+        if _unrecorded_deal(known):
+            missing = {str(c.id) for c in catalog.cards if here(c.id)} - of_age
+        else:
+            missing = {c for c in known if c not in (None, EMPTY) and here(c)} - of_age
     return found, blobs, missing
 
 
@@ -1614,10 +1633,11 @@ def _read_structure(
     tried: set[tuple[frozenset[tuple[int, int]], float, float]] = set()
     candidates = [(laid, p) for laid in models for p in _assignments(cards, layout, laid, known)]
     alone = known is None  # (from the frame alone: `EDGE_BAND_MM`)
+    deal = known is not None and _unrecorded_deal(known)  # the deal not recorded yet
     edged: list[int] = []  # placements (in `fits`) whose strays all lie at their sides
     for m, placed in candidates:
         origins = m.slot_corners(layout)
-        fitted = _placement(cards, placed, origins, m)
+        fitted = _placement(cards, placed, origins, m, deal)
         if fitted is None or (frozenset(fitted[1].items()), m.col_mm, m.row_mm) in tried:
             continue
         homography, placed = fitted
@@ -1776,7 +1796,6 @@ def _read_structure(
             ):
                 slots[p.index] = None
     # (at the deal no city holds a card of the age: not looked for)
-    deal = known is not None and _unrecorded_deal(known)
     if not deal and any(
         _stacked_city(o, cards, gray, layout, decoder, age, catalog)
         or (known is None and _city_column(o, found, layout, age, catalog))
@@ -1839,6 +1858,14 @@ def _read_structure(
                 break
         if known is not None and not _unrecorded_deal(known):
             _known_off_place(homography, origins, m, layout, found, known, slots, used)
+        if deal:
+            for p in layout.positions:
+                if slots[p.index] is None and p.face_up:
+                    lie = can_lie(p.index, used)
+                    card_id = _told_further(gray, homography, origins, p.index, m, lie)
+                    if card_id is not None:
+                        slots[p.index] = card_id
+                        used.add(card_id)
     # a card whose art is about the table's shade (dim, blurred) may look like the bare
     # table, and a fit from a few cards strays by several mm at its far side, where the
     # sticker is then looked for in the wrong place: a position about to be told empty (not
@@ -2746,6 +2773,39 @@ def _can_turn_up(placed: dict[int, int], layout: Layout, known: Sequence[str | N
 
 
 BLURRED_REACH_MM = 7.0  # how far off its place a code is looked for (SLOT_REACH_MM)
+
+
+DEAL_REACH_MM = 12.0  # how far off its place a code is looked for at the deal (`_told_further`)
+
+
+def _told_further(
+    gray: np.ndarray, homography: np.ndarray, origins: Sequence[tuple[float, float]],
+    index: int, m: TableModel, candidates: Collection[str],
+) -> str | None:  # fmt: skip
+    """At the deal not recorded yet, the card of a face-up position no code was read at,
+    its sticker looked for DEAL_REACH_MM around its place (BLURRED_REACH_MM's cut leaves
+    out a code further off) and told among `candidates` (`known_codes.told_where`), when
+    the code told lies nearer that position's sticker than any other position's, by the
+    fit. A fit on the cards read strays by 8 to 15 mm at a row's far end (generated
+    hand-laid deals 1950065, 1950204 and 1950233, hard light, spread 1: the cut at the
+    place held part of the code, told by no sticker). At the deal every card of the age
+    lies at a position, none in a city, and the positions' stickers lie 40 mm apart or
+    more: the code found is that of the position nearest it."""
+    (left, _), (right, _), _, _ = m.code_corners()
+    module = (right - left) / QR_MODULES
+    pad = DEAL_REACH_MM + QUIET_MODULES * module
+    k = known_codes.PLACE_PX / module
+    crop, to_crop = _sticker_cut(gray, homography, origins[index], m, pad, k, cv2.INTER_LINEAR)
+    text, at = known_codes.told_where(crop, candidates)
+    if text is None:
+        return None
+    x, y = _project(np.linalg.inv(homography) @ np.linalg.inv(to_crop), np.array([at]))[0]
+    cx, cy = m.code_centre()
+    nearest = min(
+        range(len(origins)),
+        key=lambda i: math.hypot(origins[i][0] + cx - x, origins[i][1] + cy - y),
+    )
+    return payloads.parse(text) if nearest == index else None
 
 
 def _place_crop(
