@@ -2797,14 +2797,15 @@ def _told_further(
     index: int, m: TableModel, candidates: Collection[str],
 ) -> str | None:  # fmt: skip
     """The card of a face-up position no code was read at (at the deal not recorded yet,
-    or held there since the box knew it), its sticker looked for DEAL_REACH_MM around its place (BLURRED_REACH_MM's cut leaves
-    out a code further off) and told among `candidates` (`known_codes.told_where`), when
-    the code told lies nearer that position's sticker than any other position's, by the
-    fit. A fit on the cards read strays by 8 to 15 mm at a row's far end (generated
-    hand-laid deals 1950065, 1950204 and 1950233, hard light, spread 1: the cut at the
-    place held part of the code, told by no sticker). At the deal every card of the age
-    lies at a position, none in a city, and the positions' stickers lie 40 mm apart or
-    more: the code found is that of the position nearest it."""
+    or held there since the box knew it), its sticker looked for DEAL_REACH_MM around its
+    place (BLURRED_REACH_MM's cut leaves out a code further off) and told among
+    `candidates` (`known_codes.told_where`), when the code told lies nearer that
+    position's sticker than any other position's, by the fit. A fit on the cards read
+    strays by 8 to 15 mm at a row's far end (generated hand-laid deals 1950065, 1950204
+    and 1950233, hard light, spread 1: the cut at the place held part of the code, told by
+    no sticker). At the deal every card of the age lies at a position, none in a city, and
+    the positions' stickers lie 40 mm apart or more: the code found is that of the
+    position nearest it."""
     (left, _), (right, _), _, _ = m.code_corners()
     module = (right - left) / QR_MODULES
     pad = DEAL_REACH_MM + QUIET_MODULES * module
