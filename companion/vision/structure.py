@@ -1884,13 +1884,20 @@ def _read_structure(
     # table, and a fit from a few cards strays by several mm at its far side, where the
     # sticker is then looked for in the wrong place: a position about to be told empty (not
     # known taken) is read again, its sticker looked for further out; a code of ours found
-    # there leaves it untold
+    # there leaves it untold, decoded or told by its blurred modules as a card of the age
+    # (`_told_further`: generated hand-laid frame 2304051, hard light, spread 1, the device's
+    # reading: baths, turned up, dim, laid 5 mm off the row's fit, its code read by no
+    # decoder, was told empty)
+    of_age = {c.id for c in catalog.cards if c.age == age}
     for p in layout.positions:
         if (
             slots[p.index] == EMPTY
             and p.index not in gone
-            and _read_slot(gray, best.homography, origins[p.index], m, decoder, CITY_REACH_MM)
-            is not None
+            and (
+                _read_slot(gray, best.homography, origins[p.index], m, decoder, CITY_REACH_MM)
+                is not None
+                or _told_further(gray, best.homography, origins, p.index, m, of_age) is not None
+            )
         ):
             slots[p.index] = None
     # what was known tells a face-down card still covered: `known` is the moment before the

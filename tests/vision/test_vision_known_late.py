@@ -276,3 +276,18 @@ def test_known_a_held_card_s_code_is_looked_for_a_centimetre_off_its_place() -> 
     known[8] = known[9] = "empty"
     slots = read_structure(scene.frame, scene.age, DECODER, known=known).slots
     assert slots[3] is None
+
+
+def test_known_a_dim_card_laid_off_the_row_s_fit_is_never_told_empty() -> None:
+    # generated hand-laid frame 2304051 (spread 1, age 1), read as the device knows it:
+    # baths, turned up at position 11 (the card at 14 just taken), dim, its art about the
+    # table's shade and laid 5 mm off where the fit on rows 1-3 puts it; its code is read
+    # by no decoder, and the view showed its place bare: told empty before. Its code, told
+    # by its blurred modules 5 mm off, leaves it untold
+    scene = random_table(2304051, spread=1, difficulty="hard")
+    assert scene.truth[11] == "baths" and scene.known[11] == "baths"
+    slots = read_structure(
+        scene.frame, scene.age, DECODER, known=scene.known, taken=scene.taken_cards
+    ).slots
+    assert slots[11] != "empty"
+    assert all(s is None or s == t for s, t in zip(slots, scene.truth, strict=True))
