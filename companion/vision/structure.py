@@ -1861,9 +1861,9 @@ def _read_structure(
         # a face-up position still null looked for further out (`_told_further`): at the
         # deal among the cards that can lie there; later only where a card the box knew
         # face up there is held by a card over it (`_held`: it cannot have been taken, so
-        # its code is nowhere else), that card alone (generated hand-laid frames 1960093
-        # and 1900171, hard light, spread 1: the rows' step fitted 34 mm where they lay 36
-        # and 38 mm apart, school's and observatory's codes 10 mm off the places cut)
+        # its code is nowhere else), that card alone (generated hand-laid frame 1960142,
+        # hard light, spread 1: the rows' step fitted 43 mm on two codes where they lay
+        # about 38 mm apart, caravansery's code 12 mm off the place cut)
         for p in layout.positions:
             there = None if known is None else known[p.index]
             if slots[p.index] is not None:
@@ -2796,23 +2796,23 @@ def _can_turn_up(placed: dict[int, int], layout: Layout, known: Sequence[str | N
 BLURRED_REACH_MM = 7.0  # how far off its place a code is looked for (SLOT_REACH_MM)
 
 
-DEAL_REACH_MM = 12.0  # how far off its place a code is looked for at the deal (`_told_further`)
+DEAL_REACH_MM = 12.0  # how far off its place a code is looked for again (`_told_further`)
 
 
 def _told_further(
     gray: np.ndarray, homography: np.ndarray, origins: Sequence[tuple[float, float]],
     index: int, m: TableModel, candidates: Collection[str],
 ) -> str | None:  # fmt: skip
-    """The card of a face-up position no code was read at (at the deal not recorded yet,
-    or held there since the box knew it), its sticker looked for DEAL_REACH_MM around its
-    place (BLURRED_REACH_MM's cut leaves out a code further off) and told among
-    `candidates` (`known_codes.told_where`), when the code told lies nearer that
-    position's sticker than any other position's, by the fit. A fit on the cards read
+    """The card of a position no code was read at (face up at the deal not recorded yet,
+    held there since the box knew it, or about to be told empty), its sticker looked for
+    DEAL_REACH_MM around its place (BLURRED_REACH_MM's cut leaves out a code further off)
+    and told among `candidates` (`known_codes.told_where`), when the code told lies nearer
+    that position's sticker than any other position's, by the fit. A fit on the cards read
     strays by 8 to 15 mm at a row's far end (generated hand-laid deals 1950065, 1950204
     and 1950233, hard light, spread 1: the cut at the place held part of the code, told by
-    no sticker). At the deal every card of the age lies at a position, none in a city, and
-    the positions' stickers lie 40 mm apart or more: the code found is that of the
-    position nearest it."""
+    no sticker). The positions' stickers lie 40 mm apart or more: the code found is that
+    of the position nearest it (at the deal no card of the age lies in a city; later, only
+    the card held there is a candidate)."""
     (left, _), (right, _), _, _ = m.code_corners()
     module = (right - left) / QR_MODULES
     pad = DEAL_REACH_MM + QUIET_MODULES * module
