@@ -1856,7 +1856,7 @@ def _read_structure(
                         at_place[p.index] = sticker
             if not at_place:
                 break
-        if known is not None and not _unrecorded_deal(known):
+        if known is not None and not deal:
             _known_off_place(homography, origins, m, layout, found, known, slots, used)
         # a face-up position still null looked for further out (`_told_further`): at the
         # deal among the cards that can lie there; later only where a card the box knew
@@ -1865,16 +1865,16 @@ def _read_structure(
         # hard light, spread 1: the rows' step fitted 43 mm on two codes where they lay
         # about 38 mm apart, caravansery's code 12 mm off the place cut)
         for p in layout.positions:
-            there = None if known is None else known[p.index]
-            if slots[p.index] is not None:
+            held = (
+                known is not None
+                and not deal
+                and known[p.index] not in (None, EMPTY)
+                and _held(p, known)
+            )
+            if slots[p.index] is not None or not ((deal and p.face_up) or held):
                 continue
-            if deal and p.face_up:
-                lie = can_lie(p.index, used)
-            elif not deal and there not in (None, EMPTY) and there not in used:
-                if known is None or not _held(p, known):
-                    continue
-                lie = {str(there)}
-            else:
+            lie = can_lie(p.index, used)  # later: the card known there, if not read elsewhere
+            if not lie:
                 continue
             card_id = _told_further(gray, homography, origins, p.index, m, lie)
             if card_id is not None:
