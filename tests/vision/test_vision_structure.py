@@ -453,3 +453,37 @@ def test_the_discs_rectangles_erode_and_dilate_as_the_disc_does(size: int) -> No
         rectangles = structure._disc(size)
         assert np.array_equal(structure._eroded(blob, rectangles), cv2.erode(blob, disc))
         assert np.array_equal(structure._dilated(blob, rectangles), cv2.dilate(blob, disc))
+
+
+def test_the_histograms_percentiles_are_numpys() -> None:
+    rng = np.random.default_rng(7)
+    shapes = [(1, 1), (1, 2), (3, 5), (97, 97), (156, 156), (162, 288)]
+    for (h, w), spread in zip(shapes * 3, [2, 30, 90] * 6, strict=True):
+        image = np.clip(rng.normal(128, spread, (h, w)), 0, 255).astype(np.uint8)
+        for qs in ((2, 98), (1, 99.5), (99.5,), (50,), (0, 100)):
+            assert structure._percentiles(image, qs) == [float(v) for v in np.percentile(image, qs)]
+    # a strided view (every eighth pixel of a frame), and a float image as NumPy has it
+    frame = rng.integers(0, 256, (1296, 2304), dtype=np.uint8)
+    assert structure._percentiles(frame[::8, ::8], (1, 99.5)) == list(
+        np.percentile(frame[::8, ::8], (1, 99.5))
+    )
+    floats = frame[:40, :40].astype(np.float32) / 3
+    assert structure._percentiles(floats, (90,)) == [float(np.percentile(floats, 90))]
+
+
+def test_a_sticker_alone_keeps_the_hull_of_its_largest_light_part() -> None:
+    # a light square turned 20 degrees with a dark code inside it, a dark neighbour's edge
+    # against it: what lies outside the square's hull is painted white, the code kept
+    crop = np.full((150, 150), 90, np.uint8)
+    square = cv2.boxPoints(((75.0, 75.0), (96.0, 96.0), 20.0)).astype(np.int32)
+    cv2.fillConvexPoly(crop, square, 230)
+    crop[60:90, 60:90] = 20  # the code's dark modules, inside the square
+    crop[:, :12] = 10  # the neighbour's edge
+    alone = structure._sticker_alone(crop)
+    assert alone is not None
+    hull = np.zeros_like(crop)
+    cv2.fillConvexPoly(hull, square, 255)
+    inside = cv2.erode(hull, np.ones((5, 5), np.uint8)) > 0  # well inside the square
+    outside = cv2.dilate(hull, np.ones((5, 5), np.uint8)) == 0  # well outside it
+    assert np.array_equal(alone[inside], crop[inside])  # the code is kept
+    assert (alone[outside] == 255).all()  # the neighbour's edge and the table are gone
