@@ -149,16 +149,15 @@ def match_square(square: np.ndarray, side: float) -> Sticker | None:
     smooth = cv2.blur(square.astype(np.float32), (3, 3))
     centre = (square.shape[1] / 2, square.shape[0] / 2)
     steps = (np.arange(MODULES) + 0.5) / MODULES - 0.5  # module centres, of the code's side
-    grids = []
-    for scale in SCALES:
-        width = side * scale
-        for dy in SHIFTS:
-            for dx in SHIFTS:
-                x0 = centre[0] + dx * width / MODULES
-                y0 = centre[1] + dy * width / MODULES
-                grids.append((x0, y0, width))
-    xs = np.array([[x0 + steps * w] for x0, _, w in grids], dtype=np.float32)
-    ys = np.array([[y0 + steps * w] for _, y0, w in grids], dtype=np.float32)
+    # every scale, then every shift down, then across (the same numbers, one array each)
+    widths = np.repeat(side * np.array(SCALES), SHIFTS.size**2)
+    dys = np.tile(np.repeat(SHIFTS, SHIFTS.size), len(SCALES))
+    dxs = np.tile(SHIFTS, SHIFTS.size * len(SCALES))
+    x0s = centre[0] + dxs * widths / MODULES
+    y0s = centre[1] + dys * widths / MODULES
+    grids = list(zip(x0s.tolist(), y0s.tolist(), widths.tolist(), strict=True))
+    xs = (x0s[:, None] + steps[None, :] * widths[:, None]).astype(np.float32)
+    ys = (y0s[:, None] + steps[None, :] * widths[:, None]).astype(np.float32)
     map_x = np.repeat(xs.reshape(len(grids), 1, MODULES), MODULES, axis=1)
     map_y = np.repeat(ys.reshape(len(grids), MODULES, 1), MODULES, axis=2)
     sampled_all = cv2.remap(

@@ -539,9 +539,17 @@ class _View:
         self.image = cv2.warpPerspective(source, warp, size, flags=cv2.INTER_LINEAR).astype(
             np.float32
         )
-        inside = _lit(source.shape)
-        self.valid = cv2.warpPerspective(inside, warp, size, flags=cv2.INTER_NEAREST) > 0
-        self.valid = cv2.erode(self.valid.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
+        # the view's corners inside the frame, so is all of it (a convex quadrilateral): no
+        # warp of the frame's cover needed
+        corners = np.array([(0, 0), (width - 1, 0), (width - 1, height - 1), (0, height - 1)])
+        back = _project(np.linalg.inv(warp), corners)
+        rows, cols = source.shape
+        if ((back >= 1) & (back <= (cols - 2, rows - 2))).all():
+            self.valid = np.ones((height, width), bool)
+        else:
+            inside = _lit(source.shape)
+            self.valid = cv2.warpPerspective(inside, warp, size, flags=cv2.INTER_NEAREST) > 0
+            self.valid = cv2.erode(self.valid.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
         window = (round(WINDOW_MM * k) | 1,) * 2
         mean = cv2.blur(self.image, window)
         texture = np.sqrt(np.maximum(cv2.blur(self.image * self.image, window) - mean * mean, 0))
