@@ -2237,7 +2237,12 @@ def _holds_widest_row(placed: Collection[int], layout: Layout) -> bool:
 
 
 SEEN_CARD_SHARE = 0.5  # of a position's upper half at most this bare: a card lies there
-BACK_TEXTURE = (0.5, 2.0)  # a back's grey spread against the backs told: at least, at most
+BACK_TEXTURE = (0.5, 1.6)  # a back's grey spread against the backs told: at least, at most
+# (2.0 before: generated hand-laid frame 1950430, hard light, spread 1, a later moment of
+# age 3: the fingers of a hand the view did not find lay over academy, turned up, at 15,
+# spread 1.81 times the backs told and told "back"; the backs so told in 1900000-1900059
+# (deals) and 1950400-1950459 (later moments), spread 1 with a hand: 0.76 to 1.28; in
+# 1900000-1900099 and 1930000-1930099 earlier, 0.79 to 1.55)
 BACK_LIGHTER = 20.0  # grey a back's mean and 90th percentile may lie above the backs told
 BACK_LINES = 0.5  # a back's lines (`_View.lines`' spread) against the backs told: at least
 # (generated hand-laid frame 1900004, fine light, spread 0, from the frame alone: a glare

@@ -891,6 +891,21 @@ def test_from_the_frame_alone_a_position_taken_under_a_hand_s_cover_is_not_told_
     assert all(s is None or s == t for s, t in zip(slots, scene.truth, strict=True))
 
 
+def test_a_hand_the_view_does_not_find_is_not_told_a_back() -> None:
+    # generated hand-laid frame 1950430 (spread 1, hard light, a later moment of age 3): the
+    # last card taken was arsenal at 18, so academy at 15 lies turned up, and a hand lies
+    # over both; its fingers over 15 are not in the view's hand (about the table's shade),
+    # and 15's upper half spreads its grey 1.81 times the five backs told: not a back
+    # ("back" before, from the frame alone and as the device knew it: a wrong position)
+    scene = random_table(1950430, spread=1.0, difficulty="hard", hands=True)
+    assert scene.hidden[15] and scene.hidden[18] and scene.truth[15] == "academy"
+    assert (scene.known[15], scene.known[18], scene.truth[18]) == (None, "arsenal", "empty")
+    for known, taken in ((None, []), (scene.known, scene.taken_cards)):
+        slots = read_structure(scene.frame, scene.age, DECODER, known=known, taken=taken).slots
+        assert slots[15] is None
+        assert all(s is None or s == t for s, t in zip(slots, scene.truth, strict=True))
+
+
 def test_at_the_deal_a_card_of_the_age_read_far_beyond_the_outline_is_left_out() -> None:
     # generated hand-laid deal 1730032 (spread 1, hard light, age 2) read as the device
     # reads the deal (20 "back" entries): a dark hand over the middle of the structure,
