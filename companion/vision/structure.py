@@ -1585,7 +1585,7 @@ def _found(
         # half the blobs of a frame in hard light are such (about 6 ms a frame, 40 % of
         # the cuts' time, on generated hand-laid frames 1900000-1900039, hard light, the
         # deal and a later moment at each spread: the codes merged the same in all 184)
-        fresh = [b for b in blobs if not any(math.dist(s.center, b[0]) < s.side / 2 for s in found)]
+        fresh = [b for b in blobs if not _at_a_code(b[0], found)]
         found = _merged(found, _blob_codes(gray, decoder, fresh), 1)
         of_age = {c for c in map(payloads.parse, (s.text for s in found)) if here(c)}
     if len(of_age) < few_cards:
@@ -2703,11 +2703,15 @@ def _decoded(
     matched: list[Sticker] = []
     for corners in unread:
         sticker = known_codes.match(gray, _squared(corners))
-        if sticker is not None and not any(
-            math.dist(s.center, sticker.center) < s.side / 2 for s in found + matched
-        ):
+        if sticker is not None and not _at_a_code(sticker.center, found + matched):
             matched.append(sticker)
     return found, matched, len(unread)
+
+
+def _at_a_code(centre: tuple[float, float], stickers: Sequence[Sticker]) -> bool:
+    """Whether `centre` lies at one of `stickers`' codes: within half its side of its centre
+    (a code found there is that code again)."""
+    return any(math.dist(s.center, centre) < s.side / 2 for s in stickers)
 
 
 def _squared(corners: Corners) -> Corners:
@@ -2869,11 +2873,7 @@ def _told_further(
     no sticker). The positions' stickers lie 40 mm apart or more: the code found is that
     of the position nearest it (at the deal no card of the age lies in a city; later, only
     the card held there is a candidate)."""
-    (left, _), (right, _), _, _ = m.code_corners()
-    module = (right - left) / QR_MODULES
-    pad = DEAL_REACH_MM + QUIET_MODULES * module
-    k = known_codes.PLACE_PX / module
-    crop, to_crop = _sticker_cut(gray, homography, origins[index], m, pad, k, cv2.INTER_LINEAR)
+    crop, to_crop = _place_cut(gray, homography, origins[index], m, DEAL_REACH_MM)
     text, at = known_codes.told_where(crop, candidates)
     if text is None:
         return None
@@ -2891,11 +2891,21 @@ def _place_crop(
 ) -> np.ndarray:
     """The place of the sticker of a card at `origin` rectified at known_codes.PLACE_PX a
     module: the code, its quiet zone and BLURRED_REACH_MM around them."""
+    return _place_cut(gray, homography, origin, m, BLURRED_REACH_MM)[0]
+
+
+def _place_cut(
+    gray: np.ndarray, homography: np.ndarray, origin: tuple[float, float], m: TableModel,
+    reach: float,
+) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+    """The place of the sticker of a card at `origin` rectified at known_codes.PLACE_PX a
+    module (the code, its quiet zone and `reach` mm around them), and the map from the
+    frame's pixels to the cut's (`_sticker_cut`)."""
     (left, _), (right, _), _, _ = m.code_corners()
     module = (right - left) / QR_MODULES
-    pad = BLURRED_REACH_MM + QUIET_MODULES * module
+    pad = reach + QUIET_MODULES * module
     k = known_codes.PLACE_PX / module
-    return _sticker_cut(gray, homography, origin, m, pad, k, cv2.INTER_LINEAR)[0]
+    return _sticker_cut(gray, homography, origin, m, pad, k, cv2.INTER_LINEAR)
 
 
 def _sticker_cut(
