@@ -2120,11 +2120,22 @@ def _impossible_to_none(
     moment before the last card was taken: one card at most has left since, and it lay
     uncovered then (every position over it known empty). A position told empty that a card
     known there lay over, or more than one position told newly empty, is the view mistaken
-    (a dark hand in a dim room passes for the bare table); and a card read where another
-    card was known to lie cannot be either."""
+    (a dark hand in a dim room passes for the bare table); so is one that did not lie over
+    a card turned up since (a card read where a face-down card lay: the card taken was one
+    of those over it; generated hand-laid frame 1950818, fine light, spread 1: lighthouse
+    taken, senate turned up under it, and gardens, under a hand two places off, told
+    empty); and a card read where another card was known to lie cannot be either."""
     fresh = _newly_empty(slots, layout, gone)
+    deal = _unrecorded_deal(known)
+    # of each card turned up since, the positions known over it: the card taken is among them
+    over_turned = [
+        {i for i in p.covered_by if known[i] != EMPTY}
+        for p in layout.positions
+        if not deal and known[p.index] is None and _is_card(slots[p.index])
+    ]
     for p in fresh:
-        if _held(p, known) or len(fresh) > 1 or _unrecorded_deal(known):
+        uncovered = all(p.index in over for over in over_turned if over)
+        if _held(p, known) or len(fresh) > 1 or deal or not uncovered:
             slots[p.index] = None
     for i, (slot, was) in enumerate(zip(slots, known, strict=True)):
         if _is_card(slot) and was is not None and was != EMPTY and was != slot:

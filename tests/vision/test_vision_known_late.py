@@ -291,3 +291,22 @@ def test_known_a_dim_card_laid_off_the_row_s_fit_is_never_told_empty() -> None:
     ).slots
     assert slots[11] != "empty"
     assert all(s is None or s == t for s, t in zip(slots, scene.truth, strict=True))
+
+
+def test_known_only_a_card_over_one_turned_up_can_have_been_taken() -> None:
+    # generated hand-laid frame 1950818 (spread 1, fine light, age 3, a hand over the
+    # middle), read as the device knows it: lighthouse at 12, the last card taken, uncovered
+    # the back at 9, senate, read turned up; gardens at 8, known face up with nothing over
+    # it, lies under the hand, whose part over it looked like the bare table: told empty
+    # before. The card taken was one of those over the card turned up (11 taken before, 12),
+    # so gardens still lies there: not told empty
+    scene = random_table(1950818, spread=1, difficulty="fine", hands=True)
+    assert (scene.known[9], scene.truth[9]) == (None, "senate")
+    assert (scene.known[12], scene.truth[12]) == ("lighthouse", "empty")
+    assert scene.known[8] == scene.truth[8] == "gardens" and scene.hidden[8]
+    assert default_catalog().layout(3).positions[9].covered_by == (11, 12)
+    slots = read_structure(
+        scene.frame, scene.age, DECODER, known=scene.known, taken=scene.taken_cards
+    ).slots
+    assert slots[9] == "senate" and slots[8] is None
+    assert all(s is None or s == t for s, t in zip(slots, scene.truth, strict=True))
