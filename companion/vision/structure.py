@@ -997,10 +997,12 @@ def _strays(
     # generated hand-laid deal 1730032, hard light, five positions told wrongly)
     deal = known is not None and _unrecorded_deal(known)
     beyond = _row_ends(layout, m, far=True) if known is None else np.empty((0, 2))
-    # the places two rows beyond the first and the last row (after those beside each row's
-    # ends) lie further from the cards a fit was made on, and no city lies there: a wider
-    # reach (`BEYOND_ROWS_MM`)
-    reach = np.full(len(beyond), FIT_TOLERANCE_MM)
+    # the places one beyond each row's end (`ROW_END_MM`; looking only inside the side
+    # bands, `inset`, a city's card beside a position taken may lie that far off one:
+    # FIT_TOLERANCE_MM there), then those two rows beyond the first and the last row, which
+    # lie further from the cards a fit was made on, and no city lies there: a wider reach
+    # (`BEYOND_ROWS_MM`)
+    reach = np.full(len(beyond), ROW_END_MM if not inset else FIT_TOLERANCE_MM)
     reach[2 * len({p.row for p in layout.positions}) :] = BEYOND_ROWS_MM
     where = {c: i for i, c in enumerate(known or ()) if _is_card(c)}
     strays = taken = 0
@@ -1045,6 +1047,20 @@ BEYOND_ROWS_MM = 12.0  # how far from a place two rows beyond the first or last 
 # alone in the later moments of 1900000-1900047 and 1901000-1901047 (both lights, spreads
 # 0, 0.5 and 1), no city's card came within 65 mm of such a place of the true placement
 # (the cities lie beside the rows: within 7 mm of one place beyond a row's end)
+
+
+ROW_END_MM = 14.0  # how far from a place one beyond a row's end a card read left out of a
+# placement lies there (`_strays`, from the frame alone): a placement shifted by a column
+# under an arm leaves the first row's far end card there, and its fit, made on the cards
+# at the other end, strays 8.5 to 13.3 mm at that place at spread 1 (generated hand-laid
+# deals 2420004 and 2420115, fine light, and 2420022, hard light, age 2: seven cards read,
+# the shifted placement of six as likely as the true one of seven, nothing told); 8.5 mm
+# (`FIT_TOLERANCE_MM`) before. A city beside a row's end whose card lies that near makes
+# the true placement a cannot-tell (read from the frame alone, two later moments of
+# 1951000-1951099, spread 0.5, lost so), and not within the outline's side bands
+# (`EDGE_BAND_MM`: generated hand-laid frame 1903001, where a city's card 8.5 to 14 mm off
+# the first row's end made the true placement leave a card there, and the placement
+# shifted a column was told alone, wrongly)
 
 
 def _row_ends(layout: Layout, m: TableModel, *, far: bool = False) -> np.ndarray:

@@ -435,7 +435,9 @@ def test_a_deal_under_a_hand_told_it_is_the_deal_is_read(
     # generated hand-laid deals of age 2 (fine light) with a hand over one end of the
     # structure: from the frame alone the cards left in view fit the layout shifted by a
     # column as well, so no face-up card is told (but 440000 at spread 1, whose shifted
-    # placement leaves the top row's end card on the row's line beyond it: read whole).
+    # placement leaves the top row's end card on the row's line beyond it: read whole; and
+    # 440020 at spread 0.5, where it leaves school there 11.3 mm off that place, since a
+    # card that far off it counts as left out).
     # Every position holds a card at the deal: told so, the shifted placement leaves
     # positions bare that must hold one, or (440020 at spread 0.5) leaves the row's end
     # card read one place beyond its row. (440019 from the frame alone is read since
@@ -444,7 +446,8 @@ def test_a_deal_under_a_hand_told_it_is_the_deal_is_read(
     assert any(scene.hidden) and scene.age == 2
     alone = read_structure(scene.frame, scene.age, DECODER).slots
     assert all(s is None or s == t for s, t in zip(alone, scene.truth, strict=True))
-    assert seed in (440000, 440019) or not any(s not in (None, "back") for s in alone)
+    read_alone = seed in (440000, 440019) or (seed, spread) == (440020, 0.5)
+    assert read_alone or not any(s not in (None, "back") for s in alone)
     slots = scan_known(tmp_path, capsys, scene, AT_THE_DEAL)
     assert all(s is None or s == t for s, t in zip(slots, scene.truth, strict=True))
     faces = _faces_in_view(scene)
@@ -1324,3 +1327,20 @@ def test_told_it_is_the_deal_codes_no_decoder_reads_are_told_from_their_blobs() 
     assert scene.age == 3 and not any(scene.hidden)
     slots = read_structure(scene.frame, scene.age, DECODER, known=AT_THE_DEAL).slots
     assert list(slots) == scene.truth
+
+
+def test_from_the_frame_alone_a_card_13_mm_off_a_shifted_placement_s_row_end_rules_it_out() -> None:
+    # generated hand-laid deal 2420004 (spread 1, fine light, age 2): an arm over the middle
+    # of the structure; temple, archery range, aqueduct and brickyard read on row 0 (at 0,
+    # 1, 2 and 5), laboratory and shelf quarry on row 2, glassworks on row 4. The placement
+    # shifted a column puts the first six a place along and leaves brickyard one place
+    # beyond its row 0's end, 13.3 mm off that place (its fit, made on the cards at the
+    # other end, strays there): as likely as the placement of all seven, and nothing was
+    # told. Now brickyard is a card it left out, and the deal is read but under the arm
+    scene = random_table(2420004, spread=1.0, difficulty="fine", taken=[])
+    assert scene.age == 2 and scene.truth[5] == "brickyard" and scene.hidden[3]
+    slots = read_structure(scene.frame, scene.age, DECODER).slots
+    assert all(s is None or s == t for s, t in zip(slots, scene.truth, strict=True))
+    assert [slots[i] for i in (0, 1, 2, 5, 11, 12, 18)] == [
+        scene.truth[i] for i in (0, 1, 2, 5, 11, 12, 18)
+    ]
