@@ -1140,12 +1140,19 @@ def _near(options: Sequence[_Option], known: Sequence[str | None] | None) -> lis
     ranked = sorted(options, key=lambda o: -o.score)
     best = ranked[0]
 
+    # at the deal not recorded yet every position holds a card: a position a view shows
+    # bare is the view's doubt, whichever placement it is (generated hand-laid deal
+    # 2450075, hard light, spread 0.5, told it is the deal: the true placement's view saw
+    # five dim backs and cards bare, the placement a column over, its end column over a
+    # city's card and an arm, none, and was told alone, eight positions wrongly)
+    deal = known is not None and _unrecorded_deal(known)
+
     def more(o: _Option) -> int:
         """The contradictions more than the best's a placement of as many cards may have:
         two, or its positions that look bare where it puts a card (three at most unless a
-        view's table may be something else)."""
+        view's table may be something else, or at the deal not recorded yet)."""
         bare = len(o.misread)
-        return max(2, bare if best.doubtful or o.doubtful else min(3, bare))
+        return max(2, bare if best.doubtful or o.doubtful or deal else min(3, bare))
 
     def as_likely(o: _Option) -> bool:
         return (

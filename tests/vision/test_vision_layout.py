@@ -1344,3 +1344,22 @@ def test_from_the_frame_alone_a_card_13_mm_off_a_shifted_placement_s_row_end_rul
     assert [slots[i] for i in (0, 1, 2, 5, 11, 12, 18)] == [
         scene.truth[i] for i in (0, 1, 2, 5, 11, 12, 18)
     ]
+
+
+def test_told_it_is_the_deal_a_placement_whose_view_sees_dim_backs_bare_still_stands() -> None:
+    # generated hand-laid deal 2450075 (spread 0.5, hard light, age 2), read as the device
+    # reads the deal (20 "back" entries): an arm over the structure's left, six cards read
+    # (0, 2 and 4 on row 0, 12 and 13 on row 2, 18 on row 4). The true placement's view saw
+    # five of its positions bare (dim backs and courthouse, 3); the placement a column
+    # over, its end column over a city's card and the arm, saw none, and was told alone:
+    # eight positions wrongly. At the deal every position holds a card, so a position a
+    # view shows bare says nothing against a placement: both stand, and the codes at their
+    # places tell them apart (the shifted one puts the structure's end short of a card
+    # whose code is there)
+    scene = random_table(2450075, spread=0.5, difficulty="hard", taken=[])
+    assert scene.age == 2 and scene.truth[0] == "brewery" and scene.hidden[1]
+    slots = read_structure(scene.frame, scene.age, DECODER, known=AT_THE_DEAL).slots
+    assert all(s is None or s == t for s, t in zip(slots, scene.truth, strict=True))
+    assert [slots[i] for i in (0, 2, 4, 12, 13, 18)] == [
+        scene.truth[i] for i in (0, 2, 4, 12, 13, 18)
+    ]
