@@ -99,6 +99,8 @@ VARIANTS: dict[str, Level] = {
     "5-bias": _five("5-bias", bias=1.0),
     "5-shaped": _five("5-shaped", shaped=0.3),
     "5-1k": replace(LEVELS["5"], name="5-1k", iterations=1000),
+    # twice level 5's iterations: how much more a search gains against itself
+    "5-6k": replace(LEVELS["5"], name="5-6k", iterations=6000),
     "5-1k-decisive": _five("5-1k-decisive", 1000, decisive=True),
     "5-1k-guard": _five("5-1k-guard", 1000, guard=True),
     "5-1k-sharp": _five("5-1k-sharp", 1000, decisive=True, guard=True),
