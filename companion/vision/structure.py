@@ -1135,8 +1135,8 @@ def _near(options: Sequence[_Option], known: Sequence[str | None] | None) -> lis
     contradictions more, or as many more as its positions that look bare where it puts a
     card (its dim backs): three at most, any number when its view's table or the best's
     may be something else (`_Option.doubtful`: a contradiction that is the view's doubt,
-    not the placement's). With what was known only trusted placements stand beside the
-    best."""
+    not the placement's) or at the deal not recorded yet (every position holds a card).
+    With what was known only trusted placements stand beside the best."""
     ranked = sorted(options, key=lambda o: -o.score)
     best = ranked[0]
 
