@@ -1135,24 +1135,21 @@ def _near(options: Sequence[_Option], known: Sequence[str | None] | None) -> lis
     contradictions more, or as many more as its positions that look bare where it puts a
     card (its dim backs): three at most, any number when its view's table or the best's
     may be something else (`_Option.doubtful`: a contradiction that is the view's doubt,
-    not the placement's) or at the deal not recorded yet (every position holds a card).
+    not the placement's); five at the deal not recorded yet (every position holds a card).
     With what was known only trusted placements stand beside the best."""
     ranked = sorted(options, key=lambda o: -o.score)
     best = ranked[0]
 
-    # at the deal not recorded yet every position holds a card: a position a view shows
-    # bare is the view's doubt, whichever placement it is (generated hand-laid deal
-    # 2450075, hard light, spread 0.5, told it is the deal: the true placement's view saw
-    # five dim backs and cards bare, the placement a column over, its end column over a
-    # city's card and an arm, none, and was told alone, eight positions wrongly)
-    deal = known is not None and _unrecorded_deal(known)
+    # at the deal not recorded yet every position holds a card: a few positions a view
+    # shows bare are the view's doubt, whichever placement it is (`DEAL_BARE`)
+    most = DEAL_BARE if known is not None and _unrecorded_deal(known) else 3
 
     def more(o: _Option) -> int:
         """The contradictions more than the best's a placement of as many cards may have:
-        two, or its positions that look bare where it puts a card (three at most unless a
-        view's table may be something else, or at the deal not recorded yet)."""
+        two, or its positions that look bare where it puts a card (three at most, DEAL_BARE
+        at the deal not recorded yet, unless a view's table may be something else)."""
         bare = len(o.misread)
-        return max(2, bare if best.doubtful or o.doubtful or deal else min(3, bare))
+        return max(2, bare if best.doubtful or o.doubtful else min(most, bare))
 
     def as_likely(o: _Option) -> bool:
         return (
@@ -1191,6 +1188,13 @@ def _near(options: Sequence[_Option], known: Sequence[str | None] | None) -> lis
     return near
 
 
+DEAL_BARE = 5  # positions a placement's view may show bare more than the best's, at the
+# deal not recorded yet (three otherwise, `_near`): generated hand-laid deal 2450075 (hard
+# light, spread 0.5, told it is the deal): the true placement's view saw five dim backs and
+# cards bare, the placement a column over, its end column over a city's card and an arm,
+# none, and was told alone, eight positions wrongly. Not any number: placements shifted onto
+# the bare table beside the structure see eight to twelve positions bare (deal 1100225,
+# hard light, given only the codes decoded: the true placement's view saw two)
 ALL_READ_PLACED = 5  # cards: a trusted placement of every card read, this many or more,
 # outweighs placements that leave a card read inside their outline (`_standing`); five
 # from generated hand-laid deal 1900029 (hard light, an arm over 8 positions: five codes

@@ -1352,10 +1352,10 @@ def test_told_it_is_the_deal_a_placement_whose_view_sees_dim_backs_bare_still_st
     # (0, 2 and 4 on row 0, 12 and 13 on row 2, 18 on row 4). The true placement's view saw
     # five of its positions bare (dim backs and courthouse, 3); the placement a column
     # over, its end column over a city's card and the arm, saw none, and was told alone:
-    # eight positions wrongly. At the deal every position holds a card, so a position a
-    # view shows bare says nothing against a placement: both stand, and the codes at their
-    # places tell them apart (the shifted one puts the structure's end short of a card
-    # whose code is there)
+    # eight positions wrongly. At the deal every position holds a card, so a few positions
+    # a view shows bare (five) say nothing against a placement: both stand, and the codes
+    # at their places tell them apart (the shifted one puts row 0's end a place short of
+    # brickyard, whose code is there)
     scene = random_table(2450075, spread=0.5, difficulty="hard", taken=[])
     assert scene.age == 2 and scene.truth[0] == "brewery" and scene.hidden[1]
     slots = read_structure(scene.frame, scene.age, DECODER, known=AT_THE_DEAL).slots
