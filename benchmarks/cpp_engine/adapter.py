@@ -8,10 +8,10 @@ reveals, through the driver built by build.sh (README.md beside this file).
 Each request's record (public information only) becomes one line of the driver: the setup,
 the deals as far as they are known (a `reveal` line fills its position), the Great Library
 draws and every move as the engine's action; the driver replays them in the engine's own
-game state and answers its agent's move, which becomes the record line answered. Standard
-library only, so that any Python 3.11 runs it (it reads data/ for the catalog); nothing but
-protocol answers on standard output. `--log FILE` appends one JSON line per answer: the
-engine's CPU seconds and playouts for it.
+game state and answers its agent's move, which becomes the record line answered. It needs no
+package but this checkout's `companion` (the catalog as the companion loads it), so any
+Python 3.11 runs it; nothing but protocol answers on standard output. `--log FILE` appends
+one JSON line per answer: the engine's CPU seconds and playouts for it.
 
 The engine's objects are matched to the catalog's ids by name (`ENGINE_NAMES`), and at start
 the adapter checks the engine's list against the catalog: every card, wonder and token, its
@@ -25,14 +25,16 @@ import argparse
 import json
 import subprocess
 import sys
-import tomllib
 import zlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
-DATA = Path(__file__).resolve().parent.parent.parent / "data"
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from companion.engine.catalog import load_catalog  # noqa: E402
 
 # The engine's object names (src/game/objects.cpp) and the catalog's ids. Every card, wonder
 # and progress token of the base game, and nothing else (the engine's "Looting 1" and
@@ -123,35 +125,24 @@ class Catalog:
     covers: dict[int, dict[int, frozenset[int]]]
 
 
-def read_catalog(data: Path = DATA) -> Catalog:
-    """The base game's catalog, read from the TOML files of `data`."""
-
-    def load(name: str) -> dict[str, Any]:
-        with (data / name).open("rb") as handle:
-            return tomllib.load(handle)
-
-    kinds: dict[str, str] = {}
-    ages: dict[str, int] = {}
-    colours: dict[str, str] = {}
-    for card in load("cards.toml")["card"]:
-        kinds[card["id"]] = "card"
-        ages[card["id"]] = card["age"]
-        colours[card["id"]] = card["color"]
-    for wonder in load("wonders.toml")["wonder"]:
-        kinds[wonder["id"]] = "wonder"
-    for token in load("progress.toml")["token"]:
-        kinds[token["id"]] = "token"
-    face_up: dict[int, frozenset[int]] = {}
-    covers: dict[int, dict[int, frozenset[int]]] = {}
-    for layout in load("layouts.toml")["layout"]:
-        positions = layout["positions"]
-        index = {(p["row"], p["col"]): i for i, p in enumerate(positions)}
-        covering: dict[int, set[int]] = {i: set() for i in range(len(positions))}
-        for i, position in enumerate(positions):
-            for row, col in position["covered_by"]:
-                covering[index[(row, col)]].add(i)
-        face_up[layout["age"]] = frozenset(i for i, p in enumerate(positions) if p["face_up"])
-        covers[layout["age"]] = {i: frozenset(c) for i, c in covering.items()}
+def read_catalog() -> Catalog:
+    """The base game's catalog as the companion loads it (`load_catalog`, from this
+    checkout's data/: a plain Python has no installed `companion.data`), in the terms the
+    adapter checks and translates."""
+    catalog = load_catalog(ROOT / "data", ())
+    kinds = {c.id: "card" for c in catalog.cards}
+    kinds |= {w.id: "wonder" for w in catalog.wonders}
+    kinds |= {t.id: "token" for t in catalog.progress_tokens}
+    ages = {c.id: c.age for c in catalog.cards}
+    colours = {c.id: c.color.value for c in catalog.cards}
+    layouts = {age: catalog.layout(age).positions for age in (1, 2, 3)}
+    face_up = {
+        age: frozenset(p.index for p in positions if p.face_up)
+        for age, positions in layouts.items()
+    }
+    covers = {
+        age: {p.index: frozenset(p.covers) for p in positions} for age, positions in layouts.items()
+    }
     return Catalog(kinds, ages, colours, face_up, covers)
 
 
