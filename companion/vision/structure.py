@@ -505,6 +505,10 @@ HAND_MM = 5.0  # a hand (or an arm) is a smooth blob at least twice this across
 HAND_SHARE = 0.02  # share of a position's visible part under a hand: cannot tell
 BARE_SHARE = 0.85  # share of a position's visible part that must look like the table
 ALL_BARE_SHARE = 0.95  # a lower half this bare: no card there, its upper half aside
+BAND_MM = (0.5, 1.5)  # the blurs whose difference keeps a card's print and a back's lines
+# and smooths the sensor's noise away (`_View.patterned`)
+BAND_SHARE = 1.8  # that band's spread over a part of a position, against the table's: more,
+# and a card lies there, whatever its light
 
 
 class _View:
@@ -557,6 +561,7 @@ class _View:
         for x, y in origins:
             cards[self._rows(y - 4, y + m.card_h + 4), self._cols(x - 4, x + m.card_w + 4)] = 1
         table = self.valid & (cards == 0)
+        self.table = table
         self.bare = np.zeros((height, width), bool)
         self.hand = np.zeros((height, width), bool)
         self.rival = 0.0  # `_surface`'s second plane, against the table's blocks
@@ -623,6 +628,25 @@ class _View:
         sigma = LINES_SIGMA_MM * RECTIFIED_PX_PER_MM
         return np.asarray(self.image - cv2.GaussianBlur(self.image, (0, 0), sigma))
 
+    @functools.cached_property
+    def band(self) -> np.ndarray:
+        """The view in a band of a few mm (`BAND_MM`): a card's print and a back's lines
+        stand out there, the sensor's noise of a dim room is smoothed away."""
+        k = RECTIFIED_PX_PER_MM
+        fine, coarse = (cv2.GaussianBlur(self.image, (0, 0), s * k) for s in BAND_MM)
+        return np.asarray(fine - coarse)
+
+    @functools.cached_property
+    def _table_band(self) -> float:
+        return _spread(self.band[self.table]) if self.table.sum() >= 200 else math.inf
+
+    def patterned(self, area: tuple[slice, slice]) -> bool:
+        """Whether the area shows a card's pattern the table lacks (`BAND_SHARE`): in a dim
+        room a back's lines and shade are as faint as the table's grain and light, and the
+        back looks like the bare table (generated hand-laid deal 2490061, hard light)."""
+        part = self.band[area]
+        return part.size > 0 and _spread(part) > BAND_SHARE * self._table_band
+
     def _rows(self, top: float, bottom: float) -> slice:
         k = RECTIFIED_PX_PER_MM
         return slice(max(0, round((top - self.top) * k)), max(0, round((bottom - self.top) * k)))
@@ -664,6 +688,13 @@ class _View:
         right = code[1].stop - area[1].start
         sides = (sticker[:top], sticker[bottom:], sticker[:, :left], sticker[:, right:])
         return all(side.size > 0 and float(np.mean(side >= light)) > 0.5 for side in sides)
+
+
+def _spread(values: np.ndarray) -> float:
+    """A robust spread of values (the median absolute deviation, as a normal's sigma): an
+    edge or a code crossing a part of the view moves it little."""
+    flat = values.ravel()
+    return float(1.4826 * np.median(np.abs(flat - np.median(flat))))
 
 
 CODE_SPREAD = 20.0  # grey spread of a code's modules in view, at least: a sticker (25 before:
@@ -843,7 +874,9 @@ def _classify(
                 present[p.index] = True
                 if not view.seen(upper) or view.under_hand(upper):
                     continue
-                if view.bare_share(upper) >= BARE_SHARE:  # a card must lie there
+                # a card must lie there: the bare table showing and no card's pattern
+                # (a dim back's lines, `_View.patterned`) says the placement is wrong
+                if view.bare_share(upper) >= BARE_SHARE and not view.patterned(upper):
                     contradictions += 1
                     refuted.add(p.index)
                     misread.add(p.index)
@@ -904,6 +937,7 @@ def _classify(
                     view.seen(half)
                     and not view.under_hand(half)
                     and view.bare_share(half) >= BARE_SHARE
+                    and not view.patterned(half)
                 ):
                     contradictions += 1
                     misread.add(p.index)
@@ -975,7 +1009,9 @@ def _strays(
     few cards of its first rows, and a city laid beside its last, widest row lay inside
     the outline of all 20 beside its narrower rows (generated hand-laid frame 1800015,
     fine light, age 1: four cards left in rows 1 and 2, two cards of the left city inside
-    that outline by a few mm of the fit's drift, the frame left untold)."""
+    that outline by a few mm of the fit's drift, the frame left untold). From the frame
+    alone a card beyond the first row or the last, between the outline's sides, counts
+    too (`OFF_ROWS_MM`): no city lies there."""
     held = [o for o, k in zip(origins, known or [None] * len(origins), strict=True) if k != EMPTY]
     xs = [x for x, _ in held]
     ys = [y for _, y in held]
@@ -1014,11 +1050,16 @@ def _strays(
             cx, cy = _code_mm(m, origins[where[card.id]]).mean(axis=0)
             if math.hypot(x - cx, y - cy) <= KNOWN_NEAR_MM:
                 continue
+        across = min(xs) - 5.0 + inset <= x <= max(xs) + m.card_w + 5.0 - inset
         inside = (
             deal
+            or (across and min(ys) - 5.0 <= y <= max(ys) + m.card_h)
+            # from the frame alone, beyond the first row or the last, across the rows
+            # (`OFF_ROWS_MM`)
             or (
-                min(xs) - 5.0 + inset <= x <= max(xs) + m.card_w + 5.0 - inset
-                and min(ys) - 5.0 <= y <= max(ys) + m.card_h
+                known is None
+                and across
+                and min(ys) - OFF_ROWS_MM <= y <= max(ys) + m.card_h + OFF_ROWS_MM
             )
             or bool(np.any(np.hypot(*(beyond - (x, y)).T) <= reach))
         )
@@ -1049,6 +1090,13 @@ BEYOND_ROWS_MM = 12.0  # how far from a place two rows beyond the first or last 
 # (the cities lie beside the rows: within 7 mm of one place beyond a row's end)
 
 
+OFF_ROWS_MM = 80.0  # how far beyond the first row's outline or the last's, between its
+# sides, a card read left out of a placement lies in the structure's way (`_strays`, from
+# the frame alone): no city lies there, and two rows beyond are 75 mm at most. A fit on a few
+# cards of two rows strays far from them (a card turned a few degrees turns the fit's
+# perspective): generated hand-laid deal 2490061 (hard light, spread 1, age 2), a placement
+# shifted by two rows, its fit on four cards, put archery range 27 mm off its place two
+# rows beyond the first (`BEYOND_ROWS_MM` is 12), stood beside the true one, nothing told
 ROW_END_MM = 14.0  # how far from a place one beyond a row's end a card read left out of a
 # placement lies there (`_strays`, from the frame alone): a placement shifted by a column
 # under an arm leaves the first row's far end card there, and its fit, made on the cards
