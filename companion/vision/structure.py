@@ -2341,6 +2341,11 @@ BACK_LINES = 0.5  # a back's lines (`_View.lines`' spread) against the backs tol
 # on the bare table where a back had lain, 0.21 of the backs told, its grey spread and mean
 # as a back's, told "back"; the backs told so in 1900000-1900059 at spreads 0 and 1: 0.91
 # to 1.12)
+BACK_BAND = 0.5  # a back's spread in the band of a few mm (`_View.band`) against the backs
+# told: at least (generated hand-laid frame 2491064, hard light, spread 1, a later moment of
+# age 3 from the frame alone: a hand the view did not find over position 15, taken, its
+# grey and lines as the backs told, 0.27 of their band's spread, told "back"; the backs
+# told there 2.3 to 3.8 times the table's, the hand 0.9)
 BACKS_TOLD = 2  # backs told in the view, the least to compare a position with
 HAND_EDGE_SHARE = 0.2  # of a position's upper half, and of its sticker's place, a hand's
 # edge may lie over: its look is that of the rest
@@ -2375,7 +2380,9 @@ def _backs_seen(
     least half of it (a back's lines; the table's grain under a shadow is smoother; within
     EDGE_TEXTURE where a hand's edge lies over it), its lines (`_View.lines`) spread at
     least BACK_LINES of theirs (a glare's gradient on the bare table spreads its grey as
-    much, but smoothly), its mean and 90th percentile at most BACK_LIGHTER above theirs (a
+    much, but smoothly) and its spread in the band of a few mm at least BACK_BAND of
+    theirs (a hand the view did not find is smooth there), its mean and 90th percentile at
+    most BACK_LIGHTER above theirs (a
     guild's back is darker than its age's). Generated hand-laid deals 1900006, 1900013 and 1900021
     (fine light): the widened hand over 3 or 4 % of the back's upper half; 1900000: one
     back told in view with no hand over it, a second with the hand over a third of it.
@@ -2395,9 +2402,10 @@ def _backs_seen(
     (left, top), (right, _), _, (_, bottom) = m.code_corners()
     quiet = (right - left) * QUIET_MODULES / QR_MODULES
 
-    def upper_half(i: int, told: bool = False) -> tuple[np.ndarray, np.ndarray, bool] | None:
+    def upper_half(i: int, told: bool = False) -> tuple[np.ndarray, np.ndarray, float, bool] | None:
         """The grey and the lines (`_View.lines`) of the part of position i's upper half no
-        hand lies over, and whether a hand's edge lies over it (`_View.under_hand`), if
+        hand lies over, its spread in the band of a few mm (`_View.band`), and whether a
+        hand's edge lies over it (`_View.under_hand`), if
         that half is in view, a hand's edge at most over HAND_EDGE_SHARE of it and of its
         sticker's place (a back told: over at most TOLD_HAND_SHARE of it, its sticker's
         place aside), and that part shows a card, no sticker (None otherwise)."""
@@ -2421,7 +2429,12 @@ def _backs_seen(
         bare = float(view.bare[upper][free].mean())
         if bare > SEEN_CARD_SHARE or view.sticker_shows(sticker, code):
             return None
-        return view.image[upper][free], view.lines[upper][free], view.under_hand(upper)
+        return (
+            view.image[upper][free],
+            view.lines[upper][free],
+            _spread(view.band[upper][free]),
+            view.under_hand(upper),
+        )
 
     todo = [
         p
@@ -2438,18 +2451,20 @@ def _backs_seen(
     told = [g for i, s in enumerate(slots) if s == BACK if (g := upper_half(i, True)) is not None]
     if len(told) < BACKS_TOLD:
         return
-    spread = float(np.median([float(g.std()) for g, _, _ in told]))
-    mean = float(np.median([float(g.mean()) for g, _, _ in told]))
-    light = float(np.median([float(np.percentile(g, 90)) for g, _, _ in told]))
-    lines = float(np.median([float(f.std()) for _, f, _ in told]))
+    spread = float(np.median([float(g.std()) for g, _, _, _ in told]))
+    mean = float(np.median([float(g.mean()) for g, _, _, _ in told]))
+    light = float(np.median([float(np.percentile(g, 90)) for g, _, _, _ in told]))
+    lines = float(np.median([float(f.std()) for _, f, _, _ in told]))
+    band = float(np.median([b for _, _, b, _ in told]))
     for p in todo:
         half = upper_half(p.index)
         if half is None:
             continue
-        grey, fine, edged = half
+        grey, fine, pattern, edged = half
         low, high = EDGE_TEXTURE if edged else BACK_TEXTURE
         if (
             float(fine.std()) >= BACK_LINES * lines
+            and pattern >= BACK_BAND * band
             and low * spread <= float(grey.std()) <= high * spread
             and float(grey.mean()) <= mean + BACK_LIGHTER
             and float(np.percentile(grey, 90)) <= light + BACK_LIGHTER

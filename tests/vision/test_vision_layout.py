@@ -1459,3 +1459,17 @@ def test_from_the_frame_alone_a_deal_whose_dim_backs_looked_bare_is_read() -> No
     assert scene.age == 2 and not any(scene.hidden)
     slots = read_structure(scene.frame, scene.age, DECODER).slots
     assert list(slots) == list(scene.truth)
+
+
+def test_from_the_frame_alone_a_hand_the_view_did_not_find_is_never_told_a_back() -> None:
+    # generated hand-laid frame 2491064 (spread 1, hard light, a later moment of age 3)
+    # read from the frame alone: a hand over most of the structure, five cards read. Over
+    # position 15 (taken, and 18 over it) lies a part of the hand the view did not find;
+    # its grey and its lines looked as the backs told in the view do, and it was told
+    # "back". In the band of a few mm the hand is as smooth as the table (0.9 of the
+    # table's spread there), the backs told 2.3 to 3.8 times it (`BACK_BAND`)
+    scene = random_table(2491064, spread=1.0, difficulty="hard", hands=True)
+    assert scene.age == 3 and scene.truth[15] == "empty" and scene.hidden[15]
+    slots = _told_alone(scene)
+    assert slots[15] is None
+    assert (slots[0], slots[1], slots[13]) == ("senate", "academy", "magistrates_guild")
