@@ -1473,3 +1473,22 @@ def test_from_the_frame_alone_a_hand_the_view_did_not_find_is_never_told_a_back(
     slots = _told_alone(scene)
     assert slots[15] is None
     assert (slots[0], slots[1], slots[13]) == ("senate", "academy", "magistrates_guild")
+
+
+def test_with_what_was_known_a_place_the_fit_strays_at_is_never_told_empty() -> None:
+    # generated hand-laid frame 2494027 (spread 1, hard light, a later moment of age 3),
+    # read with what the box knew: an arm over the structure's left, four cards read at its
+    # upper right (lighthouse at 1, palace at 7, observatory at 8, gardens at 10). The fit
+    # on them, a homography, put town hall's place (11, known face up, under the arm) 29.5
+    # mm from where an affine map of the same codes puts it, over the bare table beside
+    # the card: told empty, as the one card taken since. Where the two part by more than a
+    # card's tolerance the view is not told empty (`FITS_APART_MM`)
+    scene = random_table(2494027, spread=1.0, difficulty="hard")
+    assert scene.age == 3 and scene.known[11] == "town_hall" == scene.truth[11]
+    assert scene.hidden[11]
+    slots = read_structure(
+        scene.frame, scene.age, DECODER, known=scene.known, taken=scene.taken_cards
+    ).slots
+    assert all(s is None or s == t for s, t in zip(slots, scene.truth, strict=True))
+    assert slots[11] is None
+    assert [slots[i] for i in (1, 7, 8, 10)] == ["lighthouse", "palace", "observatory", "gardens"]
