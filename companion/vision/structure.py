@@ -2196,7 +2196,7 @@ FITS_APART_MM = 15.0  # a position where a placement's fit and an affine map of 
 # what the box knew: a fit on four cards at the structure's upper right put town hall's
 # place, under an arm, 29.5 mm off the affine map's, over the bare table beside the card,
 # and it was told empty). A card less than that off its place still lies over much of
-# the parts of it looked at; at 8.5 mm (`FIT_TOLERANCE_MM`) 5 of 399 cards just taken in
+# the parts of it looked at; at 8.5 mm (`FIT_TOLERANCE_MM`) 5 of 266 cards just taken in
 # the later moments of 2490000-2490143 (hard light, spreads 0.5 and 1) were not told
 # empty, at 15 mm none
 
