@@ -2023,7 +2023,11 @@ def _read_structure(
     # left of row 5 so). The device, which knows what lay there, still sees the card it
     # just took at the far end of a row gone (a late age's last cards)
     # Nor is one where the fit and an affine map of the same codes lie apart
-    # (`FITS_APART_MM`, `_fits_apart`)
+    # (`FITS_APART_MM`, `_fits_apart`). What was known is weighed first, on every position
+    # the view told empty: of two told newly empty, neither is told, one of them may be
+    # a place the fit strays at, the other the card just taken or not
+    if known is not None:
+        _impossible_to_none(slots, known, layout, gone)
     at = [layout.positions[i] for i, s in enumerate(best.slots) if _is_card(s)]
     reach = FAR_COLUMNS if known is None else math.inf
     parted = _fits_apart(best, cards, layout)
@@ -2032,8 +2036,6 @@ def _read_structure(
         far = far or parted[p.index] > FITS_APART_MM
         if slots[p.index] == EMPTY and p.index not in gone and far:
             slots[p.index] = None
-    if known is not None:
-        _impossible_to_none(slots, known, layout, gone)
     _backs_under_cards(slots, layout, near, known, len(cards))
     _backs_under_placed(slots, layout, near, known, len(cards))
     _backs_seen(slots, layout, near, known, gone)
