@@ -2417,8 +2417,8 @@ def _backs_seen(
     least BACK_LINES of theirs (a glare's gradient on the bare table spreads its grey as
     much, but smoothly) and its spread in the band of a few mm at least BACK_BAND of
     theirs (a hand the view did not find is smooth there), its mean and 90th percentile at
-    most BACK_LIGHTER above theirs (a
-    guild's back is darker than its age's). Generated hand-laid deals 1900006, 1900013 and 1900021
+    most BACK_LIGHTER above theirs (a guild's back is darker than its age's). Generated
+    hand-laid deals 1900006, 1900013 and 1900021
     (fine light): the widened hand over 3 or 4 % of the back's upper half; 1900000: one
     back told in view with no hand over it, a second with the hand over a third of it.
     Not when the view shows the bare table where a card lies (step 10: the placement may
@@ -2440,8 +2440,8 @@ def _backs_seen(
     def upper_half(i: int, told: bool = False) -> tuple[np.ndarray, np.ndarray, float, bool] | None:
         """The grey and the lines (`_View.lines`) of the part of position i's upper half no
         hand lies over, its spread in the band of a few mm (`_View.band`), and whether a
-        hand's edge lies over it (`_View.under_hand`), if
-        that half is in view, a hand's edge at most over HAND_EDGE_SHARE of it and of its
+        hand's edge lies over it (`_View.under_hand`), if that half is in view, a hand's
+        edge at most over HAND_EDGE_SHARE of it and of its
         sticker's place (a back told: over at most TOLD_HAND_SHARE of it, its sticker's
         place aside), and that part shows a card, no sticker (None otherwise)."""
         x, y = origins[i]
