@@ -367,10 +367,19 @@ def _fit_at(
     stickers: dict[int, Sticker], origins: Sequence[tuple[float, float]], m: TableModel
 ) -> np.ndarray | None:
     """`_fit` on the codes of cards at positions (position -> its sticker in the frame)."""
+    mm, px = _code_points(stickers, origins, m)
+    rows = len({round(origins[i][1], 3) for i in stickers})
+    return _fit(mm, px, len(stickers), rows)
+
+
+def _code_points(
+    stickers: dict[int, Sticker], origins: Sequence[tuple[float, float]], m: TableModel
+) -> tuple[np.ndarray, np.ndarray]:
+    """The corners of the codes of cards at positions (position -> its sticker in the
+    frame): where the layout puts them (mm) and where they lie in the frame (pixels)."""
     mm = np.vstack([_code_mm(m, origins[i]) for i in stickers])
     px = np.vstack([np.array(s.corners) for s in stickers.values()])
-    rows = len({round(origins[i][1], 3) for i in stickers})
-    return _fit(mm.astype(np.float32), px.astype(np.float32), len(stickers), rows)
+    return mm.astype(np.float32), px.astype(np.float32)
 
 
 def _project(homography: np.ndarray, points: np.ndarray) -> np.ndarray:
@@ -647,6 +656,11 @@ class _View:
         part = self.band[area]
         return part.size > 0 and _spread(part) > BAND_SHARE * self._table_band
 
+    def shows_no_card(self, area: tuple[slice, slice]) -> bool:
+        """Whether the area shows the bare table and no card's pattern (`patterned`): where a
+        card must lie, the placement is wrong."""
+        return self.bare_share(area) >= BARE_SHARE and not self.patterned(area)
+
     def _rows(self, top: float, bottom: float) -> slice:
         k = RECTIFIED_PX_PER_MM
         return slice(max(0, round((top - self.top) * k)), max(0, round((bottom - self.top) * k)))
@@ -874,9 +888,7 @@ def _classify(
                 present[p.index] = True
                 if not view.seen(upper) or view.under_hand(upper):
                     continue
-                # a card must lie there: the bare table showing and no card's pattern
-                # (a dim back's lines, `_View.patterned`) says the placement is wrong
-                if view.bare_share(upper) >= BARE_SHARE and not view.patterned(upper):
+                if view.shows_no_card(upper):  # a card must lie there
                     contradictions += 1
                     refuted.add(p.index)
                     misread.add(p.index)
@@ -933,12 +945,7 @@ def _classify(
                 view.region(x + 3, y + 3, x + m.card_w - 3, y + m.row_mm - 3),
                 view.region(x + 3, y + m.row_mm + 2, x + m.card_w - 3, y + m.card_h - 3),
             ):
-                if (
-                    view.seen(half)
-                    and not view.under_hand(half)
-                    and view.bare_share(half) >= BARE_SHARE
-                    and not view.patterned(half)
-                ):
+                if view.seen(half) and not view.under_hand(half) and view.shows_no_card(half):
                     contradictions += 1
                     misread.add(p.index)
                     break
@@ -2212,9 +2219,8 @@ def _fits_apart(option: _Option, cards: list[_Card], layout: Layout) -> list[flo
     origins = m.slot_corners(layout)
     if len(option.placed) < 3:  # fitted as an affine map or a similarity already
         return [0.0] * len(origins)
-    mm = np.vstack([_code_mm(m, origins[i]) for i in option.placed]).astype(np.float32)
-    px = np.vstack([np.array(cards[j].sticker.corners) for j in option.placed.values()])
-    affine, _ = cv2.estimateAffine2D(mm, px.astype(np.float32), method=cv2.LMEDS)
+    stickers = {i: cards[j].sticker for i, j in option.placed.items()}
+    affine, _ = cv2.estimateAffine2D(*_code_points(stickers, origins, m), method=cv2.LMEDS)
     if affine is None:
         return [math.inf] * len(origins)
     centres = np.array([(x + m.card_w / 2, y + m.card_h / 2) for x, y in origins])
