@@ -129,6 +129,9 @@ VARIANTS: dict[str, Level] = {
         "5-cpplike", exploration=0.75, by_mean=True, scored_expansion=False, redraw=True
     ),
     # two of them without the redraw's cost (BENCHMARKS.md, "which of its choices")
+    # RAVE (all moves as first) in the tree, equivalence constants 100 and 500 (self-play screen)
+    "5-1k-rave": _five("5-1k-rave", 1000, rave=100.0),
+    "5-1k-rave500": _five("5-1k-rave500", 1000, rave=500.0),
     "5-cpplike-lean": _five("5-cpplike-lean", by_mean=True, scored_expansion=False),
     # twice level 5's iterations (twice its CPU): what playouts twice as cheap would buy
     "5-cpplike-lean-6k": _five("5-cpplike-lean-6k", 6000, by_mean=True, scored_expansion=False),

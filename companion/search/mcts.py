@@ -127,6 +127,11 @@ class Settings:
     the root's most visited move has at least `stop_ratio` times the second's visits (looked
     at every STOP_EVERY iterations), so an easy move leaves the CPU to a larger budget."""
     stop_ratio: float = 0.0
+    rave: float = 0.0
+    """RAVE's equivalence constant k (0: off): a tree move's value blends its mean with its
+    all-moves-as-first mean (the iterations in which its mover made the same move later in
+    the age, in the tree or the playout), the latter weighted sqrt(k / (3 n + k)) after n
+    visits (Gelly and Silver 2007), so a move played well later in the age is tried sooner."""
     plain: bool = False
     """A light playout without a plan: no player science-minded, and no brown, grey or
     yellow card first in age 1 (`policy.light_event`'s `plain`): a random accessible card to
@@ -155,6 +160,10 @@ class Node:
     children: dict[Hashable, Node] = field(default_factory=dict)
     prior: float = 0.0
     """The heuristic's worth of the move, in -1..1 (`Settings.bias`; 0 without it)."""
+    amaf_visits: int = 0
+    """Iterations in which the mover made this move at this node or later in the age
+    (`Settings.rave`)."""
+    amaf_reward: float = 0.0
 
     @property
     def mean(self) -> float:
@@ -302,6 +311,9 @@ def _iterate(
     path = [root]
     node = root
     age = world.age if settings.age_bound else 0
+    rave = settings.rave
+    made: list[tuple[Player, Hashable]] | None = [] if rave else None
+    """Each turn move of the iteration by its mover, in the age of the root (`rave`)."""
     while not world.finished and (not age or world.age == age):
         scored: list[tuple[Event, float]] | None = None
         if node is root and root_events is not None:
@@ -338,13 +350,17 @@ def _iterate(
             if settings.bias and settings.scored_expansion:
                 child.prior = max(-PRIOR_SPAN, min(best, PRIOR_SPAN)) / PRIOR_SPAN
             children[keys[untried]] = child
+            if made is not None:
+                made.append((mover, keys[untried]))
             world = step(world, event, rng)
             if PRIOR_VISITS:  # the evaluation right after the move, as a few visits
                 child.visits = PRIOR_VISITS
                 child.reward = PRIOR_VISITS * evaluate(world, mover)
             path.append(child)
             break
-        event, child = _select(children, legal, keys, settings.exploration, settings.bias)
+        event, child = _select(children, legal, keys, settings.exploration, settings.bias, rave)
+        if made is not None:
+            made.append((mover, key_of(event)))
         world = step(world, event, rng)
         path.append(child)
         node = child
@@ -358,6 +374,7 @@ def _iterate(
             settings.military,
             settings.age_value,
             settings.plain,
+            made,
         )
     else:
         world, plies = _rollout(world, rng, settings.plies)
@@ -371,7 +388,30 @@ def _iterate(
     for visited in path[1:]:
         visited.visits += 1
         visited.reward += value if visited.player is Player.P1 else 1.0 - value
+    if made is not None:
+        _amaf(path, made, value)
     return plies
+
+
+def _amaf(path: list[Node], made: list[tuple[Player, Hashable]], value: float) -> None:
+    """RAVE's back-up: each node on `path` credits its children whose move its mover made
+    then or later in the iteration (in the tree or the playout, in the root's age) with the
+    result. `made` lists the tree's moves first (path[1:]'s, in order), then the playout's."""
+    later: dict[Player, set[Hashable]] = {Player.P1: set(), Player.P2: set()}
+    tree_moves = len(path) - 1
+    for mover, key in made[tree_moves:]:
+        later[mover].add(key)
+    for index in range(tree_moves, 0, -1):
+        mover, key = made[index - 1]
+        keys = later[mover]
+        keys.add(key)
+        result = value if mover is Player.P1 else 1.0 - value
+        children = path[index - 1].children
+        for seen in keys:
+            child = children.get(seen)
+            if child is not None:
+                child.amaf_visits += 1
+                child.amaf_reward += result
 
 
 def shaped_value(world: GameState, value: float, share: float) -> float:
@@ -404,12 +444,15 @@ def _playout(
     military: float = 0.0,
     age_end: bool = False,
     plain: bool = False,
+    made: list[tuple[Player, Hashable]] | None = None,
 ) -> tuple[GameState, int]:
     """A light playout to the end of the game, each player science-minded or not at
     random (`policy.SCIENCE_MINDED`), and one who is not military-minded with the chance
     `military`; the final position and the events played. With `age_end`, it stops at the
     end of the age instead (a next-age decision pending): in age 3 that is the end of the
-    game. With `plain`, no player is science-minded and none follows age 1's plan."""
+    game. With `plain`, no player is science-minded and none follows age 1's plan. With
+    `made`, each build, discard and wonder of the playout's first age is added to it (its
+    mover, its key: `Settings.rave`)."""
     science = (
         (False, False) if plain else (rng.random() < SCIENCE_MINDED, rng.random() < SCIENCE_MINDED)
     )
@@ -420,10 +463,17 @@ def _playout(
             not science[1] and rng.random() < military,
         )
     played = 0
+    age = world.age
     while not world.finished:
         if age_end and world.pending is not None and world.pending.kind is PendingKind.NEXT_AGE:
             break
         event = light_event(world, rng, science, redraw, decisive, guard, warlike, plain)
+        if (
+            made is not None
+            and world.age == age
+            and isinstance(event, (Build, Discard, BuildWonder))
+        ):
+            made.append((event.player, key_of(event)))
         world = step(world, event, rng)
         played += 1
     return world, played
@@ -452,15 +502,21 @@ def _select(
     keys: list[Hashable],
     exploration: float,
     bias: float = 0.0,
+    rave: float = 0.0,
 ) -> tuple[Event, Node]:
     """UCB among the legal children (`keys[i]` is `legal[i]`'s), with availability counts
-    (ISMCTS), plus the progressive bias when `bias` is given."""
+    (ISMCTS), plus the progressive bias when `bias` is given; with `rave`, the mean is
+    blended with the all-moves-as-first mean (`Settings.rave`)."""
     best_index = 0
     best_child = children[keys[0]]
     best = -math.inf
     for index, key in enumerate(keys):
         child = children[key]
-        score = child.mean + exploration * math.sqrt(math.log(child.available) / child.visits)
+        mean = child.mean
+        if rave and child.amaf_visits:
+            weight = math.sqrt(rave / (3 * child.visits + rave))
+            mean += weight * (child.amaf_reward / child.amaf_visits - mean)
+        score = mean + exploration * math.sqrt(math.log(child.available) / child.visits)
         if bias:
             score += bias * child.prior / (1 + child.visits)
         if score > best:

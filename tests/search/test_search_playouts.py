@@ -22,7 +22,7 @@ from companion.engine.scoring import civilian_ranks
 from companion.engine.state import GameState, PendingKind, Player, Victory, evolve, opponent_of
 from companion.play.simulate import play
 from companion.search.determinize import deal_if_needed, determinize
-from companion.search.mcts import PLAYOUTS, Node, Settings, Tree, key_of, shaped_value
+from companion.search.mcts import PLAYOUTS, Node, Settings, Tree, _amaf, key_of, shaped_value
 from companion.search.player import Level, suggest
 from companion.search.policy import (
     decisive_move,
@@ -383,3 +383,39 @@ def test_a_military_minded_player_takes_strategy(catalog: Catalog) -> None:
 def _payable_cards(state: GameState) -> set[CardId]:
     """The accessible cards the player to move can build now (the engine says so)."""
     return {c for c in accessible_cards(state) if _payable(state, Build(state.current, c))}
+
+
+def test_rave_credits_each_move_its_mover_made_then_or_later() -> None:
+    # root (p1 to move) -a-> A (p2 to move) -b-> B; the playout then made x (p1) and z (p2)
+    a, x, b, y, z = ("build", "a"), ("build", "x"), ("build", "b"), ("build", "y"), ("build", "z")
+    w = ("discard", "w")
+    root = Node(None, None)
+    first = root.children[a] = Node(None, Player.P1)
+    other = root.children[x] = Node(None, Player.P1)
+    theirs = root.children[w] = Node(None, Player.P1)
+    second = first.children[b] = Node(None, Player.P2)
+    untouched = first.children[y] = Node(None, Player.P2)
+    made = [(Player.P1, a), (Player.P2, b), (Player.P1, x), (Player.P2, z), (Player.P2, w)]
+    _amaf([root, first, second], made, 1.0)  # p1 won
+    # at the root p1's moves a (made) and x (made later) each count a win for p1
+    assert (first.amaf_visits, first.amaf_reward) == (1, 1.0)
+    assert (other.amaf_visits, other.amaf_reward) == (1, 1.0)
+    assert theirs.amaf_visits == 0  # w was made by p2, not by the root's mover
+    # at A p2's move b counts a loss for p2; y was never made
+    assert (second.amaf_visits, second.amaf_reward) == (1, 0.0)
+    assert untouched.amaf_visits == 0
+    assert second.visits == first.visits == 0  # the plain statistics are not RAVE's
+
+
+def test_a_rave_search_keeps_all_moves_as_first_counts(catalog: Catalog) -> None:
+    game = play(catalog, random.Random(5), check=False)
+    state = next(s for s in game.states[9:] if s.structure is not None and s.pending is None)
+    tree = Tree(state, random.Random(1), settings=replace(PLAYOUTS, rave=100.0))
+    tree.run(300)
+    children = tree.root.children.values()
+    # every visit of a move counts for it, and moves made later in the age count as well
+    assert all(node.amaf_visits >= node.visits for node in children)
+    assert sum(node.amaf_visits for node in children) > tree.root.visits
+    plain = Tree(state, random.Random(1), settings=PLAYOUTS)
+    plain.run(300)
+    assert all(node.amaf_visits == 0 for node in plain.root.children.values())
