@@ -73,6 +73,8 @@ PRIOR_SPAN = 10.0
 """`move_score` (VP-like units) beyond which the progressive bias's prior stops growing."""
 MARGIN_SPAN = 10.0
 """The VP margin of a win on points at which a shaped reward is whole (`Settings.shaped`)."""
+WIDEN_BASE = 2.0
+"""The children a node may have at its first visit under progressive widening."""
 STOP_EVERY = 50
 """Iterations between two looks at whether a run may stop early (`Settings.stop_decided`,
 `Settings.stop_least`): a count, not a clock, so a seeded search stays reproducible."""
@@ -132,6 +134,11 @@ class Settings:
     all-moves-as-first mean (the iterations in which its mover made the same move later in
     the age, in the tree or the playout), the latter weighted sqrt(k / (3 n + k)) after n
     visits (Gelly and Silver 2007), so a move played well later in the age is tried sooner."""
+    widening: float = 0.0
+    """Progressive widening's exponent (0: off): a node visited n times adds an untried move
+    only while it has fewer than WIDEN_BASE * (n + 1) ** widening children (or none of its
+    children is legal in the world drawn), the one `move_score` likes most, so that a
+    node's visits go to its best few moves and the tree grows deeper."""
     plain: bool = False
     """A light playout without a plan: no player science-minded, and no brown, grey or
     yellow card first in age 1 (`policy.light_event`'s `plain`): a random accessible card to
@@ -330,10 +337,12 @@ def _iterate(
         untried = -1  # the untried move the heuristic likes most (the first of equals)
         best = -math.inf
         fresh = 0
+        legal_known = 0
         for index, key in enumerate(keys):
             known = children.get(key)
             if known is not None:
                 known.available += 1
+                legal_known += 1
                 continue
             if not settings.scored_expansion:  # a random one (reservoir sampling)
                 fresh += 1
@@ -344,6 +353,13 @@ def _iterate(
             if score > best:
                 best, untried = score, index
         mover = acting_player(world)
+        if (
+            untried >= 0
+            and settings.widening
+            and legal_known
+            and len(children) >= WIDEN_BASE * (node.visits + 1) ** settings.widening
+        ):
+            untried = -1  # widened enough for now: choose among the moves tried
         if untried >= 0:
             event = legal[untried]
             child = Node(event, mover, available=1)
@@ -507,11 +523,13 @@ def _select(
     """UCB among the legal children (`keys[i]` is `legal[i]`'s), with availability counts
     (ISMCTS), plus the progressive bias when `bias` is given; with `rave`, the mean is
     blended with the all-moves-as-first mean (`Settings.rave`)."""
-    best_index = 0
-    best_child = children[keys[0]]
+    best_index = -1
+    best_child: Node | None = None
     best = -math.inf
     for index, key in enumerate(keys):
-        child = children[key]
+        child = children.get(key)
+        if child is None:  # not tried yet (progressive widening)
+            continue
         mean = child.mean
         if rave and child.amaf_visits:
             weight = math.sqrt(rave / (3 * child.visits + rave))
@@ -521,4 +539,5 @@ def _select(
             score += bias * child.prior / (1 + child.visits)
         if score > best:
             best, best_index, best_child = score, index, child
+    assert best_child is not None
     return legal[best_index], best_child

@@ -419,3 +419,20 @@ def test_a_rave_search_keeps_all_moves_as_first_counts(catalog: Catalog) -> None
     plain = Tree(state, random.Random(1), settings=PLAYOUTS)
     plain.run(300)
     assert all(node.amaf_visits == 0 for node in plain.root.children.values())
+
+
+def test_progressive_widening_adds_a_move_only_as_the_visits_grow(catalog: Catalog) -> None:
+    game = play(catalog, random.Random(5), check=False)
+    state = next(s for s in game.states if s.structure is not None and s.pending is None)
+    assert len(moves(state)) >= 10  # the root's moves are the same in every world
+    widened = Tree(state, random.Random(1), settings=replace(PLAYOUTS, widening=0.5))
+    plain = Tree(state, random.Random(1), settings=PLAYOUTS)
+    counts = []
+    for _ in range(10):
+        widened.run(1)
+        plain.run(1)
+        counts.append(len(widened.root.children))
+    assert len(plain.root.children) == 10  # an untried move first, every visit
+    # before its n-th visit the root adds a move only while it has fewer than
+    # 2 * n ** 0.5 children: 2, 2.83, 3.46, 4, 4.47, 4.90 (no), 5.29, 5.66 (no), 6 (no), 6.32
+    assert counts == [1, 2, 3, 4, 5, 5, 6, 6, 6, 7]
