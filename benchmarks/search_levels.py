@@ -129,13 +129,6 @@ VARIANTS: dict[str, Level] = {
         "5-cpplike", exploration=0.75, by_mean=True, scored_expansion=False, redraw=True
     ),
     # two of them without the redraw's cost (BENCHMARKS.md, "which of its choices")
-    # RAVE (all moves as first) in the tree, equivalence constants 100 and 500 (self-play screen)
-    "5-1k-rave": _five("5-1k-rave", 1000, rave=100.0),
-    "5-1k-rave500": _five("5-1k-rave500", 1000, rave=500.0),
-    # progressive widening: a node's children grow as 2 (n + 1) ** exponent (self-play screen)
-    "5-1k-widen": _five("5-1k-widen", 1000, widening=0.5),
-    "5-1k-widen25": _five("5-1k-widen25", 1000, widening=0.25),
-    "5-widen": _five("5-widen", widening=0.5),
     "5-cpplike-lean": _five("5-cpplike-lean", by_mean=True, scored_expansion=False),
     # twice level 5's iterations (twice its CPU): what playouts twice as cheap would buy
     "5-cpplike-lean-6k": _five("5-cpplike-lean-6k", 6000, by_mean=True, scored_expansion=False),
@@ -153,6 +146,13 @@ VARIANTS: dict[str, Level] = {
     "5-redraw-tm": _five(
         "5-redraw-tm", 4000, redraw=True, stop_decided=True, stop_least=300, stop_ratio=3.0
     ),
+    # RAVE (all moves as first) in the tree, equivalence constants 100 and 500 (self-play screen)
+    "5-1k-rave": _five("5-1k-rave", 1000, rave=100.0),
+    "5-1k-rave500": _five("5-1k-rave500", 1000, rave=500.0),
+    # progressive widening: a node's children grow as 2 (n + 1) ** exponent (self-play screen)
+    "5-1k-widen": _five("5-1k-widen", 1000, widening=0.5),
+    "5-1k-widen25": _five("5-1k-widen25", 1000, widening=0.25),
+    "5-widen": _five("5-widen", widening=0.5),
 }
 """Search variants measured against the levels (see BENCHMARKS.md, "Search levels")."""
 

@@ -319,8 +319,8 @@ def _iterate(
     node = root
     age = world.age if settings.age_bound else 0
     rave = settings.rave
+    # with `rave`: each move of the iteration in the root's age, by its mover
     made: list[tuple[Player, Hashable]] | None = [] if rave else None
-    """Each turn move of the iteration by its mover, in the age of the root (`rave`)."""
     while not world.finished and (not age or world.age == age):
         scored: list[tuple[Event, float]] | None = None
         if node is root and root_events is not None:
