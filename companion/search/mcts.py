@@ -337,12 +337,10 @@ def _iterate(
         untried = -1  # the untried move the heuristic likes most (the first of equals)
         best = -math.inf
         fresh = 0
-        legal_known = 0
         for index, key in enumerate(keys):
             known = children.get(key)
             if known is not None:
                 known.available += 1
-                legal_known += 1
                 continue
             if not settings.scored_expansion:  # a random one (reservoir sampling)
                 fresh += 1
@@ -356,8 +354,8 @@ def _iterate(
         if (
             untried >= 0
             and settings.widening
-            and legal_known
             and len(children) >= WIDEN_BASE * (node.visits + 1) ** settings.widening
+            and any(key in children for key in keys)  # a move tried is legal in this world
         ):
             untried = -1  # widened enough for now: choose among the moves tried
         if untried >= 0:
